@@ -1,0 +1,36 @@
+import { Link } from "@remix-run/react";
+import { Button } from "#app/components/ui/button.tsx";
+
+function CenteredMessage({ code, title, children }: { code: string; title: string; children: React.ReactNode }) {
+  return (
+    <main className="grid min-h-dvh place-items-center px-4 py-16">
+      <div className="max-w-md text-center">
+        <p className="text-6xl font-bold text-primary">{code}</p>
+        <h1 className="mt-4 text-2xl font-semibold tracking-tight">{title}</h1>
+        <div className="mt-6 flex flex-col items-center gap-6 text-muted-foreground">{children}</div>
+      </div>
+    </main>
+  );
+}
+
+export function NotFoundPage() {
+  return (
+    <CenteredMessage code="404" title="Oops! Page not found">
+      <p>The page you are looking for does not exist or has moved.</p>
+      <Button asChild>
+        <Link to="/">Return to Home</Link>
+      </Button>
+    </CenteredMessage>
+  );
+}
+
+export function ErrorPage() {
+  return (
+    <CenteredMessage code="Sorry" title="Something went wrong">
+      <p>An unexpected error stopped this page. Please try again in a moment.</p>
+      <Button asChild>
+        <a href="/">Return to Home</a>
+      </Button>
+    </CenteredMessage>
+  );
+}

@@ -1,0 +1,18 @@
+import { Link } from "@remix-run/react";
+import { BookUser } from "lucide-react";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
+
+export function Logo({ to = "/" }: { to?: string }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Link to={to} className="flex items-center gap-2 rounded-md font-semibold tracking-tight">
+        <span className="grid size-8 place-items-center rounded-lg bg-primary text-primary-foreground">
+          <BookUser className="size-5" aria-hidden />
+        </span>
+        <span className="text-base sm:text-lg">{PRODUCT_NAME}</span>
+      </Link>
+      <Badge variant="secondary">Beta</Badge>
+    </div>
+  );
+}

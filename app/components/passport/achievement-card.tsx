@@ -1,0 +1,86 @@
+import { BadgeCheck, Play } from "lucide-react";
+import { useState } from "react";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { formatLongDate } from "#app/utils/dates.ts";
+import type { PassportAchievement } from "./types.ts";
+
+const TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
+const DEFAULT_ORGANISATION_LABEL = "Organization";
+
+export function AchievementCard({
+  achievement,
+  priority = false,
+}: {
+  achievement: PassportAchievement;
+  /** The first card on screen loads its media eagerly; the rest wait until scrolled near. */
+  priority?: boolean;
+}) {
+  return (
+    <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm">
+      <AchievementMedia achievement={achievement} priority={priority} />
+      <div className="space-y-2 p-4 sm:p-5">
+        <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+          <Badge variant={achievement.isSelf ? "outline" : "default"}>
+            {achievement.isSelf ? "Self Achievement" : TYPE_LABELS[achievement.type]}
+          </Badge>
+          <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
+        </div>
+        <h3 className="text-lg font-semibold leading-snug break-words">{achievement.title}</h3>
+        {achievement.isSelf ? null : (
+          <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
+            <span className="break-words">{achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL}</span>
+            <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified organisation" />
+          </p>
+        )}
+        {achievement.description ? (
+          <p className="whitespace-pre-line text-sm leading-relaxed break-words">{achievement.description}</p>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+function AchievementMedia({ achievement, priority }: { achievement: PassportAchievement; priority: boolean }) {
+  const [playing, setPlaying] = useState(false);
+  if (achievement.videoUrl) {
+    return (
+      <div className="relative aspect-video bg-muted">
+        <video
+          className="size-full object-cover"
+          src={achievement.videoUrl}
+          poster={achievement.imageUrl ?? undefined}
+          controls
+          preload="none"
+          playsInline
+          width={640}
+          height={360}
+          onPlay={() => setPlaying(true)}
+          onPause={() => setPlaying(false)}
+          aria-label={`Video: ${achievement.title}`}
+        />
+        {playing ? null : (
+          <span className="pointer-events-none absolute inset-0 grid place-items-center" aria-hidden>
+            <span className="grid size-14 place-items-center rounded-full bg-black/55 text-white">
+              <Play className="size-6 translate-x-0.5" />
+            </span>
+          </span>
+        )}
+      </div>
+    );
+  }
+  if (achievement.imageUrl) {
+    return (
+      <img
+        src={achievement.imageUrl}
+        alt=""
+        width={640}
+        height={360}
+        className="aspect-video w-full bg-muted object-cover"
+        loading={priority ? "eager" : "lazy"}
+        decoding="async"
+        {...{ fetchpriority: priority ? "high" : "auto" }}
+      />
+    );
+  }
+  return null;
+}

@@ -1,0 +1,169 @@
+import { Link } from "@remix-run/react";
+import { ChevronDown, UserRound } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "#app/components/ui/dialog.tsx";
+import { PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
+import { AchievementCard } from "./achievement-card.tsx";
+import type { PassportAchievement, PassportProfile } from "./types.ts";
+
+const FALLBACK_NAME = "Professional";
+
+/**
+ * The public passport: profile, timeline and call to action. Used by /passport/{userId} and by
+ * the landing page's demo, so both always look the same.
+ */
+export function PublicPassportView({
+  profile,
+  achievements,
+  total = achievements.length,
+  showAllHref,
+  showAll = false,
+  headingLevel = 1,
+  avatarDialog,
+}: {
+  profile: PassportProfile;
+  /** The entries loaded so far; the first 8 show until the visitor asks for more. */
+  achievements: PassportAchievement[];
+  total?: number;
+  /** Where "View More Achievements" leads when the rest is not loaded yet (and without JS). */
+  showAllHref: string;
+  /** Start expanded, as after following the "View More" link without JavaScript. */
+  showAll?: boolean;
+  headingLevel?: 1 | 2;
+  /** The owner's upload controls replace the visitor's view inside the avatar dialog. */
+  avatarDialog?: ReactNode;
+}) {
+  const [expanded, setExpanded] = useState(showAll);
+  const name = profile.fullName?.trim() || FALLBACK_NAME;
+  const NameHeading = headingLevel === 1 ? "h1" : "h2";
+  const visible = expanded ? achievements : achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
+  const hasMore = total > visible.length;
+
+  return (
+    <div className="mx-auto w-full max-w-3xl">
+      <header className="flex flex-col items-center gap-4 text-center">
+        <Dialog>
+          <DialogTrigger asChild>
+            <button type="button" className="rounded-full" aria-label={`Open profile of ${name}`}>
+              <Avatar className="size-24 border-4 border-background shadow-md sm:size-28">
+                {profile.avatarUrl ? (
+                  <AvatarImage src={profile.avatarUrl} alt="" width={112} height={112} />
+                ) : null}
+                <AvatarFallback className="text-2xl font-semibold">{initials(name)}</AvatarFallback>
+              </Avatar>
+            </button>
+          </DialogTrigger>
+          <DialogContent>
+            <DialogHeader>
+              <DialogTitle>{avatarDialog ? "Profile & Introduction" : name}</DialogTitle>
+              {profile.bio && !avatarDialog ? <DialogDescription>{profile.bio}</DialogDescription> : null}
+            </DialogHeader>
+            {avatarDialog ?? <IntroVideo profile={profile} emptyText="No introduction video yet" />}
+          </DialogContent>
+        </Dialog>
+        <div className="space-y-2">
+          <NameHeading className="text-3xl font-bold tracking-tight break-words sm:text-4xl">{name}</NameHeading>
+          {profile.bio ? (
+            <p className="mx-auto max-w-xl whitespace-pre-line text-muted-foreground break-words">{profile.bio}</p>
+          ) : null}
+        </div>
+        {profile.introVideoUrl ? (
+          <div className="w-full max-w-xl">
+            <IntroVideo profile={profile} />
+          </div>
+        ) : null}
+      </header>
+
+      <section aria-label="Achievements" className="mt-10">
+        {visible.length === 0 ? (
+          <div className="rounded-xl border border-dashed p-10 text-center">
+            <UserRound className="mx-auto size-10 text-muted-foreground" aria-hidden />
+            <p className="mt-3 font-medium">No achievements yet</p>
+            <p className="text-sm text-muted-foreground">Start adding your professional story</p>
+          </div>
+        ) : (
+          <ol className="relative space-y-6 border-l-2 border-border pl-6 sm:pl-8">
+            {visible.map((achievement, index) => (
+              <li key={achievement.id} className="relative">
+                <span
+                  className="absolute top-6 -left-[calc(1.5rem+7px)] size-3 rounded-full border-2 border-background bg-primary sm:-left-[calc(2rem+7px)]"
+                  aria-hidden
+                />
+                <AchievementCard achievement={achievement} priority={index === 0} />
+              </li>
+            ))}
+          </ol>
+        )}
+        {hasMore ? (
+          <div className="mt-8 flex justify-center">
+            <Button asChild variant="outline">
+              <Link
+                to={showAllHref}
+                preventScrollReset
+                onClick={(event) => {
+                  // Everything is already here: reveal it without a round trip.
+                  if (achievements.length >= total) {
+                    event.preventDefault();
+                    setExpanded(true);
+                  }
+                }}
+              >
+                View More Achievements
+                <ChevronDown aria-hidden />
+              </Link>
+            </Button>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="mt-14 rounded-2xl border bg-card p-6 text-center shadow-sm sm:p-10">
+        <h2 className="text-2xl font-semibold tracking-tight">Ready to build your professional story?</h2>
+        <p className="mt-2 text-muted-foreground">
+          Keep every award, course and milestone in one passport that goes wherever your career does.
+        </p>
+        <Button asChild size="lg" className="mt-6">
+          <Link to="/auth?mode=signup">Create Your Passport</Link>
+        </Button>
+      </section>
+    </div>
+  );
+}
+
+function IntroVideo({ profile, emptyText }: { profile: PassportProfile; emptyText?: string }) {
+  if (!profile.introVideoUrl) {
+    return emptyText ? <p className="py-6 text-center text-sm text-muted-foreground">{emptyText}</p> : null;
+  }
+  return (
+    <video
+      className="aspect-video w-full rounded-lg bg-muted object-cover"
+      src={profile.introVideoUrl}
+      poster={profile.introVideoThumbnailUrl ?? undefined}
+      controls
+      preload="none"
+      playsInline
+      width={640}
+      height={360}
+      aria-label="Introduction video"
+    />
+  );
+}
+
+function initials(name: string) {
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((part) => part[0]?.toUpperCase())
+      .join("") || "?"
+  );
+}

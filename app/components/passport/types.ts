@@ -1,0 +1,23 @@
+import type { AchievementType } from "#db/schema.ts";
+
+// What a passport view needs, whoever loads it (the public page, the landing demo, the owner).
+export type PassportProfile = {
+  fullName: string | null;
+  bio: string | null;
+  avatarUrl: string | null;
+  introVideoUrl: string | null;
+  introVideoThumbnailUrl: string | null;
+};
+
+export type PassportAchievement = {
+  id: string;
+  title: string;
+  description: string | null;
+  date: string;
+  type: AchievementType;
+  imageUrl: string | null;
+  videoUrl: string | null;
+  /** Null for a self achievement. */
+  organizationName: string | null;
+  isSelf: boolean;
+};

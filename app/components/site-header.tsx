@@ -1,0 +1,46 @@
+import { Link } from "@remix-run/react";
+import { Bell, LayoutDashboard } from "lucide-react";
+import { Logo } from "#app/components/logo.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+
+export type HeaderViewer = { hasActiveOrganization: boolean } | null;
+
+export function SiteHeader({ viewer }: { viewer: HeaderViewer }) {
+  return (
+    <header className="sticky top-0 z-30 border-b bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
+        <Logo />
+        <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
+          {viewer ? (
+            <>
+              <Button asChild variant="ghost" size="icon">
+                <Link to="/notifications" aria-label="Notifications">
+                  <Bell />
+                </Link>
+              </Button>
+              <Button asChild variant="ghost" size="icon">
+                <Link to="/dashboard" aria-label="Dashboard">
+                  <LayoutDashboard />
+                </Link>
+              </Button>
+              {viewer.hasActiveOrganization ? null : (
+                <Button asChild size="sm">
+                  <Link to="/passport">My Passport</Link>
+                </Button>
+              )}
+            </>
+          ) : (
+            <>
+              <Button asChild variant="ghost" size="sm">
+                <Link to="/auth">Sign In</Link>
+              </Button>
+              <Button asChild size="sm">
+                <Link to="/auth?mode=signup">Get Started</Link>
+              </Button>
+            </>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

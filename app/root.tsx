@@ -1,0 +1,87 @@
+import {
+  data,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { CookieBanner } from "./components/cookie-banner.tsx";
+import { ErrorPage, NotFoundPage } from "./components/error-pages.tsx";
+import { Toaster } from "./components/toaster.tsx";
+import { readPreferences, readToast } from "./utils/cookies.server.ts";
+import { PRODUCT_NAME } from "./utils/constants.ts";
+import { useNonce } from "./utils/nonce.tsx";
+import stylesheet from "./styles/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: `${PRODUCT_NAME} · Your lifelong record of achievements` },
+  {
+    name: "description",
+    content:
+      "A digital career passport: a lifelong, shareable timeline of your awards, training and milestones that follows you from employer to employer.",
+  },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [{ toast, clearHeader }, preferences] = await Promise.all([
+    readToast(context.env, request),
+    readPreferences(request),
+  ]);
+  return data(
+    { toast, ...preferences },
+    clearHeader ? { headers: { "Set-Cookie": clearHeader } } : undefined,
+  );
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const rootData = useRootData();
+  return (
+    <html lang="en-GB">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="color-scheme" content="light dark" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh bg-background text-foreground">
+        {children}
+        <Toaster flash={rootData?.toast ?? null} />
+        {rootData && rootData.cookieConsent === null ? <CookieBanner /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  console.error(error);
+  return <ErrorPage />;
+}

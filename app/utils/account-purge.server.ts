@@ -1,0 +1,32 @@
+import { subDays } from "date-fns";
+import type { Db } from "#db/client.ts";
+import {
+  deleteUser,
+  findAccountsArchivedBefore,
+  findAchievementMediaOf,
+} from "#db/queries/accounts.ts";
+import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
+import { deleteByPrefix, mediaKeyFromUrl, userMediaPrefixes } from "./media.server.ts";
+
+/**
+ * Deletes every R2 object and every row of one user. Objects go first: if that fails, the rows
+ * remain and the next run tries again, so nothing is left orphaned in R2.
+ */
+export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
+  const achievementMedia = await findAchievementMediaOf(db, userId);
+  const keys = achievementMedia
+    .flatMap((row) => [mediaKeyFromUrl(row.imageUrl), mediaKeyFromUrl(row.videoUrl)])
+    .filter((key): key is string => key !== null);
+  for (let start = 0; start < keys.length; start += 1000) {
+    await media.delete(keys.slice(start, start + 1000));
+  }
+  for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
+  await deleteUser(db, userId);
+}
+
+/** The daily cron: purges accounts archived more than the grace period ago. */
+export async function purgeExpiredAccounts(db: Db, media: R2Bucket, now = new Date()) {
+  const userIds = await findAccountsArchivedBefore(db, subDays(now, ARCHIVE_GRACE_DAYS));
+  for (const userId of userIds) await purgeUser(db, media, userId);
+  return userIds.length;
+}

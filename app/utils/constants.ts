@@ -1,0 +1,17 @@
+// Business constants shared by pages, rules and billing, typed once.
+export const PRODUCT_NAME = "Career Passport";
+export const COPYRIGHT_YEAR = 2025;
+
+/** The member subscription: one constant, rendered on the terms page and charged by Stripe. */
+export const MEMBER_SUBSCRIPTION = { unitAmount: 299, currency: "GBP", interval: "month" } as const;
+export const formatMoney = (minorUnits: number, currency: string) =>
+  new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(minorUnits / 100);
+export const MEMBER_PRICE_LABEL = formatMoney(MEMBER_SUBSCRIPTION.unitAmount, MEMBER_SUBSCRIPTION.currency);
+
+export const MINIMUM_AGE = 16;
+export const GOVERNING_LAW = "England and Wales";
+export const RETENTION_MONTHS = 12;
+
+export const PUBLIC_PASSPORT_INITIAL_ENTRIES = 8;
+export const REDIRECT_DELAY_MS = 2000;
+export const ARCHIVE_GRACE_DAYS = 30;

@@ -1,0 +1,36 @@
+// The spec's three storage buckets are key prefixes in one R2 bucket, served at /media/{key}.
+export const MEDIA_PREFIX = "/media/";
+export const BUCKETS = {
+  images: "achievement-images",
+  videos: "achievement-videos",
+  avatars: "avatars",
+} as const;
+
+export function mediaUrl(key: string) {
+  return MEDIA_PREFIX + key.split("/").map(encodeURIComponent).join("/");
+}
+
+/** The R2 key behind one of our media URLs, or null for an outside URL. */
+export function mediaKeyFromUrl(url: string | null | undefined) {
+  if (!url?.startsWith(MEDIA_PREFIX)) return null;
+  return url.slice(MEDIA_PREFIX.length).split("/").map(decodeURIComponent).join("/");
+}
+
+/** Key prefixes holding only this user's files (avatar, intro video, self achievement media). */
+export function userMediaPrefixes(userId: string) {
+  return [
+    `${BUCKETS.avatars}/${userId}/`,
+    `${BUCKETS.videos}/intro-${userId}-`,
+    `${BUCKETS.images}/self-achievements/${userId}/`,
+    `${BUCKETS.videos}/self-achievements/${userId}/`,
+  ];
+}
+
+export async function deleteByPrefix(bucket: R2Bucket, prefix: string) {
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    if (page.objects.length) await bucket.delete(page.objects.map((object) => object.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}

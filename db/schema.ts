@@ -1,0 +1,310 @@
+// The one schema of the app. drizzle-kit turns it into SQL under migrations/ (`npm run db:generate`).
+// Ids are UUIDs; timestamps are milliseconds since the epoch; booleans are 0/1 integers.
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const id = () =>
+  text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .$defaultFn(() => new Date());
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .$defaultFn(() => new Date())
+    .$onUpdateFn(() => new Date());
+const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(", ")})`);
+
+export const USER_TYPES = ["individual", "organization"] as const;
+export const ROLES = ["admin", "member"] as const;
+export const MEMBERSHIP_STATUSES = ["pending", "approved"] as const;
+export const SUBSCRIPTION_STATUSES = ["active", "inactive"] as const;
+export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const;
+export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
+export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
+
+export type UserType = (typeof USER_TYPES)[number];
+export type Role = (typeof ROLES)[number];
+export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
+export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+// ---- Authentication (the tables better-auth reads and writes) ----
+
+export const users = sqliteTable("users", {
+  id: id(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: id(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId)],
+);
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: id(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: integer("access_token_expires_at", { mode: "timestamp_ms" }),
+    refreshTokenExpiresAt: integer("refresh_token_expires_at", { mode: "timestamp_ms" }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("accounts_user_id_idx").on(t.userId)],
+);
+
+export const verifications = sqliteTable(
+  "verifications",
+  {
+    id: id(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("verifications_identifier_idx").on(t.identifier)],
+);
+
+export const rateLimits = sqliteTable("rate_limits", {
+  id: id(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: integer("last_request").notNull(),
+});
+
+// ---- Product ----
+
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    description: text("description"),
+    createdAt: createdAt(),
+  },
+  // Search and the "all organisations" list are ordered by name, case-insensitively.
+  (t) => [index("organizations_name_idx").on(sql`${t.name} collate nocase`)],
+);
+
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    id: text("id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fullName: text("full_name").notNull(),
+    userType: text("user_type", { enum: USER_TYPES }).notNull(),
+    bio: text("bio"),
+    avatarUrl: text("avatar_url"),
+    introVideoUrl: text("intro_video_url"),
+    introVideoThumbnailUrl: text("intro_video_thumbnail_url"),
+    isPublic: integer("is_public", { mode: "boolean" }).notNull().default(true),
+    activeOrganizationId: text("active_organization_id").references(() => organizations.id, {
+      onDelete: "set null",
+    }),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("profiles_user_type_check", inList("user_type", USER_TYPES)),
+    // The daily purge looks for accounts archived before a cut-off.
+    index("profiles_deleted_at_idx").on(t.deletedAt),
+  ],
+);
+
+export const organizationRoles = sqliteTable(
+  "organization_roles",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("organization_roles_role_check", inList("role", ROLES)),
+    uniqueIndex("organization_roles_user_org_role_idx").on(t.userId, t.organizationId, t.role),
+    index("organization_roles_org_role_idx").on(t.organizationId, t.role),
+  ],
+);
+
+export const organizationMembers = sqliteTable(
+  "organization_members",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    status: text("status", { enum: MEMBERSHIP_STATUSES }).notNull().default("pending"),
+    requestedAt: integer("requested_at", { mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    approvedAt: integer("approved_at", { mode: "timestamp_ms" }),
+    subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES })
+      .notNull()
+      .default("inactive"),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    // The admin who paid, told when the subscription starts or ends.
+    subscribedBy: text("subscribed_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    check("organization_members_status_check", inList("status", MEMBERSHIP_STATUSES)),
+    check(
+      "organization_members_subscription_status_check",
+      inList("subscription_status", SUBSCRIPTION_STATUSES),
+    ),
+    uniqueIndex("organization_members_user_org_idx").on(t.userId, t.organizationId),
+    index("organization_members_org_status_requested_idx").on(
+      t.organizationId,
+      t.status,
+      t.requestedAt,
+    ),
+    index("organization_members_stripe_subscription_idx").on(t.stripeSubscriptionId),
+  ],
+);
+
+export const achievements = sqliteTable(
+  "achievements",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Null for a self achievement.
+    organizationId: text("organization_id").references(() => organizations.id, {
+      onDelete: "cascade",
+    }),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    // Calendar date of the achievement, YYYY-MM-DD.
+    date: text("date").notNull(),
+    type: text("type", { enum: ACHIEVEMENT_TYPES }).notNull().default("award"),
+    imageUrl: text("image_url"),
+    videoUrl: text("video_url"),
+    status: text("status", { enum: ACHIEVEMENT_STATUSES }).notNull().default("pending"),
+    isVisible: integer("is_visible", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("achievements_type_check", inList("type", ACHIEVEMENT_TYPES)),
+    check("achievements_status_check", inList("status", ACHIEVEMENT_STATUSES)),
+    // Public and own passport: a user's accepted (visible) achievements by date.
+    index("achievements_user_status_date_idx").on(t.userId, t.status, t.isVisible, t.date),
+    // Organisation lists, counts and analytics over a date range.
+    index("achievements_org_created_idx").on(t.organizationId, t.createdAt),
+    index("achievements_org_user_created_idx").on(t.organizationId, t.userId, t.createdAt),
+    // Top recognisers and purge of what a user created.
+    index("achievements_created_by_idx").on(t.createdBy),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    type: text("type", { enum: NOTIFICATION_TYPES }).notNull().default("info"),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("notifications_type_check", inList("type", NOTIFICATION_TYPES)),
+    index("notifications_user_created_idx").on(t.userId, t.createdAt),
+    index("notifications_user_read_idx").on(t.userId, t.read),
+  ],
+);
+
+// Kept server-side between an organisation sign-up and its e-mail confirmation.
+export const pendingOrganizationSetups = sqliteTable("pending_organization_setups", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  organizationName: text("organization_name").notNull(),
+  organizationDescription: text("organization_description"),
+  createdAt: createdAt(),
+});
+
+export const betaFeedback = sqliteTable(
+  "beta_feedback",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    message: text("message").notNull(),
+    rating: integer("rating"),
+    createdAt: createdAt(),
+  },
+  () => [check("beta_feedback_rating_check", sql`rating is null or rating between 1 and 5`)],
+);
+
+// Stripe retries webhooks; an event id seen once is never applied twice.
+export const processedStripeEvents = sqliteTable("processed_stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: integer("processed_at", { mode: "timestamp_ms" })
+    .notNull()
+    .$defaultFn(() => new Date()),
+});
+
+// Local stand-in for a mail provider: what would have been sent, readable at /dev/mail.
+export const devMail = sqliteTable(
+  "dev_mail",
+  {
+    id: id(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("dev_mail_to_created_idx").on(t.to, t.createdAt)],
+);

@@ -1,0 +1,62 @@
+import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { Hono } from "hono";
+// @ts-ignore -- the Remix server build exists only after `npm run build`.
+import * as build from "../build/server/index.js";
+import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
+import { getLoadContext } from "./load-context.ts";
+import { log, requestLog } from "./middleware/request-log.ts";
+import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
+import { mediaRoutes } from "./routes/media.ts";
+import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
+import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./routes/stripe-webhook.ts";
+import { scheduled } from "./scheduled.ts";
+import type { WorkerEnv } from "./types.ts";
+
+const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
+
+export const app = new Hono<WorkerEnv>()
+  .use(requestLog)
+  .use(securityHeaders)
+  .use(sameOriginMutations)
+  .on(["GET", "POST"], `${AUTH_BASE_PATH}/*`, (c) =>
+    getLoadContext({ request: c.req.raw, context: cloudflareContext(c) }).auth.handler(c.req.raw),
+  )
+  .route("/media", mediaRoutes)
+  .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
+  .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
+  .all("*", (c) =>
+    handleRemixRequest(
+      c.req.raw,
+      getLoadContext({
+        request: c.req.raw,
+        context: cloudflareContext(c),
+        nonce: c.get("nonce"),
+        requestId: c.get("requestId"),
+      }),
+    ),
+  );
+
+app.onError((error, c) => {
+  log("error", "unhandled error", {
+    requestId: c.get("requestId"),
+    error: error instanceof Error ? error.stack : String(error),
+  });
+  return c.text("Internal Server Error", 500);
+});
+
+function cloudflareContext(c: { env: Env; executionCtx: ExecutionContext; req: { raw: Request } }) {
+  return {
+    cloudflare: {
+      env: c.env,
+      ctx: c.executionCtx,
+      cf: c.req.raw.cf,
+    },
+  };
+}
+
+export { NotificationHub } from "./notification-hub.ts";
+
+export default {
+  fetch: app.fetch,
+  scheduled,
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,29 @@
+import type { MiddlewareHandler } from "hono";
+import type { WorkerEnv } from "../types.ts";
+
+// One structured JSON line per request, tied to an id that is also returned to the caller.
+export const requestLog: MiddlewareHandler<WorkerEnv> = async (c, next) => {
+  const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+  c.set("requestId", requestId);
+  const started = Date.now();
+  try {
+    await next();
+  } finally {
+    const status = c.res?.status ?? 500;
+    log(status >= 500 ? "error" : "info", "request", {
+      requestId,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status,
+      durationMs: Date.now() - started,
+    });
+  }
+  c.res.headers.set("X-Request-Id", requestId);
+};
+
+export function log(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown> = {}) {
+  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+}

@@ -1,0 +1,48 @@
+import { DurableObject } from "cloudflare:workers";
+
+/**
+ * One instance per user (idFromName(userId)): holds that user's open tabs as hibernatable
+ * WebSockets and pushes each new notification to all of them. D1 stays the source of truth;
+ * this object keeps no state of its own and no timers, so idle sockets cost nothing.
+ */
+export class NotificationHub extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // Answered by the runtime without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const userId = request.headers.get("X-User-Id");
+    if (request.headers.get("Upgrade") !== "websocket" || !userId) {
+      return new Response("Expected a WebSocket upgrade", { status: 426 });
+    }
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ userId });
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Sends one message to every open tab of this user; returns how many received it. */
+  async broadcast(message: unknown): Promise<number> {
+    const payload = JSON.stringify(message);
+    let sent = 0;
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.send(payload);
+        sent++;
+      } catch {
+        // A socket closing mid-send is dropped; the tab reloads its list when it reconnects.
+      }
+    }
+    return sent;
+  }
+
+  async webSocketMessage(): Promise<void> {
+    // Tabs only listen; pings are answered by the auto-response above.
+  }
+
+  async webSocketClose(socket: WebSocket, code: number): Promise<void> {
+    socket.close(code === 1005 ? 1000 : code, "closing");
+  }
+}

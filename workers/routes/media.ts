@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import type { WorkerEnv } from "../types.ts";
+
+// Serves uploaded media from R2 by key, with range requests for video seeking.
+export const mediaRoutes = new Hono<WorkerEnv>().get("/*", async (c) => {
+  const key = decodeURIComponent(new URL(c.req.url).pathname.replace(/^\/media\//, ""));
+  if (!key || key.split("/").some((part) => part === ".." || part === "")) {
+    return c.text("Not found", 404);
+  }
+  const object = await c.env.MEDIA.get(key, {
+    range: c.req.raw.headers,
+    onlyIf: c.req.raw.headers,
+  });
+  if (!object) return c.text("Not found", 404);
+
+  const headers = new Headers();
+  object.writeHttpMetadata(headers);
+  headers.set("ETag", object.httpEtag);
+  headers.set("Accept-Ranges", "bytes");
+  headers.set("Cache-Control", "public, max-age=3600");
+  // Uploaded bytes are never a page: no scripts, no framing, no type sniffing.
+  headers.set("Content-Security-Policy", "default-src 'none'; media-src 'self'; sandbox");
+
+  if (!("body" in object)) return new Response(null, { status: 304, headers });
+  const range = object.range as { offset?: number; length?: number } | undefined;
+  if (range && c.req.header("Range")) {
+    const offset = range.offset ?? 0;
+    const length = range.length ?? object.size - offset;
+    headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
+    headers.set("Content-Length", String(length));
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("Content-Length", String(object.size));
+  return new Response(object.body, { status: 200, headers });
+});

@@ -1,0 +1,5 @@
+// What every Hono handler of the Worker can read from its context.
+export type WorkerEnv = {
+  Bindings: Env;
+  Variables: { requestId: string; nonce: string };
+};
