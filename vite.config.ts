@@ -12,9 +12,10 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
-    remixCloudflareDevProxy({ getLoadContext }),
+    // Bindings (local D1, R2) for `npm run dev`; the production build does not need them.
+    command === "serve" ? remixCloudflareDevProxy({ getLoadContext }) : null,
     remix({
       future: {
         v3_fetcherPersist: true,
@@ -27,6 +28,8 @@ export default defineConfig({
     tailwindcss(),
   ],
   ssr: {
+    // One self-contained server bundle: wrangler and the Workers test pool load it as it is.
+    noExternal: true,
     resolve: {
       conditions: ["workerd", "worker", "browser"],
       externalConditions: ["workerd", "worker"],
@@ -38,4 +41,4 @@ export default defineConfig({
   build: {
     minify: true,
   },
-});
+}));

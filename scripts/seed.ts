@@ -1,9 +1,12 @@
-// Seeds the local D1 that `wrangler dev` uses (.wrangler/state) with the demo world.
+// Seeds the local D1 that `wrangler dev` uses (.wrangler/state, or PERSIST_TO) with the demo world.
 import { getPlatformProxy } from "wrangler";
 import { createDb } from "../db/client.ts";
 import { DEMO_PASSWORD, DEMO_USERS, seed } from "../db/seed.ts";
 
-const proxy = await getPlatformProxy<Env>({ persist: true });
+const persistTo = process.env.PERSIST_TO;
+const proxy = await getPlatformProxy<Env>({
+  persist: persistTo ? { path: `${persistTo}/v3` } : true,
+});
 try {
   await seed(createDb(proxy.env.DB));
 } finally {

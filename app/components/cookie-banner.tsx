@@ -1,17 +1,20 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { Button } from "#app/components/ui/button.tsx";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
 
+// Sticky, not fixed: at the end of the page it takes its own room instead of covering the footer.
 // Shown until the visitor chooses; the choice lives in the `cookie-consent` cookie, which the
 // server reads, so the banner never flashes on later visits.
 export function CookieBanner() {
   const fetcher = useFetcher();
   const location = useLocation();
+  const hydrated = useHydrated();
   if (fetcher.formData) return null;
 
   return (
     <section
       aria-label="Cookie consent"
-      className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 p-4 shadow-lg backdrop-blur supports-[backdrop-filter]:bg-card/80"
+      className="sticky bottom-0 z-40 border-t bg-card/95 p-4 shadow-lg backdrop-blur supports-[backdrop-filter]:bg-card/80"
     >
       <fetcher.Form
         method="post"
@@ -26,7 +29,8 @@ export function CookieBanner() {
           .
         </p>
         <input type="hidden" name="intent" value="cookie-consent" />
-        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        {/* Without JavaScript the post comes back to this page; a fetcher just stays. */}
+        {hydrated ? null : <input type="hidden" name="redirectTo" value={location.pathname + location.search} />}
         <div className="flex shrink-0 gap-2">
           <Button type="submit" name="value" value="declined" variant="outline" size="sm">
             Decline

@@ -10,7 +10,8 @@ export function Logo({ to = "/" }: { to?: string }) {
         <span className="grid size-8 place-items-center rounded-lg bg-primary text-primary-foreground">
           <BookUser className="size-5" aria-hidden />
         </span>
-        <span className="text-base sm:text-lg">{PRODUCT_NAME}</span>
+        {/* The name gives way on the narrowest phones; the link keeps it as its accessible name. */}
+        <span className="max-[379px]:sr-only text-base sm:text-lg">{PRODUCT_NAME}</span>
       </Link>
       <Badge variant="secondary">Beta</Badge>
     </div>

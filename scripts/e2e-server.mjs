@@ -1,0 +1,21 @@
+// Serves the production build for Playwright from its own, fresh local state, so end-to-end
+// runs never touch (or depend on) the data of `npm start`.
+import { execSync, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+
+const persistTo = ".wrangler/e2e";
+const port = process.env.E2E_PORT ?? "8788";
+const run = (command, env = {}) =>
+  execSync(command, { stdio: "inherit", env: { ...process.env, ...env } });
+
+rmSync(persistTo, { recursive: true, force: true });
+run(`npx wrangler d1 migrations apply DB --local --persist-to ${persistTo}`, { CI: "1" });
+run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo });
+
+const server = spawn(
+  "npx",
+  ["wrangler", "dev", "--port", port, "--persist-to", persistTo, "--var", "ENVIRONMENT:test", "--var", `APP_URL:http://localhost:${port}`, "--test-scheduled"],
+  { stdio: "inherit" },
+);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

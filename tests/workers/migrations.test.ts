@@ -1,0 +1,78 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+
+const tableNames = async () => {
+  const { results } = await env.DB.prepare(
+    "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations' order by name",
+  ).all<{ name: string }>();
+  return results.map((row) => row.name);
+};
+
+const insertUser = (id: string) =>
+  env.DB.prepare("insert into users (id, name, email, email_verified, created_at, updated_at) values (?, 'A', ?, 1, 0, 0)")
+    .bind(id, `${id}@example.com`)
+    .run();
+
+describe("migrations", () => {
+  it("create every table of the data model in an empty database", async () => {
+    expect(await tableNames()).toEqual([
+      "accounts",
+      "achievements",
+      "beta_feedback",
+      "dev_mail",
+      "notifications",
+      "organization_members",
+      "organization_roles",
+      "organizations",
+      "pending_organization_setups",
+      "processed_stripe_events",
+      "profiles",
+      "rate_limits",
+      "sessions",
+      "users",
+      "verifications",
+    ]);
+  });
+
+  it("refuse values outside the enumerations", async () => {
+    const userId = crypto.randomUUID();
+    await insertUser(userId);
+    await expect(
+      env.DB.prepare("insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, 'A', 'personal', 0, 0)")
+        .bind(userId)
+        .run(),
+    ).rejects.toThrow(/CHECK constraint failed/);
+    await expect(
+      env.DB.prepare(
+        "insert into notifications (id, user_id, title, message, type, created_at) values (?, ?, 't', 'm', 'shout', 0)",
+      )
+        .bind(crypto.randomUUID(), userId)
+        .run(),
+    ).rejects.toThrow(/CHECK constraint failed/);
+  });
+
+  it("remove a user's rows with the user (ON DELETE CASCADE)", async () => {
+    const userId = crypto.randomUUID();
+    await insertUser(userId);
+    await env.DB.batch([
+      env.DB.prepare("insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, 'A', 'individual', 0, 0)").bind(userId),
+      env.DB.prepare("insert into notifications (id, user_id, title, message, created_at) values (?, ?, 't', 'm', 0)").bind(crypto.randomUUID(), userId),
+    ]);
+    await env.DB.prepare("delete from users where id = ?").bind(userId).run();
+    const left = await env.DB.prepare(
+      "select (select count(*) from profiles where id = ?1) + (select count(*) from notifications where user_id = ?1) as n",
+    )
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+
+  it("index the public passport query", async () => {
+    const { results } = await env.DB.prepare(
+      "explain query plan select * from achievements where user_id = ? and status = 'accepted' and is_visible = 1 order by date desc limit 8",
+    )
+      .bind("x")
+      .all<{ detail: string }>();
+    expect(results.map((row) => row.detail).join(" ")).toContain("achievements_user_status_date_idx");
+  });
+});

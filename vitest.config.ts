@@ -1,0 +1,37 @@
+import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+
+// Unit and integration tests run inside workerd with real (local) D1, R2 and Durable Objects.
+export default defineWorkersConfig(async () => ({
+  test: {
+    include: ["tests/workers/**/*.test.ts"],
+    setupFiles: ["./tests/workers/setup.ts"],
+    // The Worker's one-line-per-request logs would drown the test report.
+    onConsoleLog: (log) => !log.includes('"message":"request"'),
+    // Remix's server packages are CommonJS with circular requires; pre-bundling them as ESM
+    // is what lets workerd load them under Vitest.
+    deps: {
+      optimizer: {
+        ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"] },
+      },
+    },
+    poolOptions: {
+      workers: {
+        singleWorker: true,
+        isolatedStorage: true,
+        main: "./workers/app.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+            ENVIRONMENT: "test",
+            APP_URL: "http://localhost",
+            SESSION_SECRET: "test-secret-0123456789-0123456789-0123456789",
+            RESEND_API_KEY: "",
+            STRIPE_SECRET_KEY: "",
+            STRIPE_WEBHOOK_SECRET: "",
+          },
+        },
+      },
+    },
+  },
+}));
