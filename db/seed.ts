@@ -1,4 +1,4 @@
-import { hashPassword } from "better-auth/crypto";
+import { hashPassword } from "#app/utils/password.server.ts";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "./client.ts";
 import { DEMO_ACHIEVEMENTS, DEMO_ORGANISATION, DEMO_PROFILE } from "./demo-data.ts";

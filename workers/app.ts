@@ -3,6 +3,7 @@ import { Hono } from "hono";
 // @ts-ignore -- the Remix server build exists only after `npm run build`.
 import * as build from "../build/server/index.js";
 import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
+import { consumeRateLimit, RATE_LIMIT_MESSAGE, RATE_LIMITED_AUTH_PATHS } from "#app/utils/rate-limit.server.ts";
 import { getLoadContext } from "./load-context.ts";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
@@ -18,9 +19,14 @@ export const app = new Hono<WorkerEnv>()
   .use(requestLog)
   .use(securityHeaders)
   .use(sameOriginMutations)
-  .on(["GET", "POST"], `${AUTH_BASE_PATH}/*`, (c) =>
-    getLoadContext({ request: c.req.raw, context: cloudflareContext(c) }).auth.handler(c.req.raw),
-  )
+  .on(["GET", "POST"], `${AUTH_BASE_PATH}/*`, async (c) => {
+    const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c) });
+    const limited = RATE_LIMITED_AUTH_PATHS[new URL(c.req.url).pathname];
+    if (c.req.method === "POST" && limited && !(await consumeRateLimit(context.db, c.req.raw, limited))) {
+      return c.json({ code: "RATE_LIMITED", message: RATE_LIMIT_MESSAGE }, 429);
+    }
+    return context.auth.handler(c.req.raw);
+  })
   .route("/media", mediaRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { createDb, type Db } from "#db/client.ts";
-import { createAuth, type Auth, type SessionUser } from "#app/utils/auth.server.ts";
+import { createAuth, type Auth, type SessionData, type SessionUser } from "#app/utils/auth.server.ts";
 import { readEnv, type AppEnv } from "#app/utils/env.server.ts";
 
 export interface CloudflareContext {
@@ -15,7 +15,8 @@ declare module "@remix-run/cloudflare" {
     env: AppEnv;
     db: Db;
     auth: Auth;
-    /** The signed-in user, looked up at most once per request and only when asked. */
+    /** The signed-in session, looked up at most once per request and only when asked. */
+    getSession(): Promise<SessionData | null>;
     getUser(): Promise<SessionUser | null>;
     /** The CSP nonce for this response's inline scripts (absent under the Vite dev server). */
     nonce?: string;
@@ -38,16 +39,15 @@ export function getLoadContext({
   const env = readEnv(context.cloudflare.env as unknown as Record<string, unknown>);
   const db = createDb(context.cloudflare.env.DB);
   const auth = createAuth({ db, env, origin: new URL(request.url).origin });
-  let user: Promise<SessionUser | null> | undefined;
+  let session: Promise<SessionData | null> | undefined;
+  const getSession = () => (session ??= auth.api.getSession({ headers: request.headers }));
   return {
     cloudflare: context.cloudflare,
     env,
     db,
     auth,
-    getUser: () =>
-      (user ??= auth.api
-        .getSession({ headers: request.headers })
-        .then((session) => session?.user ?? null)),
+    getSession,
+    getUser: () => getSession().then((data) => data?.user ?? null),
     nonce,
     requestId,
   };

@@ -1,26 +1,72 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "#db/client.ts";
+import { findPendingOrganizationSetup } from "#db/queries/accounts.ts";
 import * as schema from "#db/schema.ts";
+import { createMailer, existingAccountEmail, verificationEmail } from "./email.server.ts";
 import type { AppEnv } from "./env.server.ts";
+import { hashPassword, verifyPassword } from "./password.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 const THIRTY_DAYS_IN_SECONDS = 60 * 60 * 24 * 30;
+const ONE_DAY_IN_SECONDS = 60 * 60 * 24;
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 128;
 
 // One better-auth instance per request: its database and secrets come from that request's bindings.
 export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: string }) {
+  const appUrl = env.APP_URL ?? origin;
+  const mailer = createMailer(env, db);
+  // A failed e-mail never fails the sign-up that caused it: the user can ask for another.
+  const sendSafely = async (message: Parameters<typeof mailer.send>[0]) => {
+    try {
+      await mailer.send(message);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", message: "mail not sent", to: message.to, error: String(error) }));
+    }
+  };
+
   return betterAuth({
     basePath: AUTH_BASE_PATH,
-    baseURL: env.APP_URL ?? origin,
+    baseURL: appUrl,
     secret: env.SESSION_SECRET,
     database: drizzleAdapter(db, { provider: "sqlite", schema, usePlural: true }),
-    emailAndPassword: { enabled: true, minPasswordLength: 6, maxPasswordLength: 128 },
-    session: { expiresIn: THIRTY_DAYS_IN_SECONDS },
-    rateLimit: { enabled: env.ENVIRONMENT === "production", storage: "database" },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      // Also makes sign-up answer a taken address exactly like a new one.
+      requireEmailVerification: true,
+      password: { hash: hashPassword, verify: verifyPassword },
+      onExistingUserSignUp: async ({ user }) =>
+        sendSafely(existingAccountEmail({ email: user.email, name: user.name, signInUrl: `${appUrl}/auth` })),
+    },
+    emailVerification: {
+      sendOnSignUp: false,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: ONE_DAY_IN_SECONDS,
+      sendVerificationEmail: async ({ user, token }) => {
+        const setup = await findPendingOrganizationSetup(db, user.id);
+        await sendSafely(
+          verificationEmail({
+            email: user.email,
+            name: user.name,
+            confirmationUrl: `${appUrl}/auth/confirm?token=${encodeURIComponent(token)}`,
+            isOrgSignup: Boolean(setup),
+            organizationName: setup?.organizationName,
+          }),
+        );
+      },
+    },
+    session: { expiresIn: THIRTY_DAYS_IN_SECONDS, updateAge: ONE_DAY_IN_SECONDS },
+    // Limits are enforced by app/utils/rate-limit.server.ts for the HTTP API and Remix actions alike.
+    rateLimit: { enabled: false },
     advanced: {
       database: { generateId: () => crypto.randomUUID() },
       cookiePrefix: "passport",
-      useSecureCookies: (env.APP_URL ?? origin).startsWith("https://"),
+      useSecureCookies: appUrl.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
     telemetry: { enabled: false },
   });
@@ -28,3 +74,4 @@ export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: s
 
 export type Auth = ReturnType<typeof createAuth>;
 export type SessionUser = NonNullable<Awaited<ReturnType<Auth["api"]["getSession"]>>>["user"];
+export type SessionData = NonNullable<Awaited<ReturnType<Auth["api"]["getSession"]>>>;

@@ -1,6 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { profiles } from "../schema.ts";
+import { organizationMembers, organizations, profiles, users } from "../schema.ts";
+
+const MAX_LISTED_ORGANIZATIONS = 50;
 
 /** What every signed-in page needs to know about its viewer. */
 export async function findViewerProfile(db: Db, userId: string) {
@@ -8,6 +10,8 @@ export async function findViewerProfile(db: Db, userId: string) {
     .select({
       fullName: profiles.fullName,
       userType: profiles.userType,
+      bio: profiles.bio,
+      isPublic: profiles.isPublic,
       activeOrganizationId: profiles.activeOrganizationId,
       deletedAt: profiles.deletedAt,
     })
@@ -15,4 +19,31 @@ export async function findViewerProfile(db: Db, userId: string) {
     .where(eq(profiles.id, userId))
     .limit(1);
   return row ?? null;
+}
+
+/** The organisations the user is an approved member of, by name. */
+export function listMemberOrganizations(db: Db, userId: string) {
+  return db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.status, "approved")))
+    .orderBy(asc(organizations.name))
+    .limit(MAX_LISTED_ORGANIZATIONS);
+}
+
+export async function setActiveOrganization(db: Db, userId: string, organizationId: string | null) {
+  await db.update(profiles).set({ activeOrganizationId: organizationId }).where(eq(profiles.id, userId));
+}
+
+/** Profile fields the owner edits; the account name follows the full name (it greets e-mails). */
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  values: { fullName: string; bio: string | null; isPublic: boolean },
+) {
+  await db.batch([
+    db.update(profiles).set(values).where(eq(profiles.id, userId)),
+    db.update(users).set({ name: values.fullName }).where(eq(users.id, userId)),
+  ]);
 }

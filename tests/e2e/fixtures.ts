@@ -8,6 +8,11 @@ type Fixtures = {
 
 // Every test fails on an unexpected console error or uncaught exception in the page.
 export const test = base.extend<Fixtures>({
+  // Each test is its own client, as the auth rate limits (keyed by client IP) see it.
+  // (An address from the IPv6 documentation range; Cloudflare sets this header in production.)
+  extraHTTPHeaders: async ({}, use) => {
+    await use({ "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}` });
+  },
   allowedConsoleErrors: [[], { option: true }],
   failOnConsoleErrors: [
     async ({ page, allowedConsoleErrors }, use) => {
@@ -15,6 +20,8 @@ export const test = base.extend<Fixtures>({
       page.on("console", (message) => {
         if (message.type() !== "error") return;
         const text = message.text();
+        // A form answered with 4xx (validation, wrong password) is expected; the page shows why.
+        if (/status of (400|401|403|429) /.test(text)) return;
         if (!allowedConsoleErrors.some((pattern) => pattern.test(text))) errors.push(text);
       });
       page.on("pageerror", (error) => errors.push(error.message));
@@ -26,6 +33,16 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** The toast with this text: radix's toast with JavaScript, the server's status note without. */
+export function toast(page: Page, text: string) {
+  return page
+    .getByRole("region", { name: /^Notifications/ })
+    .getByRole("listitem")
+    .or(page.getByRole("status"))
+    .filter({ hasText: text })
+    .first();
+}
 
 /** True when the page is wider than its viewport (a horizontal scrollbar on a phone). */
 export async function hasHorizontalScroll(page: Page) {

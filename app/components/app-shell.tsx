@@ -1,0 +1,199 @@
+import { Form, Link, NavLink, useFetcher, useLocation } from "@remix-run/react";
+import { Bell, Building2, ChevronsUpDown, LayoutDashboard, LogOut, Menu, PanelLeft, Settings, UserRound } from "lucide-react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { Logo } from "#app/components/logo.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
+import { cn } from "#app/utils/cn.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+
+export type ShellViewer = {
+  email: string;
+  fullName: string;
+  userType: "individual" | "organization";
+  organizations: { id: string; name: string }[];
+  activeOrganization: { id: string; name: string } | null;
+};
+
+const MOBILE_QUERY = "(max-width: 767px)";
+
+/**
+ * The signed-in frame: a 16rem sidebar that Ctrl/Cmd+B collapses (state kept in a 7-day cookie
+ * the server reads, so the first paint is right), and under 768px an 18rem slide-over panel.
+ */
+export function AppShell({ viewer, sidebarOpen, children }: { viewer: ShellViewer; sidebarOpen: boolean; children: ReactNode }) {
+  const fetcher = useFetcher();
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(sidebarOpen);
+  const [mobileOpen, setMobileOpen] = useState(false);
+
+  const toggle = useCallback(() => {
+    if (window.matchMedia(MOBILE_QUERY).matches) {
+      setMobileOpen((value) => !value);
+      return;
+    }
+    setOpen((value) => {
+      fetcher.submit({ intent: "sidebar", value: value ? "collapsed" : "open" }, { method: "post", action: "/preferences" });
+      return !value;
+    });
+  }, [fetcher]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() === "b" && (event.metaKey || event.ctrlKey)) {
+        event.preventDefault();
+        toggle();
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [toggle]);
+
+  // Following a link in the slide-over closes it.
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+
+  return (
+    <div className="flex min-h-dvh">
+      <aside
+        aria-label="Sidebar"
+        data-state={open ? "expanded" : "collapsed"}
+        className={cn(
+          "sticky top-0 hidden h-dvh w-64 shrink-0 flex-col border-r bg-card md:flex",
+          open ? null : "md:hidden",
+        )}
+      >
+        <SidebarContent viewer={viewer} />
+      </aside>
+      <Dialog open={mobileOpen} onOpenChange={setMobileOpen}>
+        <DialogContent className="top-0 left-0 flex h-dvh max-h-dvh w-72 max-w-[85vw] translate-x-0 translate-y-0 flex-col rounded-none border-r p-0 sm:rounded-none">
+          <DialogTitle className="sr-only">Navigation</DialogTitle>
+          <DialogDescription className="sr-only">Pages, organisation and account</DialogDescription>
+          <SidebarContent viewer={viewer} />
+        </DialogContent>
+      </Dialog>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
+          {hydrated ? (
+            <Button variant="ghost" size="icon" onClick={toggle} aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)">
+              <PanelLeft className="hidden md:block" aria-hidden />
+              <Menu className="md:hidden" aria-hidden />
+            </Button>
+          ) : (
+            // Without JavaScript: on phones the menu is a native disclosure; on larger screens the
+            // toggle is a plain form post that remembers the choice.
+            <>
+              <details className="relative md:hidden">
+                <summary className="grid size-10 cursor-pointer list-none place-items-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden">
+                  <Menu className="size-4" aria-hidden />
+                  <span className="sr-only">Menu</span>
+                </summary>
+                <div className="absolute top-full left-0 z-30 flex max-h-[80dvh] w-72 max-w-[85vw] flex-col overflow-y-auto rounded-md border bg-card shadow-lg">
+                  <SidebarContent viewer={viewer} />
+                </div>
+              </details>
+            <form method="post" action="/preferences" className="hidden md:block">
+              <input type="hidden" name="intent" value="sidebar" />
+              <input type="hidden" name="value" value={open ? "collapsed" : "open"} />
+              <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+              <Button variant="ghost" size="icon" type="submit" aria-label="Toggle sidebar">
+                <PanelLeft aria-hidden />
+              </Button>
+            </form>
+            </>
+          )}
+          <div className="min-w-0 flex-1 truncate text-sm font-medium text-muted-foreground">
+            {viewer.activeOrganization?.name ?? "Personal"}
+          </div>
+          <Button asChild variant="ghost" size="icon">
+            <Link to="/notifications" aria-label="Notifications">
+              <Bell aria-hidden />
+            </Link>
+          </Button>
+        </header>
+        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">{children}</main>
+      </div>
+    </div>
+  );
+}
+
+function SidebarContent({ viewer }: { viewer: ShellViewer }) {
+  const items = [
+    { to: "/dashboard", label: "Dashboard", icon: LayoutDashboard, show: true },
+    { to: "/passport", label: "Passport", icon: UserRound, show: viewer.userType !== "organization" },
+    { to: "/settings", label: "Settings", icon: Settings, show: true },
+  ];
+  return (
+    <>
+      <div className="flex h-14 items-center border-b px-4">
+        <Logo to="/dashboard" />
+      </div>
+      <nav aria-label="Main" className="flex-1 overflow-y-auto p-3">
+        <ul className="grid gap-1">
+          {items
+            .filter((item) => item.show)
+            .map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  end={to === "/passport"}
+                  className={({ isActive }) =>
+                    cn(
+                      "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground",
+                      isActive ? "bg-accent text-accent-foreground" : "text-muted-foreground",
+                    )
+                  }
+                >
+                  <Icon className="size-4" aria-hidden />
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+        </ul>
+        <OrganizationSwitcher viewer={viewer} />
+      </nav>
+      <div className="grid gap-3 border-t p-3">
+        <p className="truncate px-1 text-xs text-muted-foreground">
+          Signed in as <span className="font-medium text-foreground">{viewer.email}</span>
+        </p>
+        <Form method="post" action="/auth/signout">
+          <Button type="submit" variant="outline" className="w-full justify-start">
+            <LogOut aria-hidden /> Sign Out
+          </Button>
+        </Form>
+      </div>
+    </>
+  );
+}
+
+/** A native disclosure, so switching organisation works with or without JavaScript. */
+function OrganizationSwitcher({ viewer }: { viewer: ShellViewer }) {
+  const location = useLocation();
+  if (viewer.organizations.length === 0) return null;
+  return (
+    <details className="group mt-6 rounded-md border">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
+        <Building2 className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        <span className="min-w-0 flex-1 truncate">{viewer.activeOrganization?.name ?? "Choose organisation"}</span>
+        <ChevronsUpDown className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        <span className="sr-only">Switch organisation</span>
+      </summary>
+      <Form method="post" action="/organizations/active" className="grid gap-1 border-t p-1">
+        <input type="hidden" name="redirectTo" value={location.pathname} />
+        {viewer.organizations.map((org) => (
+          <button
+            key={org.id}
+            type="submit"
+            name="organizationId"
+            value={org.id}
+            aria-current={org.id === viewer.activeOrganization?.id ? "true" : undefined}
+            className="truncate rounded px-2 py-1.5 text-left text-sm hover:bg-accent aria-[current=true]:font-semibold"
+          >
+            {org.name}
+          </button>
+        ))}
+      </Form>
+    </details>
+  );
+}

@@ -1,0 +1,40 @@
+import { Check, Copy } from "lucide-react";
+import { useEffect, useState } from "react";
+import { showToast } from "#app/components/toaster.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import type { Toast } from "#app/utils/cookies.server.ts";
+
+const COPIED_FEEDBACK_MS = 2000;
+
+/** A read-only link (selectable without JavaScript) and a Copy button that says Copied for 2s. */
+export function CopyLink({ url, label, toast }: { url: string; label: string; toast: Toast }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  return (
+    <div className="flex gap-2">
+      <Input readOnly value={url} aria-label={label} onFocus={(event) => event.currentTarget.select()} />
+      <Button
+        type="button"
+        variant="outline"
+        onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+            setCopied(true);
+            showToast(toast);
+          } catch {
+            showToast({ title: "Error", description: "Could not copy. Select the link and copy it.", variant: "destructive" });
+          }
+        }}
+      >
+        {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+        {copied ? "Copied" : "Copy Link"}
+      </Button>
+    </div>
+  );
+}

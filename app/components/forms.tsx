@@ -1,0 +1,114 @@
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  type FieldMetadata,
+} from "@conform-to/react";
+import { useNavigation } from "@remix-run/react";
+import { Loader2 } from "lucide-react";
+import { useId, type ComponentProps, type ReactNode } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import { cn } from "#app/utils/cn.ts";
+
+export { getFormProps };
+
+export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="text-sm font-medium text-destructive">
+      {errors[0]}
+    </p>
+  );
+}
+
+/** Errors of the whole form (wrong password, rate limit), announced when they appear. */
+export function FormError({ errors }: { errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm font-medium text-destructive">
+      {errors[0]}
+    </p>
+  );
+}
+
+type InputType = Parameters<typeof getInputProps>[1]["type"];
+
+export function TextField({
+  field,
+  label,
+  type = "text",
+  hint,
+  className,
+  ...inputProps
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: ReactNode;
+  type?: InputType;
+  hint?: ReactNode;
+} & Omit<ComponentProps<typeof Input>, "type" | "name" | "defaultValue">) {
+  const hintId = useId();
+  const props = getInputProps(field, { type, ariaAttributes: true });
+  return (
+    <div className={cn("grid gap-2", className)}>
+      <Label htmlFor={field.id}>{label}</Label>
+      <Input
+        {...props}
+        key={props.key}
+        {...inputProps}
+        aria-describedby={[props["aria-describedby"], hint ? hintId : null].filter(Boolean).join(" ") || undefined}
+      />
+      {hint ? (
+        <p id={hintId} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  field,
+  label,
+  className,
+  ...textareaProps
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: ReactNode;
+} & Omit<ComponentProps<typeof Textarea>, "name" | "defaultValue">) {
+  const props = getTextareaProps(field, { ariaAttributes: true });
+  return (
+    <div className={cn("grid gap-2", className)}>
+      <Label htmlFor={field.id}>{label}</Label>
+      <Textarea {...props} key={props.key} {...textareaProps} />
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+/**
+ * A submit button that shows progress and refuses a second click while its form is in flight,
+ * so a double submit does nothing twice.
+ */
+export function SubmitButton({
+  intent,
+  children,
+  pendingText,
+  ...props
+}: { intent?: string; pendingText?: ReactNode } & ComponentProps<
+  typeof Button
+>) {
+  const navigation = useNavigation();
+  const pending =
+    navigation.state === "submitting" &&
+    (intent === undefined || navigation.formData?.get("intent") === intent);
+  return (
+    <Button type="submit" name={intent ? "intent" : undefined} value={intent} disabled={pending || props.disabled} {...props}>
+      {pending ? <Loader2 className="animate-spin" aria-hidden /> : null}
+      {pending && pendingText ? pendingText : children}
+    </Button>
+  );
+}

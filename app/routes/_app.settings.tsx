@@ -1,0 +1,471 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useSearchParams, useSubmit } from "@remix-run/react";
+import { AlertTriangle, ArrowLeft } from "lucide-react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { z } from "zod";
+import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { purgeUser } from "#app/utils/account-purge.server.ts";
+import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
+import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
+import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { nameField, optionalText, passwordField, validationToast } from "#app/utils/validation.ts";
+import { archiveAccount } from "#db/queries/accounts.ts";
+import { insertFeedback } from "#db/queries/feedback.ts";
+import { updateProfile } from "#db/queries/profiles.ts";
+import { useViewer } from "./_app.tsx";
+
+export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
+
+const profileSchema = z.object({
+  intent: z.literal("update-profile"),
+  fullName: nameField,
+  bio: optionalText(1000, "Bio must be less than 1000 characters"),
+  isPublic: z.literal("on").optional(),
+});
+
+const passwordSchema = z
+  .object({
+    intent: z.literal("change-password"),
+    currentPassword: z.string({ error: "Current password is required" }),
+    newPassword: passwordField,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });
+
+const feedbackSchema = z.object({
+  intent: z.literal("send-feedback"),
+  message: z
+    .string({ error: "Feedback is required" })
+    .trim()
+    .min(1, "Feedback is required")
+    .max(2000, "Feedback must be less than 2000 characters"),
+  rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").optional(),
+});
+
+const FORM_SCHEMAS = {
+  "update-profile": profileSchema,
+  "change-password": passwordSchema,
+  "send-feedback": feedbackSchema,
+} as const;
+type FormIntent = keyof typeof FORM_SCHEMAS;
+type SettingsActionData = { intent: FormIntent; result: SubmissionResult<string[]>; toast?: Toast };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireViewer(request, context, { allowArchived: true });
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context, { allowArchived: true });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (intent === "archive") {
+    if (viewer.archivedAt) return redirect("/settings");
+    await archiveAccount(context.db, viewer.id, viewer.sessionId);
+    return redirectWithToast(context.env, request, "/settings", {
+      title: "Account Archived",
+      description: `Your account is hidden. Sign in within ${ARCHIVE_GRACE_DAYS} days to reactivate it.`,
+    });
+  }
+  if (intent === "purge") {
+    if (!viewer.archivedAt) return redirect("/settings");
+    // End the session first (its cookie is cleared), then delete everything of the user.
+    const headers = await signOutHeaders(request, context);
+    await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
+    return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
+  }
+  if (viewer.archivedAt) return redirect("/settings");
+
+  const schema = FORM_SCHEMAS[intent as FormIntent];
+  if (!schema) throw new Response("Unknown action", { status: 400 });
+  const submission = parseWithZod(formData, { schema });
+  const fail = (toast: Toast, status: number, errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) =>
+    data<SettingsActionData>(
+      { intent: intent as FormIntent, result: submission.reply({ ...errors, hideFields: ["currentPassword", "newPassword", "confirmPassword"] }), toast },
+      { status },
+    );
+  if (submission.status !== "success") return fail(validationToast(submission.error), 400);
+
+  const value = submission.value;
+  switch (value.intent) {
+    case "update-profile":
+      await updateProfile(context.db, viewer.id, {
+        fullName: value.fullName,
+        bio: value.bio,
+        isPublic: value.isPublic === "on",
+      });
+      return redirectWithToast(context.env, request, "/settings", { title: "Profile updated" });
+
+    case "change-password": {
+      if (!(await consumeRateLimit(context.db, request, "change-password"))) {
+        return fail({ title: "Error changing password", description: RATE_LIMIT_MESSAGE, variant: "destructive" }, 429, {
+          formErrors: [RATE_LIMIT_MESSAGE],
+        });
+      }
+      const response = await context.auth.api.changePassword({
+        body: { currentPassword: value.currentPassword, newPassword: value.newPassword, revokeOtherSessions: true },
+        headers: request.headers,
+        asResponse: true,
+      });
+      if (!response.ok) {
+        const message = "Current password is incorrect";
+        return fail({ title: "Error changing password", description: message, variant: "destructive" }, 400, {
+          fieldErrors: { currentPassword: [message] },
+        });
+      }
+      // Every other session ends; this one continues under a new token.
+      const headers = new Headers();
+      for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+      return redirectWithToast(context.env, request, "/settings", { title: "Password updated" }, { headers });
+    }
+
+    case "send-feedback":
+      await insertFeedback(context.db, viewer.id, { message: value.message, rating: value.rating ?? null });
+      return redirectWithToast(context.env, request, "/settings", {
+        title: "Feedback sent",
+        description: "Thank you for helping us improve.",
+      });
+  }
+}
+
+export default function SettingsPage() {
+  const viewer = useViewer();
+  const actionData = useActionData<typeof action>() as SettingsActionData | undefined;
+  const forIntent = (intent: FormIntent) => (actionData?.intent === intent ? actionData : undefined);
+  const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
+
+  return (
+    <div className="mx-auto grid max-w-2xl gap-6">
+      <div className="flex items-center gap-2">
+        <Button asChild variant="ghost" size="icon">
+          <Link to={back} aria-label="Back">
+            <ArrowLeft aria-hidden />
+          </Link>
+        </Button>
+        <h1 className="text-2xl font-bold tracking-tight">Settings</h1>
+      </div>
+
+      {viewer.archivedAt ? (
+        <ArchivedNotice />
+      ) : (
+        <>
+          <ProfileSettings actionData={forIntent("update-profile")} />
+          <ChangePassword actionData={forIntent("change-password")} />
+          <BetaFeedback actionData={forIntent("send-feedback")} />
+          <DangerZone />
+        </>
+      )}
+    </div>
+  );
+}
+
+function ProfileSettings({ actionData }: { actionData?: SettingsActionData }) {
+  const viewer = useViewer();
+  const { form, fields, formProps } = useValidatedForm({
+    id: "update-profile",
+    schema: profileSchema,
+    actionData,
+    defaultValue: { fullName: viewer.fullName, bio: viewer.bio ?? "", isPublic: viewer.isPublic ? "on" : undefined },
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Profile Settings</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" {...formProps} className="grid gap-4">
+          <FormError errors={form.errors} />
+          <TextField field={fields.fullName} label="Full Name" autoComplete="name" />
+          <div className="grid gap-2">
+            <Label htmlFor="email">Email</Label>
+            <Input id="email" type="email" value={viewer.email} disabled aria-describedby="email-note" />
+            <p id="email-note" className="text-sm text-muted-foreground">
+              Email cannot be changed here. Contact support to update your email.
+            </p>
+          </div>
+          <TextareaField field={fields.bio} label="Bio" rows={4} placeholder="Write a short introduction about yourself..." />
+          {viewer.userType === "individual" ? (
+            <div className="flex items-start gap-3">
+              <input
+                id={fields.isPublic.id}
+                name={fields.isPublic.name}
+                type="checkbox"
+                defaultChecked={fields.isPublic.initialValue === "on"}
+                className="mt-0.5 size-4 accent-primary"
+                aria-describedby="public-note"
+              />
+              <div className="grid gap-1">
+                <Label htmlFor={fields.isPublic.id}>Public passport</Label>
+                <p id="public-note" className="text-sm text-muted-foreground">
+                  Anyone with your link can see your accepted achievements. When off, only you can.
+                </p>
+              </div>
+            </div>
+          ) : (
+            <input type="hidden" name={fields.isPublic.name} value={viewer.isPublic ? "on" : ""} />
+          )}
+          <div>
+            <SubmitButton intent="update-profile" pendingText="Saving...">
+              Save Profile
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ChangePassword({ actionData }: { actionData?: SettingsActionData }) {
+  const { form, fields, formProps } = useValidatedForm({ id: "change-password", schema: passwordSchema, actionData });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Change Password</CardTitle>
+        <CardDescription>Changing your password signs you out everywhere else.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" {...formProps} className="grid gap-4">
+          <FormError errors={form.errors} />
+          <TextField field={fields.currentPassword} label="Current Password" type="password" autoComplete="current-password" />
+          <TextField field={fields.newPassword} label="New Password" type="password" autoComplete="new-password" />
+          <TextField field={fields.confirmPassword} label="Confirm New Password" type="password" autoComplete="new-password" />
+          <div>
+            <SubmitButton intent="change-password" pendingText="Updating...">
+              Update Password
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function BetaFeedback({ actionData }: { actionData?: SettingsActionData }) {
+  const { fields, formProps } = useValidatedForm({ id: "send-feedback", schema: feedbackSchema, actionData });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Beta Feedback</CardTitle>
+        <CardDescription>Tell us what works, what does not, and what you would like next.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" {...formProps} className="grid gap-4">
+          <TextareaField field={fields.message} label="Your feedback" rows={4} />
+          <fieldset className="grid gap-2">
+            <legend className="text-sm font-medium">Rating (optional)</legend>
+            <div className="flex flex-wrap gap-3">
+              {[1, 2, 3, 4, 5].map((rating) => (
+                <label key={rating} className="flex items-center gap-1.5 text-sm">
+                  <input
+                    type="radio"
+                    name={fields.rating.name}
+                    value={rating}
+                    defaultChecked={fields.rating.initialValue === String(rating)}
+                    className="accent-primary"
+                  />
+                  {rating}
+                </label>
+              ))}
+            </div>
+            <FieldError errors={fields.rating.errors} />
+          </fieldset>
+          <div>
+            <SubmitButton intent="send-feedback" pendingText="Sending...">
+              Send Feedback
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DangerZone() {
+  return (
+    <Card className="border-destructive/50">
+      <CardHeader>
+        <CardTitle as="h2" className="text-destructive">
+          Danger Zone
+        </CardTitle>
+        <CardDescription>Archive your account if you want to step away. You can come back within {ARCHIVE_GRACE_DAYS} days.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ConfirmAction
+          id="archive"
+          trigger="Archive Account"
+          title="Archive your account?"
+          confirm="Archive Account"
+          description={
+            <>
+              <ul className="my-2 list-disc space-y-1 pl-5 text-left">
+                <li>Hides your profile</li>
+                <li>Hides your achievements</li>
+                <li>Removes your organisation memberships</li>
+                <li>Signs you out immediately</li>
+              </ul>
+              Your data is preserved for {ARCHIVE_GRACE_DAYS} days. Reactivate by signing in again, or permanently delete it.
+            </>
+          }
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+function ArchivedNotice() {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const signOutForm = useRef<HTMLFormElement>(null);
+  const [deciding, setDeciding] = useState(false);
+
+  // Archiving signs the user out after 2 seconds, unless they are choosing to delete everything.
+  useEffect(() => {
+    if (deciding) return;
+    const timer = setTimeout(() => signOutForm.current && submit(signOutForm.current), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [deciding, submit]);
+
+  return (
+    <Card className="border-destructive/50">
+      <CardHeader>
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <AlertTriangle className="size-5 text-destructive" aria-hidden /> Account Archived
+        </CardTitle>
+        <CardDescription>
+          Your profile and achievements are hidden and your memberships were removed. Sign in again within{" "}
+          {ARCHIVE_GRACE_DAYS} days to reactivate your account; after that it is deleted.
+          {hydrated && !deciding ? " Signing you out..." : null}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap gap-3">
+        <ConfirmAction
+          id="purge"
+          trigger="Permanently Delete All Data"
+          title="Permanently delete all data?"
+          confirm="Delete Everything"
+          onOpenChange={setDeciding}
+          description={
+            <>
+              This deletes:
+              <ul className="my-2 list-disc space-y-1 pl-5 text-left">
+                <li>Your profile</li>
+                <li>Achievements you received or created</li>
+                <li>Organisation memberships and roles</li>
+                <li>Notifications and activity history</li>
+                <li>Your authentication credentials</li>
+              </ul>
+              This cannot be undone.
+            </>
+          }
+        />
+        <Form method="post" action="/auth/signout" ref={signOutForm}>
+          <Button type="submit" variant="outline">
+            Sign Out
+          </Button>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * A destructive action behind a confirmation: an alert dialog with JavaScript; without it,
+ * a link to ?confirm={id}, where the same confirmation is rendered in the page.
+ */
+function ConfirmAction({
+  id,
+  trigger,
+  title,
+  description,
+  confirm,
+  onOpenChange,
+}: {
+  id: "archive" | "purge";
+  trigger: string;
+  title: string;
+  description: ReactNode;
+  confirm: string;
+  onOpenChange?: (open: boolean) => void;
+}) {
+  const hydrated = useHydrated();
+  const [searchParams] = useSearchParams();
+  const confirmForm = (
+    <Form method="post" action="/settings">
+      <SubmitButton intent={id} variant="destructive">
+        {confirm}
+      </SubmitButton>
+    </Form>
+  );
+
+  if (!hydrated) {
+    if (searchParams.get("confirm") !== id) {
+      return (
+        <Button asChild variant="destructive">
+          <Link to={`/settings?confirm=${id}`}>{trigger}</Link>
+        </Button>
+      );
+    }
+    return (
+      <section aria-label={title} className="grid gap-3 rounded-md border border-destructive/50 p-4">
+        <h3 className="font-semibold">{title}</h3>
+        <div className="text-sm text-muted-foreground">{description}</div>
+        <div className="flex gap-2">
+          <Button asChild variant="outline">
+            <Link to="/settings">Cancel</Link>
+          </Button>
+          {confirmForm}
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <AlertDialog onOpenChange={onOpenChange}>
+      <AlertDialogTrigger asChild>
+        <Button variant="destructive">{trigger}</Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription asChild>
+            <div>{description}</div>
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          {/* A plain submit: the dialog goes when the page moves on, not before the post is sent. */}
+          {confirmForm}
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { AppShell } from "#app/components/app-shell.tsx";
+import { readPreferences } from "#app/utils/cookies.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+
+// The signed-in area (/dashboard, /passport, /settings): guard, viewer and navigation shell.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const path = new URL(request.url).pathname;
+  // An archived account may still open Settings, to delete its data for good.
+  const viewer = await requireViewer(request, context, { allowArchived: path === "/settings" });
+  const { sidebarOpen } = await readPreferences(request);
+  return { viewer, sidebarOpen };
+}
+
+export function useViewer() {
+  const data = useRouteLoaderData<typeof loader>("routes/_app");
+  if (!data) throw new Error("useViewer is only for pages inside the signed-in area");
+  return data.viewer;
+}
+
+export default function SignedInLayout() {
+  const { viewer, sidebarOpen } = useLoaderData<typeof loader>();
+  return (
+    <AppShell viewer={viewer} sidebarOpen={sidebarOpen}>
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,437 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type AppLoadContext,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Building2, MailCheck, UserRound } from "lucide-react";
+import { z } from "zod";
+import { AuthCard } from "#app/components/auth-card.tsx";
+import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME } from "#app/utils/constants.ts";
+import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
+import { consumeRateLimit, RATE_LIMIT_MESSAGE, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
+import { requireAnonymous } from "#app/utils/session.server.ts";
+import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
+import { emailField, nameField, optionalText, passwordField, validationToast } from "#app/utils/validation.ts";
+import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
+import { findViewerProfile } from "#db/queries/profiles.ts";
+
+// ---- Modes: the URL's ?mode= picks the screen, so every step is a link that works without JS ----
+
+const MODES = {
+  signin: { param: null, title: "Sign in" },
+  choose: { param: "signup", title: "Create your account" },
+  signup: { param: "personal", title: "Create your passport" },
+  "org-signup": { param: "organisation", title: "Create an organisation account" },
+  "verify-email": { param: "verify-email", title: "Check your email" },
+} as const;
+type Mode = keyof typeof MODES;
+
+function modeFromUrl(url: URL): Mode {
+  const param = url.searchParams.get("mode");
+  const match = Object.entries(MODES).find(([, mode]) => mode.param === param);
+  return (match?.[0] as Mode | undefined) ?? "signin";
+}
+
+function modeHref(mode: Mode, searchParams: URLSearchParams) {
+  const params = new URLSearchParams();
+  const param = MODES[mode].param;
+  if (param) params.set("mode", param);
+  const redirectTo = searchParams.get("redirectTo");
+  if (redirectTo) params.set("redirectTo", redirectTo);
+  const query = params.toString();
+  return query ? `/auth?${query}` : "/auth";
+}
+
+// ---- Schemas: one per form, used by the browser and the server alike ----
+
+const redirectToField = z.string().optional();
+
+export const signInSchema = z.object({
+  intent: z.literal("signin"),
+  email: emailField,
+  password: passwordField,
+  remember: z.literal("on").optional(),
+  redirectTo: redirectToField,
+});
+
+export const signUpSchema = z.object({
+  intent: z.literal("signup"),
+  email: emailField,
+  password: passwordField,
+  name: nameField,
+  redirectTo: redirectToField,
+});
+
+export const orgSignUpSchema = signUpSchema.extend({
+  intent: z.literal("org-signup"),
+  organizationName: z
+    .string({ error: "Please enter an organisation name" })
+    .trim()
+    .min(1, "Please enter an organisation name")
+    .max(100, "Organisation name must be less than 100 characters"),
+  organizationDescription: optionalText(1000, "Description must be less than 1000 characters"),
+});
+
+export const resendSchema = z.object({ intent: z.literal("resend-verification"), email: emailField });
+
+const SCHEMAS = {
+  signin: signInSchema,
+  signup: signUpSchema,
+  "org-signup": orgSignUpSchema,
+  "resend-verification": resendSchema,
+} as const;
+
+// ---- Server ----
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${MODES[data?.mode ?? "signin"].title} · ${PRODUCT_NAME}` },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(context);
+  const url = new URL(request.url);
+  return { mode: modeFromUrl(url), email: url.searchParams.get("email") };
+}
+
+type AuthApiFailure = { code?: string; message?: string };
+
+/** The auth library's answer to a server call, as status, JSON body and cookies to pass on. */
+async function readAuthResponse(response: Response) {
+  const body = (await response.json().catch(() => ({}))) as AuthApiFailure & { user?: { id: string; name: string } };
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return { ok: response.ok, body, headers };
+}
+
+/** A parsed submission, able to answer with its errors and the user's input (less passwords). */
+type Replyable = { reply(options?: { formErrors?: string[]; hideFields?: string[] }): SubmissionResult<string[]> };
+
+function failure(
+  submission: Replyable,
+  toast: Toast,
+  status: number,
+  formError?: string,
+) {
+  return data(
+    {
+      result: submission.reply({ formErrors: formError ? [formError] : undefined, hideFields: ["password"] }),
+      toast,
+    },
+    { status },
+  );
+}
+
+async function rateLimited(context: AppLoadContext, request: Request, action: RateLimitedAction) {
+  return !(await consumeRateLimit(context.db, request, action));
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const schema = SCHEMAS[intent as keyof typeof SCHEMAS];
+  if (!schema) return data({ result: undefined, toast: { title: "Error", description: "Unknown action", variant: "destructive" as const } }, { status: 400 });
+
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), toast: validationToast(submission.error) }, { status: 400 });
+  }
+  const value = submission.value;
+  const limitKey: RateLimitedAction =
+    value.intent === "signin" ? "sign-in" : value.intent === "resend-verification" ? "resend-verification" : "sign-up";
+  if (await rateLimited(context, request, limitKey)) {
+    return failure(submission, { title: "Too many attempts", description: RATE_LIMIT_MESSAGE, variant: "destructive" }, 429, RATE_LIMIT_MESSAGE);
+  }
+
+  switch (value.intent) {
+    case "signin":
+      return signIn(request, context, submission, value);
+    case "signup":
+    case "org-signup":
+      return signUp(request, context, submission, value);
+    case "resend-verification":
+      await context.auth.api.sendVerificationEmail({ body: { email: value.email }, headers: request.headers }).catch(() => {});
+      return redirectWithToast(context.env, request, `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`, {
+        title: "Check your email",
+        description: `If ${value.email} has an account waiting for confirmation, a new link is on its way.`,
+      });
+  }
+}
+
+async function signIn(
+  request: Request,
+  context: AppLoadContext,
+  submission: Replyable,
+  value: z.infer<typeof signInSchema>,
+) {
+  const response = await context.auth.api.signInEmail({
+    body: { email: value.email, password: value.password, rememberMe: value.remember === "on" },
+    headers: request.headers,
+    asResponse: true,
+  });
+  const { ok, body, headers } = await readAuthResponse(response);
+  if (!ok || !body.user) {
+    const message =
+      body.code === "EMAIL_NOT_VERIFIED"
+        ? "Please confirm your email address first. We have sent you a new confirmation link."
+        : (body.message ?? "Invalid email or password");
+    return failure(submission, { title: "Sign in failed", description: message, variant: "destructive" }, response.status === 403 ? 403 : 401, message);
+  }
+
+  const user = body.user;
+  await completeSignUp(context.db, user);
+  const profile = await findViewerProfile(context.db, user.id);
+  let toast: Toast | null = null;
+  if (profile?.deletedAt) {
+    const graceEnds = profile.deletedAt.getTime() + ARCHIVE_GRACE_DAYS * 24 * 60 * 60 * 1000;
+    if (Date.now() > graceEnds) {
+      // Past the grace period the account is as good as purged: answer like an unknown address.
+      await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
+      const message = "Invalid email or password";
+      return failure(submission, { title: "Sign in failed", description: message, variant: "destructive" }, 401, message);
+    }
+    await reactivateAccount(context.db, user.id);
+    toast = { title: "Welcome back", description: "Your account has been reactivated." };
+  }
+  const destination = safeRedirectPath(value.redirectTo, "/dashboard");
+  if (toast) return redirectWithToast(context.env, request, destination, toast, { headers });
+  return redirect(destination, { headers });
+}
+
+/** Request headers carrying the cookies just set, to act as the new session. */
+function cookieHeaders(setCookies: Headers) {
+  const cookie = setCookies
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return new Headers({ Cookie: cookie });
+}
+
+async function signUp(
+  request: Request,
+  context: AppLoadContext,
+  submission: Replyable,
+  value: z.infer<typeof signUpSchema> | z.infer<typeof orgSignUpSchema>,
+) {
+  const response = await context.auth.api.signUpEmail({
+    body: { email: value.email, password: value.password, name: value.name },
+    headers: request.headers,
+    asResponse: true,
+  });
+  const { ok, body } = await readAuthResponse(response);
+  if (!ok || !body.user) {
+    const message = body.message ?? "An error occurred";
+    return failure(submission, { title: "Error", description: message, variant: "destructive" }, 400, message);
+  }
+
+  const isOrganisation = value.intent === "org-signup";
+  await recordSignUp(context.db, {
+    userId: body.user.id,
+    fullName: value.name,
+    userType: isOrganisation ? "organization" : "individual",
+    organization: isOrganisation
+      ? { name: value.organizationName, description: value.organizationDescription }
+      : undefined,
+  });
+  // Answered the same for a new and a taken address; a failed e-mail never loses the account.
+  await context.auth.api.sendVerificationEmail({ body: { email: value.email }, headers: request.headers }).catch((error) => {
+    console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
+  });
+  return redirectWithToast(context.env, request, `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`, {
+    title: "Check your email",
+    description: `We sent a confirmation link to ${value.email}.`,
+  });
+}
+
+// ---- Screens ----
+
+export default function AuthPage() {
+  const { mode, email } = useLoaderData<typeof loader>();
+  switch (mode) {
+    case "choose":
+      return <ChooseAccountType />;
+    case "signup":
+      return <SignUpForm organisation={false} />;
+    case "org-signup":
+      return <SignUpForm organisation />;
+    case "verify-email":
+      return <VerifyEmail email={email} />;
+    default:
+      return <SignInForm />;
+  }
+}
+
+function SignInForm() {
+  const actionData = useActionData<typeof action>() as FormActionData;
+  const [searchParams] = useSearchParams();
+  const { form, fields, formProps } = useValidatedForm({ id: "signin", schema: signInSchema, actionData });
+  return (
+    <AuthCard title="Sign in" description="Welcome back. Sign in to your passport.">
+      <Form method="post" {...formProps} className="grid gap-4">
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <FormError errors={form.errors} />
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email" autoFocus />
+        <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
+        <div className="flex items-center gap-2">
+          <input
+            id="remember"
+            name="remember"
+            type="checkbox"
+            className="size-4 rounded border-input accent-primary"
+            defaultChecked={fields.remember.initialValue === "on"}
+          />
+          <Label htmlFor="remember">Keep me signed in</Label>
+        </div>
+        <SubmitButton intent="signin" pendingText="Signing in...">
+          Sign In
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        New here?{" "}
+        <Link to={modeHref("choose", searchParams)} className="font-medium text-primary hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function ChooseAccountType() {
+  const [searchParams] = useSearchParams();
+  const choices = [
+    {
+      mode: "signup" as const,
+      icon: UserRound,
+      title: "Personal",
+      text: "Keep your own career passport and share it with anyone.",
+    },
+    {
+      mode: "org-signup" as const,
+      icon: Building2,
+      title: "Organisation",
+      text: "Recognise your team and manage your members.",
+    },
+  ];
+  return (
+    <AuthCard title="Create your account" description="What kind of account do you need?">
+      <ul className="grid gap-3">
+        {choices.map(({ mode, icon: Icon, title, text }) => (
+          <li key={mode}>
+            <Link
+              to={modeHref(mode, searchParams)}
+              className="flex items-start gap-4 rounded-lg border p-4 transition-colors hover:border-primary hover:bg-accent"
+            >
+              <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-primary/10 text-primary">
+                <Icon className="size-5" aria-hidden />
+              </span>
+              <span>
+                <span className="block font-semibold">{title}</span>
+                <span className="block text-sm text-muted-foreground">{text}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        Already have an account?{" "}
+        <Link to={modeHref("signin", searchParams)} className="font-medium text-primary hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function SignUpForm({ organisation }: { organisation: boolean }) {
+  const actionData = useActionData<typeof action>() as FormActionData;
+  const [searchParams] = useSearchParams();
+  const schema = organisation ? orgSignUpSchema : signUpSchema;
+  const intent = organisation ? "org-signup" : "signup";
+  const { form, fields, formProps } = useValidatedForm({ id: intent, schema, actionData });
+  const orgFields = fields as typeof fields & ReturnType<typeof useValidatedForm<typeof orgSignUpSchema>>["fields"];
+  return (
+    <AuthCard
+      title={organisation ? "Create an organisation account" : "Create your passport"}
+      description={
+        organisation
+          ? "Recognise your members with achievements they keep for life."
+          : "Start your lifelong record of achievements."
+      }
+    >
+      <Form method="post" {...formProps} className="grid gap-4">
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <FormError errors={form.errors} />
+        <TextField field={fields.name} label="Full Name" autoComplete="name" autoFocus />
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextField
+          field={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 6 characters."
+        />
+        {organisation ? (
+          <>
+            <TextField field={orgFields.organizationName} label="Organisation Name" autoComplete="organization" />
+            <TextareaField field={orgFields.organizationDescription} label="Organisation Description (optional)" rows={3} />
+          </>
+        ) : null}
+        <SubmitButton intent={intent} pendingText="Creating account...">
+          Create Account
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        <Link to={modeHref("choose", searchParams)} className="font-medium text-primary hover:underline">
+          Choose another account type
+        </Link>
+        {" · "}
+        <Link to={modeHref("signin", searchParams)} className="font-medium text-primary hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function VerifyEmail({ email }: { email: string | null }) {
+  const actionData = useActionData<typeof action>() as FormActionData;
+  const { fields, formProps } = useValidatedForm({
+    id: "resend-verification",
+    schema: resendSchema,
+    actionData,
+    defaultValue: { email: email ?? "" },
+  });
+  return (
+    <AuthCard
+      title="Check your email"
+      description={
+        email
+          ? `We sent a confirmation link to ${email}. Open it to finish creating your account.`
+          : "We sent you a confirmation link. Open it to finish creating your account."
+      }
+    >
+      <div className="grid gap-6">
+        <MailCheck className="mx-auto size-12 text-primary" aria-hidden />
+        <Button asChild>
+          <Link to="/auth">Back to sign in</Link>
+        </Button>
+        <Form method="post" {...formProps} className="grid gap-3 border-t pt-6">
+          <p className="text-sm text-muted-foreground">No email after a few minutes? Check your spam folder, or send it again.</p>
+          <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
+          <SubmitButton intent="resend-verification" variant="outline" pendingText="Sending...">
+            Resend confirmation email
+          </SubmitButton>
+        </Form>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,110 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useSubmit } from "@remix-run/react";
+import { CheckCircle2, Loader2, XCircle } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { AuthCard } from "#app/components/auth-card.tsx";
+import { showToast } from "#app/components/toaster.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
+import { completeSignUp } from "#db/queries/accounts.ts";
+
+const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
+
+export const meta: MetaFunction = () => [{ title: `Confirm your email · ${PRODUCT_NAME}` }];
+
+// The link only shows the page; confirming is a POST, so mail scanners that open links
+// cannot confirm an address (or start a session) on the user's behalf.
+export function loader({ request }: LoaderFunctionArgs) {
+  return { token: new URL(request.url).searchParams.get("token") };
+}
+
+/** The user a verification token names; its signature was checked by the auth library. */
+function tokenSubject(token: string) {
+  try {
+    const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
+    return { email: String(payload.email), userId: payload.userId ? String(payload.userId) : null };
+  } catch {
+    return null;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const token = (await request.formData()).get("token");
+  const subject = typeof token === "string" ? tokenSubject(token) : null;
+  if (typeof token !== "string" || !subject) return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+
+  const response = await context.auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true });
+  if (!response.ok) return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+
+  const user = await context.db.query.users.findFirst({
+    where: (users, { eq }) => eq(users.email, subject.email.toLowerCase()),
+    columns: { id: true, name: true },
+  });
+  const organisationCreated = user ? await completeSignUp(context.db, user) : false;
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return data({ ok: true as const, organisationCreated }, { headers });
+}
+
+export default function ConfirmEmail() {
+  const { token } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // With JavaScript the confirmation starts by itself; without it, one button press.
+  useEffect(() => {
+    if (token && !result && formRef.current) submit(formRef.current);
+  }, [token, result, submit]);
+
+  useEffect(() => {
+    if (!result?.ok) return;
+    if (result.organisationCreated) {
+      showToast({ title: "Organisation created!", description: "You are now the admin of your organisation." });
+    }
+    const timer = setTimeout(() => navigate("/dashboard"), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [result, navigate]);
+
+  if (result?.ok) {
+    return (
+      <AuthCard title="Email confirmed" description="Your email address is confirmed.">
+        {/* Takes the visitor on even without JavaScript. */}
+        <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/dashboard`} />
+        <div className="grid justify-items-center gap-4 text-center">
+          <CheckCircle2 className="size-12 text-success" aria-hidden />
+          <p role="status">Taking you to your dashboard...</p>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  if (!token || result) {
+    return (
+      <AuthCard title="Verification failed" description={ERROR_MESSAGE}>
+        <div className="grid justify-items-center gap-4">
+          <XCircle className="size-12 text-destructive" aria-hidden />
+          <Button asChild>
+            <Link to="/auth">Back to sign in</Link>
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Verifying your email" description="Just a moment while we confirm your address.">
+      <Form method="post" ref={formRef} className="grid justify-items-center gap-4">
+        <input type="hidden" name="token" value={token} />
+        <Loader2 className="size-10 animate-spin text-primary" aria-hidden />
+        <p role="status" className="sr-only">
+          Verifying...
+        </p>
+        <noscript>
+          <Button type="submit">Confirm my email</Button>
+        </noscript>
+      </Form>
+    </AuthCard>
+  );
+}

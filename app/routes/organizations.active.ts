@@ -1,0 +1,24 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { requireUser } from "#app/utils/session.server.ts";
+import { listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
+
+const schema = z.object({ organizationId: z.uuid(), redirectTo: z.string().optional() });
+
+// Switches the active organisation, kept server-side per user; only to one the user belongs to.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw new Response("Invalid organisation", { status: 400 });
+  const organizations = await listMemberOrganizations(context.db, user.id);
+  if (!organizations.some((org) => org.id === parsed.data.organizationId)) {
+    throw new Response("Forbidden", { status: 403 });
+  }
+  await setActiveOrganization(context.db, user.id, parsed.data.organizationId);
+  return redirect(safeRedirectPath(parsed.data.redirectTo, "/dashboard"));
+}
+
+export function loader() {
+  return redirect("/dashboard");
+}

@@ -1,0 +1,64 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { Logo } from "#app/components/logo.tsx";
+import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
+import { PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data?.passport) return [{ title: `Passport not found · ${PRODUCT_NAME}` }];
+  const name = data.passport.profile.fullName || "Professional";
+  return [
+    { title: `${name} · ${PRODUCT_NAME}` },
+    { name: "description", content: data.passport.profile.bio ?? `${name}'s career passport: achievements, training and milestones.` },
+  ];
+};
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const showAll = new URL(request.url).searchParams.get("all") === "1";
+  const userId = z.uuid().safeParse(params.userId);
+  const passport = userId.success
+    ? await loadPassport(context.db, userId.data, showAll ? MAX_LISTED_ACHIEVEMENTS : PUBLIC_PASSPORT_INITIAL_ENTRIES)
+    : null;
+  // Archived accounts are never public; a private passport is visible to its owner only.
+  const visible =
+    passport &&
+    !passport.profile.deletedAt &&
+    (passport.profile.isPublic || (await context.getUser())?.id === userId.data);
+  if (!visible) return data({ passport: null, showAll, userId: null }, { status: 404 });
+  return { passport, showAll, userId: userId.data as string };
+}
+
+export default function PublicPassport() {
+  const { passport, showAll, userId } = useLoaderData<typeof loader>();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="border-b">
+        <div className="mx-auto flex h-16 max-w-5xl items-center justify-between px-4">
+          <Logo />
+        </div>
+      </header>
+      <main className="flex-1 px-4 py-10">
+        {passport ? (
+          <PublicPassportView
+            profile={passport.profile}
+            achievements={passport.achievements}
+            total={passport.total}
+            showAll={showAll}
+            showAllHref={`/passport/${userId}?all=1`}
+          />
+        ) : (
+          <div className="mx-auto max-w-md py-16 text-center">
+            <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
+            <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
+            <Button asChild className="mt-6">
+              <Link to="/">Go Home</Link>
+            </Button>
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}

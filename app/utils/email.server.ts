@@ -1,0 +1,72 @@
+import type { Db } from "#db/client.ts";
+import { insertDevMail } from "#db/queries/dev-mail.ts";
+import { PRODUCT_NAME } from "./constants.ts";
+import type { AppEnv } from "./env.server.ts";
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+
+/** One interface for the real provider and the local stand-in. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** Resend when a key is configured; otherwise the dev mailbox at /dev/mail. */
+export function createMailer(env: AppEnv, db: Db): Mailer {
+  if (!env.RESEND_API_KEY) return { send: (message) => insertDevMail(db, message) };
+  const apiKey = env.RESEND_API_KEY;
+  return {
+    async send(message) {
+      const response = await fetch("https://api.resend.com/emails", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ from: env.MAIL_FROM, ...message, to: [message.to] }),
+      });
+      if (!response.ok) throw new Error(`Mail provider answered ${response.status}: ${await response.text()}`);
+    },
+  };
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#3b4fd8;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#555">Or open this link: ${escapeHtml(action.url)}</p>`
+    : "";
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1a2e;max-width:560px;margin:0 auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}<p style="font-size:13px;color:#555">${escapeHtml(PRODUCT_NAME)}</p></body></html>`;
+}
+
+/** The spec's send-verification-email: email, name, confirmationUrl, isOrgSignup, organizationName. */
+export function verificationEmail(input: {
+  email: string;
+  name: string;
+  confirmationUrl: string;
+  isOrgSignup: boolean;
+  organizationName?: string | null;
+}): MailMessage {
+  const intro = input.isOrgSignup && input.organizationName
+    ? `Confirm your email address to finish creating ${input.organizationName} on ${PRODUCT_NAME}.`
+    : `Confirm your email address to start your ${PRODUCT_NAME}.`;
+  const paragraphs = [`Hi ${input.name},`, intro, "If you did not sign up, you can ignore this email."];
+  return {
+    to: input.email,
+    subject: `Confirm your email for ${PRODUCT_NAME}`,
+    text: `${paragraphs[0]}\n\n${intro}\n\nConfirm your email: ${input.confirmationUrl}\n\n${paragraphs[2]}\n`,
+    html: layout("Confirm your email", paragraphs, { label: "Confirm email", url: input.confirmationUrl }),
+  };
+}
+
+/** Sent instead of a second account, so sign-up never reveals which addresses exist. */
+export function existingAccountEmail(input: { email: string; name: string; signInUrl: string }): MailMessage {
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `Someone tried to create a ${PRODUCT_NAME} account with this email address, which already has one. If it was you, just sign in.`,
+  ];
+  return {
+    to: input.email,
+    subject: `You already have a ${PRODUCT_NAME} account`,
+    text: `${paragraphs.join("\n\n")}\n\nSign in: ${input.signInUrl}\n`,
+    html: layout("You already have an account", paragraphs, { label: "Sign in", url: input.signInUrl }),
+  };
+}

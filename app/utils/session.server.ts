@@ -1,0 +1,80 @@
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import {
+  findViewerProfile,
+  listMemberOrganizations,
+  setActiveOrganization,
+} from "#db/queries/profiles.ts";
+
+/** Where to send a signed-out visitor: sign-in, then back here. */
+export function signInRedirect(request: Request) {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  return redirect(back === "/" ? "/auth" : `/auth?redirectTo=${encodeURIComponent(back)}`);
+}
+
+/** The guard every protected loader and action starts with. */
+export async function requireSession(request: Request, context: AppLoadContext) {
+  const session = await context.getSession();
+  if (!session) throw signInRedirect(request);
+  return session;
+}
+
+export async function requireUser(request: Request, context: AppLoadContext) {
+  return (await requireSession(request, context)).user;
+}
+
+/** Signed-in visitors have no business on the sign-in page. */
+export async function requireAnonymous(context: AppLoadContext) {
+  if (await context.getSession()) throw redirect("/dashboard");
+}
+
+/** Ends the session: the auth library's sign-out, and the active organisation is forgotten. */
+export async function signOutHeaders(request: Request, context: AppLoadContext) {
+  const session = await context.getSession();
+  if (session) await setActiveOrganization(context.db, session.user.id, null);
+  const response = await context.auth.api.signOut({ headers: request.headers, asResponse: true });
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return headers;
+}
+
+/**
+ * The signed-in viewer with profile and organisations. Picks the first organisation as the
+ * active one when none (or one the user has left) is set. An archived account may only reach
+ * the pages that let it finish leaving (`allowArchived`); anywhere else it is signed out.
+ */
+export async function requireViewer(
+  request: Request,
+  context: AppLoadContext,
+  { allowArchived = false }: { allowArchived?: boolean } = {},
+) {
+  const { user, session } = await requireSession(request, context);
+  const [profile, organizations] = await Promise.all([
+    findViewerProfile(context.db, user.id),
+    listMemberOrganizations(context.db, user.id),
+  ]);
+  if (!profile) throw redirect("/", { headers: await signOutHeaders(request, context) });
+  if (profile.deletedAt && !allowArchived) {
+    throw redirect("/", { headers: await signOutHeaders(request, context) });
+  }
+
+  let activeOrganization = organizations.find((org) => org.id === profile.activeOrganizationId) ?? null;
+  if (!activeOrganization && organizations[0] && !profile.deletedAt) {
+    activeOrganization = organizations[0];
+    await setActiveOrganization(context.db, user.id, activeOrganization.id);
+  }
+  return {
+    id: user.id,
+    email: user.email,
+    sessionId: session.id,
+    fullName: profile.fullName,
+    userType: profile.userType,
+    bio: profile.bio,
+    isPublic: profile.isPublic,
+    archivedAt: profile.deletedAt,
+    organizations,
+    activeOrganization,
+  };
+}
+
+export type Viewer = Awaited<ReturnType<typeof requireViewer>>;

@@ -1,0 +1,40 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+export const PASSWORD = "correct-horse-1";
+
+export function uniqueEmail(prefix = "user") {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** The confirmation link of the newest e-mail to this address, from the dev mailbox. */
+export async function confirmationLink(request: APIRequestContext, email: string) {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const mail = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
+      link = mail.map((item) => /(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(item.text)?.[1]).find(Boolean);
+      return link;
+    })
+    .toBeTruthy();
+  return new URL(link!).pathname + new URL(link!).search;
+}
+
+/**
+ * A confirmed, signed-in account made through the real forms (posted as a browser without
+ * JavaScript would), leaving the session cookie in the page's context.
+ */
+export async function signUpAndConfirm(
+  page: Page,
+  { name = "Test Person", email = uniqueEmail(), organizationName }: { name?: string; email?: string; organizationName?: string } = {},
+) {
+  const form: Record<string, string> = organizationName
+    ? { intent: "org-signup", name, email, password: PASSWORD, organizationName }
+    : { intent: "signup", name, email, password: PASSWORD };
+  const signUp = await page.request.post("/auth", { form });
+  expect(signUp.ok()).toBe(true);
+  const link = await confirmationLink(page.request, email);
+  const token = new URL(link, "http://x").searchParams.get("token")!;
+  const confirm = await page.request.post("/auth/confirm", { form: { token } });
+  expect(confirm.ok()).toBe(true);
+  return { name, email, password: PASSWORD };
+}
