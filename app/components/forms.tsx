@@ -15,11 +15,14 @@ import { cn } from "#app/utils/cn.ts";
 
 export { getFormProps };
 
+/**
+ * A field's message. Its line is always there, so a message appearing on blur never moves the
+ * submit button away from the pointer that is about to click it.
+ */
 export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
-  if (!errors?.length) return null;
   return (
-    <p id={id} className="text-sm font-medium text-destructive">
-      {errors[0]}
+    <p id={id} className="-mt-1 min-h-5 text-sm font-medium text-destructive">
+      {errors?.[0]}
     </p>
   );
 }

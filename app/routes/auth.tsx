@@ -63,11 +63,12 @@ export const signInSchema = z.object({
   redirectTo: redirectToField,
 });
 
+// Fields in the order the form shows them: the toast names the first that fails.
 export const signUpSchema = z.object({
   intent: z.literal("signup"),
+  name: nameField,
   email: emailField,
   password: passwordField,
-  name: nameField,
   redirectTo: redirectToField,
 });
 

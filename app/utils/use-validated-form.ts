@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, type FormEvent } from "react";
+import { useEffect } from "react";
 import type { z } from "zod";
 import { showToast } from "#app/components/toaster.tsx";
 import type { Toast } from "./cookies.server.ts";
@@ -33,26 +33,19 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
     constraint: getZodConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: ({ formData, submitter }) => {
+      const submission = parseWithZod(formData, { schema });
+      // Conform validates a blurred field by submitting with its own "__intent__" button; only a
+      // real submit attempt, which carries no such intent, says in a toast why it did not go.
+      const isSubmitAttempt = submitter !== null && !formData.has("__intent__");
+      if (isSubmitAttempt && submission.status !== "success") showToast(validationToast(submission.error));
+      return submission;
+    },
   });
 
   useEffect(() => {
     if (actionData?.toast) showToast(actionData.toast);
   }, [actionData]);
 
-  const formProps = getFormProps(form);
-  return {
-    form,
-    fields,
-    formProps: {
-      ...formProps,
-      onSubmit(event: FormEvent<HTMLFormElement>) {
-        const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-        const formData = new FormData(event.currentTarget, submitter);
-        const submission = parseWithZod(formData, { schema });
-        if (submission.status !== "success") showToast(validationToast(submission.error));
-        formProps.onSubmit(event);
-      },
-    },
-  };
+  return { form, fields, formProps: getFormProps(form) };
 }
