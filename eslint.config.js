@@ -19,4 +19,10 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+,
+  {
+    // Playwright fixtures take `use` and an empty destructuring by design.
+    files: ["tests/e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
+  },
 );
