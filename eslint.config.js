@@ -19,7 +19,6 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-,
   {
     // Playwright fixtures take `use` and an empty destructuring by design.
     files: ["tests/e2e/**"],
