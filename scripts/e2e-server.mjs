@@ -5,8 +5,9 @@ import { rmSync } from "node:fs";
 
 const persistTo = ".wrangler/e2e";
 const port = process.env.E2E_PORT ?? "8788";
-const run = (command, env = {}) =>
-  execSync(command, { stdio: "inherit", env: { ...process.env, ...env } });
+// Wrangler would otherwise try to send usage metrics: there is no network to send them to.
+const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+const run = (command, env = {}) => execSync(command, { stdio: "inherit", env: { ...baseEnv, ...env } });
 
 rmSync(persistTo, { recursive: true, force: true });
 run(`npx wrangler d1 migrations apply DB --local --persist-to ${persistTo}`, { CI: "1" });
@@ -15,7 +16,7 @@ run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo });
 const server = spawn(
   "npx",
   ["wrangler", "dev", "--port", port, "--persist-to", persistTo, "--var", "ENVIRONMENT:test", "--var", `APP_URL:http://localhost:${port}`, "--test-scheduled"],
-  { stdio: "inherit" },
+  { stdio: "inherit", env: baseEnv },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,150 @@
+import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
+import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
+
+test.describe("settings", () => {
+  test("profile: edits the name and bio, keeps the email read-only", async ({ page }) => {
+    await signUpAndConfirm(page, { name: "Sam Rivers" });
+    await page.goto("/settings");
+    await expect(page).toHaveTitle(/Settings/);
+    await expect(page.getByLabel("Email")).toBeDisabled();
+    await expect(page.getByText("Email cannot be changed here. Contact support to update your email.")).toBeVisible();
+
+    await page.getByLabel("Full Name").fill("");
+    await page.getByRole("button", { name: "Save Profile" }).click();
+    await expect(toast(page, "Validation error")).toContainText("Name is required");
+
+    await page.getByLabel("Full Name").fill("Samantha Rivers");
+    await page.getByLabel("Bio").fill("Nurse and rota wrangler.");
+    await page.getByRole("button", { name: "Save Profile" }).click();
+    await expect(toast(page, "Profile updated")).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Full Name")).toHaveValue("Samantha Rivers");
+    await expect(page.getByLabel("Bio")).toHaveValue("Nurse and rota wrangler.");
+  });
+
+  test("password: mismatch, wrong current password, then success", async ({ page }) => {
+    const { email } = await signUpAndConfirm(page);
+    await page.goto("/settings");
+    const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Update Password" }) });
+
+    await form.getByLabel("Current Password").fill(PASSWORD);
+    await form.getByLabel("New Password", { exact: true }).fill("new-password-1");
+    await form.getByLabel("Confirm New Password").fill("new-password-2");
+    await form.getByRole("button", { name: "Update Password" }).click();
+    await expect(toast(page, "Passwords don't match")).toContainText("Please make sure your new passwords match.");
+
+    await form.getByLabel("Current Password").fill("not-my-password");
+    await form.getByLabel("Confirm New Password").fill("new-password-1");
+    await form.getByRole("button", { name: "Update Password" }).click();
+    await expect(toast(page, "Error changing password")).toBeVisible();
+
+    await form.getByLabel("Current Password").fill(PASSWORD);
+    await form.getByLabel("New Password", { exact: true }).fill("new-password-1");
+    await form.getByLabel("Confirm New Password").fill("new-password-1");
+    await form.getByRole("button", { name: "Update Password" }).click();
+    await expect(toast(page, "Password updated")).toBeVisible();
+
+    await page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL("/");
+    await page.goto("/auth");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("new-password-1");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL("/dashboard");
+  });
+
+  test("beta feedback is sent", async ({ page }) => {
+    await signUpAndConfirm(page);
+    await page.goto("/settings");
+    await page.getByLabel("Your feedback").fill("Love the timeline.");
+    await page.getByLabel("5").check();
+    await page.getByRole("button", { name: "Send Feedback" }).click();
+    await expect(toast(page, "Feedback sent")).toBeVisible();
+  });
+
+  test("archive signs out after 2 seconds; signing in again reactivates; purge deletes everything", async ({ page }) => {
+    const { email } = await signUpAndConfirm(page, { name: "Alex Gone" });
+    await page.goto("/settings");
+    await page.getByRole("button", { name: "Archive Account" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Archive your account?" });
+    await expect(dialog).toContainText("Hides your profile");
+    await expect(dialog).toContainText("Removes your organisation memberships");
+    await dialog.getByRole("button", { name: "Archive Account" }).click();
+    await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
+    await expect(page).toHaveURL("/", { timeout: 6000 });
+
+    // Signing in again brings the account back.
+    await page.goto("/auth");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL("/dashboard");
+    await expect(toast(page, "Welcome back")).toBeVisible();
+
+    // Archive again, and this time delete everything before the sign-out.
+    await page.goto("/settings");
+    await page.getByRole("button", { name: "Archive Account" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Archive Account" }).click();
+    await page.getByRole("button", { name: "Permanently Delete All Data" }).click();
+    const purge = page.getByRole("alertdialog", { name: "Permanently delete all data?" });
+    await expect(purge).toContainText("This cannot be undone.");
+    await page.waitForTimeout(2500); // the pending sign-out waits while the dialog is open
+    await purge.getByRole("button", { name: "Delete Everything" }).click();
+    await expect(page.getByRole("heading", { name: "Account Purged" })).toBeVisible();
+    await expect(page).toHaveURL("/", { timeout: 6000 });
+
+    await page.goto("/auth");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("alert")).toContainText("Invalid email or password");
+  });
+});
+
+test.describe("settings without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("archive and purge work through confirmation pages", async ({ page }) => {
+    await signUpAndConfirm(page);
+    await page.goto("/settings");
+    await page.getByRole("link", { name: "Archive Account" }).click();
+    await expect(page).toHaveURL("/settings?confirm=archive");
+    await page.getByRole("region", { name: "Archive your account?" }).getByRole("button", { name: "Archive Account" }).click();
+    await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
+    await page.getByRole("link", { name: "Permanently Delete All Data" }).click();
+    await page.getByRole("button", { name: "Delete Everything" }).click();
+    await expect(page.getByRole("heading", { name: "Account Purged" })).toBeVisible();
+  });
+});
+
+test.describe("navigation shell", () => {
+  test("Ctrl+B collapses the sidebar and the choice survives a reload", async ({ page }) => {
+    await signUpAndConfirm(page);
+    await page.goto("/dashboard");
+    const sidebar = page.getByRole("complementary", { name: "Sidebar" });
+    await expect(sidebar).toBeVisible();
+    await expect(sidebar.getByText("Signed in as")).toBeVisible();
+    await page.keyboard.press("Control+b");
+    await expect(sidebar).toBeHidden();
+    await page.reload();
+    await expect(page.getByRole("heading", { name: /Welcome/ })).toBeVisible();
+    await expect(sidebar).toBeHidden();
+    await page.keyboard.press("Control+b");
+    await expect(sidebar).toBeVisible();
+  });
+
+  test("under 768px the menu is a slide-over panel and the page does not scroll sideways", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signUpAndConfirm(page);
+    await page.goto("/settings");
+    expect(await hasHorizontalScroll(page)).toBe(false);
+    await expect(page.getByRole("complementary", { name: "Sidebar" })).toBeHidden();
+    await page.getByRole("button", { name: "Toggle sidebar" }).click();
+    const panel = page.getByRole("dialog", { name: "Navigation" });
+    await expect(panel).toBeVisible();
+    await panel.getByRole("link", { name: "Dashboard" }).click();
+    await expect(page).toHaveURL("/dashboard");
+    await expect(panel).toBeHidden();
+    expect(await hasHorizontalScroll(page)).toBe(false);
+  });
+});
