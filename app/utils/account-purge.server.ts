@@ -24,9 +24,21 @@ export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
   await deleteUser(db, userId);
 }
 
-/** The daily cron: purges accounts archived more than the grace period ago. */
+const PURGE_BATCH_SIZE = 50;
+const MAX_BATCHES_PER_RUN = 10;
+
+/**
+ * The daily cron: purges accounts archived more than the grace period ago, in bounded batches
+ * (what does not fit in one run waits for the next). Returns the ids it purged.
+ */
 export async function purgeExpiredAccounts(db: Db, media: R2Bucket, now = new Date()) {
-  const userIds = await findAccountsArchivedBefore(db, subDays(now, ARCHIVE_GRACE_DAYS));
-  for (const userId of userIds) await purgeUser(db, media, userId);
-  return userIds.length;
+  const cutoff = subDays(now, ARCHIVE_GRACE_DAYS);
+  const purged: string[] = [];
+  for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+    const userIds = await findAccountsArchivedBefore(db, cutoff, PURGE_BATCH_SIZE);
+    for (const userId of userIds) await purgeUser(db, media, userId);
+    purged.push(...userIds);
+    if (userIds.length < PURGE_BATCH_SIZE) break;
+  }
+  return purged;
 }

@@ -95,7 +95,7 @@ export async function reactivateAccount(db: Db, userId: string) {
   await db.update(profiles).set({ deletedAt: null }).where(eq(profiles.id, userId));
 }
 
-export async function findAccountsArchivedBefore(db: Db, cutoff: Date, limit = 50) {
+export async function findAccountsArchivedBefore(db: Db, cutoff: Date, limit: number) {
   const rows = await db
     .select({ id: profiles.id })
     .from(profiles)

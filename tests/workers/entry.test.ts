@@ -115,3 +115,16 @@ describe("security baseline", () => {
     expect(response.headers.get("Location")).toBe("/");
   });
 });
+
+describe("redirects after sign-in stay on this site", () => {
+  it("ignores an outside redirectTo", async () => {
+    const { createAccount, postForm, PASSWORD } = await import("./helpers.ts");
+    const { email } = await createAccount();
+    for (const redirectTo of ["//evil.example", "https://evil.example/x", "/\\evil.example"]) {
+      const response = await postForm("/auth", { intent: "signin", email, password: PASSWORD, redirectTo });
+      expect(response.headers.get("Location"), redirectTo).toBe("/dashboard");
+    }
+    const inside = await postForm("/auth", { intent: "signin", email, password: PASSWORD, redirectTo: "/settings" });
+    expect(inside.headers.get("Location")).toBe("/settings");
+  });
+});
