@@ -124,11 +124,16 @@ test.describe("navigation shell", () => {
     const sidebar = page.getByRole("complementary", { name: "Sidebar" });
     await expect(sidebar).toBeVisible();
     await expect(sidebar.getByText("Signed in as")).toBeVisible();
+    // The shortcut listens once the page has hydrated, when the toggle becomes a script button.
+    await expect(page.getByTitle("Toggle sidebar (Ctrl+B)")).toBeVisible();
+    const saved = page.waitForResponse((response) => response.url().includes("/preferences") && response.request().method() === "POST");
     await page.keyboard.press("Control+b");
     await expect(sidebar).toBeHidden();
+    await saved;
     await page.reload();
     await expect(page.getByRole("heading", { name: /Welcome/ })).toBeVisible();
     await expect(sidebar).toBeHidden();
+    await expect(page.getByTitle("Toggle sidebar (Ctrl+B)")).toBeVisible();
     await page.keyboard.press("Control+b");
     await expect(sidebar).toBeVisible();
   });

@@ -1,0 +1,171 @@
+import { and, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import {
+  achievements,
+  organizationMembers,
+  organizationRoles,
+  organizations,
+  profiles,
+} from "../schema.ts";
+
+/** Upper bounds on lists, so no query loads a whole table. */
+export const MAX_LISTED_ORGANIZATIONS = 100;
+export const MAX_LISTED_MEMBERS = 200;
+
+const byName = sql`${organizations.name} collate nocase`;
+
+export function findOrganization(db: Db, organizationId: string) {
+  return db.query.organizations.findFirst({
+    where: eq(organizations.id, organizationId),
+    columns: { id: true, name: true, description: true },
+  });
+}
+
+export async function isOrganizationAdmin(db: Db, userId: string, organizationId: string) {
+  const [row] = await db
+    .select({ id: organizationRoles.id })
+    .from(organizationRoles)
+    .where(
+      and(
+        eq(organizationRoles.userId, userId),
+        eq(organizationRoles.organizationId, organizationId),
+        eq(organizationRoles.role, "admin"),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The statements that create an organisation with its creator as admin and approved member. */
+export function createOrganizationStatements(db: Db, userId: string, input: { name: string; description: string | null }) {
+  const organizationId = crypto.randomUUID();
+  const now = new Date();
+  return {
+    organizationId,
+    statements: [
+      db.insert(organizations).values({ id: organizationId, name: input.name, description: input.description }),
+      db.insert(organizationRoles).values({ userId, organizationId, role: "admin" }),
+      db.insert(organizationMembers).values({ userId, organizationId, status: "approved", requestedAt: now, approvedAt: now }),
+      db.update(profiles).set({ activeOrganizationId: organizationId }).where(eq(profiles.id, userId)),
+    ] as const,
+  };
+}
+
+export async function createOrganization(db: Db, userId: string, input: { name: string; description: string | null }) {
+  const { organizationId, statements } = createOrganizationStatements(db, userId, input);
+  await db.batch(statements);
+  return organizationId;
+}
+
+export function listAllOrganizations(db: Db) {
+  return db
+    .select({ id: organizations.id, name: organizations.name, description: organizations.description })
+    .from(organizations)
+    .orderBy(byName)
+    .limit(MAX_LISTED_ORGANIZATIONS);
+}
+
+/** Case-insensitive partial match on the name, leaving out organisations the user administers. */
+export function searchOrganizations(db: Db, userId: string, term: string) {
+  const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const administered = db
+    .select({ id: organizationRoles.organizationId })
+    .from(organizationRoles)
+    .where(and(eq(organizationRoles.userId, userId), eq(organizationRoles.role, "admin")));
+  return db
+    .select({ id: organizations.id, name: organizations.name, description: organizations.description })
+    .from(organizations)
+    .where(and(sql`${organizations.name} like ${pattern} escape '\\'`, notInArray(organizations.id, administered)))
+    .orderBy(byName)
+    .limit(MAX_LISTED_ORGANIZATIONS);
+}
+
+/** The user's membership status in each of these organisations (absent: no membership). */
+export async function membershipStatuses(db: Db, userId: string, organizationIds: string[]) {
+  if (organizationIds.length === 0) return {};
+  const rows = await db
+    .select({ organizationId: organizationMembers.organizationId, status: organizationMembers.status })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.userId, userId), inArray(organizationMembers.organizationId, organizationIds.slice(0, 90))));
+  return Object.fromEntries(rows.map((row) => [row.organizationId, row.status]));
+}
+
+export function findMembership(db: Db, userId: string, organizationId: string) {
+  return db.query.organizationMembers.findFirst({
+    where: and(eq(organizationMembers.userId, userId), eq(organizationMembers.organizationId, organizationId)),
+    columns: { id: true, status: true },
+  });
+}
+
+export function findMembershipById(db: Db, membershipId: string) {
+  return db.query.organizationMembers.findFirst({
+    where: eq(organizationMembers.id, membershipId),
+    columns: { id: true, userId: true, organizationId: true, status: true },
+  });
+}
+
+export async function listAdminIds(db: Db, organizationId: string) {
+  const rows = await db
+    .select({ userId: organizationRoles.userId })
+    .from(organizationRoles)
+    .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin")));
+  return rows.map((row) => row.userId);
+}
+
+export async function countAdmins(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({ value: count() })
+    .from(organizationRoles)
+    .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin")));
+  return row?.value ?? 0;
+}
+
+/** Everything the admin dashboard shows, in one D1 round trip. */
+export async function loadAdminDashboard(db: Db, organizationId: string) {
+  const memberColumns = {
+    id: organizationMembers.id,
+    userId: organizationMembers.userId,
+    status: organizationMembers.status,
+    requestedAt: organizationMembers.requestedAt,
+    approvedAt: organizationMembers.approvedAt,
+    subscriptionStatus: organizationMembers.subscriptionStatus,
+    fullName: profiles.fullName,
+  };
+  const members = (status: "pending" | "approved") =>
+    db
+      .select(memberColumns)
+      .from(organizationMembers)
+      .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status)))
+      .orderBy(desc(organizationMembers.requestedAt))
+      .limit(MAX_LISTED_MEMBERS);
+  const countMembers = (status: "pending" | "approved") =>
+    db
+      .select({ value: count() })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status)));
+
+  const [[organization], pending, approved, [approvedCount], [pendingCount], [achievementCount], admins] = await db.batch([
+    db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).limit(1),
+    members("pending"),
+    members("approved"),
+    countMembers("approved"),
+    countMembers("pending"),
+    db.select({ value: count() }).from(achievements).where(eq(achievements.organizationId, organizationId)),
+    db
+      .select({ userId: organizationRoles.userId })
+      .from(organizationRoles)
+      .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin"))),
+  ]);
+  return {
+    organization,
+    pending,
+    members: approved,
+    adminIds: admins.map((row) => row.userId),
+    stats: {
+      totalMembers: approvedCount?.value ?? 0,
+      pending: pendingCount?.value ?? 0,
+      achievements: achievementCount?.value ?? 0,
+    },
+  };
+}
