@@ -1,109 +1,134 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Award, Building2, Clock, LogOut, Settings, UserRound } from "lucide-react";
-import { Button } from "#app/components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { AdminDashboard } from "#app/components/dashboard/admin-dashboard.tsx";
+import { createOrganizationSchema } from "#app/components/dashboard/create-organization.tsx";
+import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { formatLongDate } from "#app/utils/dates.ts";
+import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
+import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
+import { validationToast } from "#app/utils/validation.ts";
+import type { FormActionData } from "#app/utils/use-validated-form.ts";
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
-import { useViewer } from "./_app.tsx";
+import {
+  createOrganization,
+  isOrganizationAdmin,
+  listAllOrganizations,
+  loadAdminDashboard,
+  membershipStatuses,
+  searchOrganizations,
+} from "#db/queries/organizations.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
+export const searchSchema = z.object({
+  q: z
+    .string({ error: "Search term cannot be empty" })
+    .trim()
+    .min(1, "Search term cannot be empty")
+    .max(100, "Search term must be less than 100 characters"),
+});
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  return { summary: await loadPersonalSummary(context.db, viewer.id, RECENT_ACHIEVEMENTS) };
+  const active = viewer.activeOrganization;
+
+  if (active && (await isOrganizationAdmin(context.db, viewer.id, active.id))) {
+    const origin = context.env.APP_URL ?? new URL(request.url).origin;
+    return {
+      kind: "admin" as const,
+      admin: await loadAdminDashboard(context.db, active.id),
+      inviteUrl: `${origin}/join/${active.id}`,
+    };
+  }
+
+  const summary = await loadPersonalSummary(context.db, viewer.id, RECENT_ACHIEVEMENTS);
+  const url = new URL(request.url);
+  let directory: { organizations: { id: string; name: string; description: string | null; status: string | null }[]; term: string | null } | null = null;
+  let searchError: Toast | null = null;
+
+  if (!active && viewer.userType === "organization") {
+    directory = { organizations: await listAllOrganizations(context.db).then(withStatuses), term: null };
+  } else if (!active && url.searchParams.has("q")) {
+    const search = searchSchema.safeParse({ q: url.searchParams.get("q") });
+    if (search.success) {
+      directory = {
+        organizations: await searchOrganizations(context.db, viewer.id, search.data.q).then(withStatuses),
+        term: search.data.q,
+      };
+    } else {
+      searchError = { title: "Invalid search", description: search.error.issues[0]?.message, variant: "destructive" };
+    }
+  }
+  return { kind: "personal" as const, summary, directory, searchError };
+
+  async function withStatuses(organizations: { id: string; name: string; description: string | null }[]) {
+    const statuses = await membershipStatuses(context.db, viewer.id, organizations.map((org) => org.id));
+    return organizations.map((org) => ({ ...org, status: statuses[org.id] ?? null }));
+  }
+}
+
+const membershipAction = z.object({
+  intent: z.enum(["approve", "reject", "remove"]),
+  membershipId: z.uuid(),
+});
+const organizationAction = z.object({
+  intent: z.enum(["request-join", "leave"]),
+  organizationId: z.uuid(),
+});
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = (toast: Toast) => redirectWithToast(context.env, request, "/dashboard", toast);
+
+  try {
+    if (intent === "create-organization") {
+      if (viewer.userType !== "organization") throw new Response("Only organisation accounts create organisations", { status: 403 });
+      const submission = parseWithZod(formData, { schema: createOrganizationSchema });
+      if (submission.status !== "success") {
+        return data({ result: submission.reply(), toast: validationToast(submission.error) } satisfies FormActionData, { status: 400 });
+      }
+      await createOrganization(context.db, viewer.id, submission.value);
+      return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
+    }
+
+    const onMembership = membershipAction.safeParse(Object.fromEntries(formData));
+    if (onMembership.success) {
+      const { intent, membershipId } = onMembership.data;
+      return back(
+        intent === "approve"
+          ? await approve(context, viewer.id, membershipId)
+          : await rejectOrRemove(context, viewer.id, membershipId, intent),
+      );
+    }
+
+    const onOrganization = organizationAction.safeParse(Object.fromEntries(formData));
+    if (onOrganization.success) {
+      const { intent, organizationId } = onOrganization.data;
+      return back(
+        intent === "request-join"
+          ? await requestToJoin(context, viewer, organizationId)
+          : await leave(context, viewer.id, organizationId),
+      );
+    }
+  } catch (error) {
+    if (error instanceof MembershipError) return back(error.toast);
+    throw error;
+  }
+  throw new Response("Unknown action", { status: 400 });
 }
 
 export default function Dashboard() {
-  const { summary } = useLoaderData<typeof loader>();
-  return <PersonalDashboard summary={summary} />;
-}
-
-function PersonalDashboard({ summary }: { summary: Awaited<ReturnType<typeof loadPersonalSummary>> }) {
-  const viewer = useViewer();
-  const stats = [
-    { label: "Total Achievements", value: summary.total, icon: Award },
-    { label: "Companies", value: summary.companies, icon: Building2 },
-    { label: "Recent Activity", value: summary.latest.length, icon: Clock },
-  ];
-  return (
-    <div className="mx-auto grid max-w-5xl gap-8">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <h1 className="text-3xl font-bold tracking-tight break-words">Welcome, {viewer.fullName || "User"}</h1>
-          <p className="text-muted-foreground">{viewer.activeOrganization?.name ?? "Personal Dashboard"}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {viewer.userType === "individual" ? (
-            <Button asChild>
-              <Link to="/passport">
-                <UserRound aria-hidden /> View Passport
-              </Link>
-            </Button>
-          ) : null}
-          <Button asChild variant="outline">
-            <Link to="/settings">
-              <Settings aria-hidden /> Settings
-            </Link>
-          </Button>
-          <Form method="post" action="/auth/signout">
-            <Button type="submit" variant="outline">
-              <LogOut aria-hidden /> Sign Out
-            </Button>
-          </Form>
-        </div>
-      </div>
-
-      <ul className="grid gap-4 sm:grid-cols-3">
-        {stats.map(({ label, value, icon: Icon }) => (
-          <li key={label}>
-            <Card>
-              <CardHeader className="flex flex-row items-center justify-between pb-2">
-                <CardTitle as="h2" className="text-sm font-medium text-muted-foreground">
-                  {label}
-                </CardTitle>
-                <Icon className="size-4 text-muted-foreground" aria-hidden />
-              </CardHeader>
-              <CardContent>
-                <p className="text-3xl font-bold">{value}</p>
-              </CardContent>
-            </Card>
-          </li>
-        ))}
-      </ul>
-
-      <Card>
-        <CardHeader>
-          <CardTitle as="h2">Recent Achievements</CardTitle>
-          <CardDescription>Your latest recognitions and milestones.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {summary.latest.length === 0 ? (
-            <p className="text-muted-foreground">No achievements yet. Start adding your career milestones!</p>
-          ) : (
-            <ul className="divide-y">
-              {summary.latest.map((achievement) => (
-                <li key={achievement.id} className="grid gap-1 py-3 first:pt-0 last:pb-0">
-                  <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    <h3 className="font-semibold break-words">{achievement.title}</h3>
-                    <time dateTime={achievement.date} className="text-sm text-muted-foreground">
-                      {formatLongDate(achievement.date)}
-                    </time>
-                  </div>
-                  {achievement.organizationName ? (
-                    <p className="text-sm text-muted-foreground">{achievement.organizationName}</p>
-                  ) : null}
-                  {achievement.description ? <p className="text-sm break-words">{achievement.description}</p> : null}
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
-    </div>
+  const data = useLoaderData<typeof loader>();
+  return data.kind === "admin" ? (
+    <AdminDashboard dashboard={data.admin} inviteUrl={data.inviteUrl} />
+  ) : (
+    <PersonalDashboard summary={data.summary} directory={data.directory} searchError={data.searchError} />
   );
 }

@@ -7,21 +7,12 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useSubmit } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft } from "lucide-react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -321,6 +312,7 @@ function DangerZone() {
       <CardContent>
         <ConfirmAction
           id="archive"
+          intent="archive"
           trigger="Archive Account"
           title="Archive your account?"
           confirm="Archive Account"
@@ -369,6 +361,7 @@ function ArchivedNotice() {
       <CardContent className="flex flex-wrap gap-3">
         <ConfirmAction
           id="purge"
+          intent="purge"
           trigger="Permanently Delete All Data"
           title="Permanently delete all data?"
           confirm="Delete Everything"
@@ -394,78 +387,5 @@ function ArchivedNotice() {
         </Form>
       </CardContent>
     </Card>
-  );
-}
-
-/**
- * A destructive action behind a confirmation: an alert dialog with JavaScript; without it,
- * a link to ?confirm={id}, where the same confirmation is rendered in the page.
- */
-function ConfirmAction({
-  id,
-  trigger,
-  title,
-  description,
-  confirm,
-  onOpenChange,
-}: {
-  id: "archive" | "purge";
-  trigger: string;
-  title: string;
-  description: ReactNode;
-  confirm: string;
-  onOpenChange?: (open: boolean) => void;
-}) {
-  const hydrated = useHydrated();
-  const [searchParams] = useSearchParams();
-  const confirmForm = (
-    <Form method="post" action="/settings">
-      <SubmitButton intent={id} variant="destructive">
-        {confirm}
-      </SubmitButton>
-    </Form>
-  );
-
-  if (!hydrated) {
-    if (searchParams.get("confirm") !== id) {
-      return (
-        <Button asChild variant="destructive">
-          <Link to={`/settings?confirm=${id}`}>{trigger}</Link>
-        </Button>
-      );
-    }
-    return (
-      <section aria-label={title} className="grid gap-3 rounded-md border border-destructive/50 p-4">
-        <h3 className="font-semibold">{title}</h3>
-        <div className="text-sm text-muted-foreground">{description}</div>
-        <div className="flex gap-2">
-          <Button asChild variant="outline">
-            <Link to="/settings">Cancel</Link>
-          </Button>
-          {confirmForm}
-        </div>
-      </section>
-    );
-  }
-
-  return (
-    <AlertDialog onOpenChange={onOpenChange}>
-      <AlertDialogTrigger asChild>
-        <Button variant="destructive">{trigger}</Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription asChild>
-            <div>{description}</div>
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          {/* A plain submit: the dialog goes when the page moves on, not before the post is sent. */}
-          {confirmForm}
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
   );
 }

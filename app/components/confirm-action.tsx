@@ -1,0 +1,102 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { SubmitButton } from "#app/components/forms.tsx";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+
+/**
+ * A destructive action behind a confirmation: an alert dialog with JavaScript; without it, a
+ * link to ?confirm={id} on this page, where the same confirmation is rendered inline.
+ */
+export function ConfirmAction({
+  id,
+  intent,
+  fields = {},
+  trigger,
+  title,
+  description,
+  confirm,
+  triggerVariant = "destructive",
+  triggerSize,
+  onOpenChange,
+}: {
+  id: string;
+  intent: string;
+  fields?: Record<string, string>;
+  trigger: ReactNode;
+  title: string;
+  description: ReactNode;
+  confirm: string;
+  triggerVariant?: ButtonProps["variant"];
+  triggerSize?: ButtonProps["size"];
+  onOpenChange?: (open: boolean) => void;
+}) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const searchParams = new URLSearchParams(location.search);
+  const confirmForm = (
+    <Form method="post" action={location.pathname}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <SubmitButton intent={intent} variant="destructive">
+        {confirm}
+      </SubmitButton>
+    </Form>
+  );
+
+  if (!hydrated) {
+    if (searchParams.get("confirm") !== id) {
+      return (
+        <Button asChild variant={triggerVariant} size={triggerSize}>
+          <Link to={`${location.pathname}?confirm=${encodeURIComponent(id)}`}>{trigger}</Link>
+        </Button>
+      );
+    }
+    return (
+      <section aria-label={title} className="grid gap-3 rounded-md border border-destructive/50 p-4">
+        <h3 className="font-semibold">{title}</h3>
+        <div className="text-sm text-muted-foreground">{description}</div>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline">
+            <Link to={location.pathname}>Cancel</Link>
+          </Button>
+          {confirmForm}
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <AlertDialog onOpenChange={onOpenChange}>
+      <AlertDialogTrigger asChild>
+        <Button variant={triggerVariant} size={triggerSize}>
+          {trigger}
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription asChild>
+            <div>{description}</div>
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          {/* A plain submit: the dialog goes when the page moves on, not before the post is sent. */}
+          {confirmForm}
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

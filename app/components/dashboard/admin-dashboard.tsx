@@ -1,0 +1,153 @@
+import { Form, Link } from "@remix-run/react";
+import { Award, Clock, LogOut, Settings, Users } from "lucide-react";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
+import { CopyLink } from "#app/components/copy-link.tsx";
+import { SubmitButton } from "#app/components/forms.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { formatShortDate } from "#app/utils/dates.ts";
+import { StatCards } from "./stat-cards.tsx";
+
+type Member = {
+  id: string;
+  userId: string;
+  fullName: string;
+  requestedAt: Date;
+  approvedAt: Date | null;
+  subscriptionStatus: "active" | "inactive";
+};
+
+export type AdminDashboardData = {
+  organization: { id: string; name: string } | undefined;
+  pending: Member[];
+  members: Member[];
+  adminIds: string[];
+  stats: { totalMembers: number; pending: number; achievements: number };
+};
+
+export function AdminDashboard({ dashboard, inviteUrl }: { dashboard: AdminDashboardData; inviteUrl: string }) {
+  const { organization, pending, members, stats, adminIds } = dashboard;
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="min-w-0">
+          <div className="flex items-center gap-2">
+            <h1 className="text-3xl font-bold tracking-tight">Organisation Admin</h1>
+            <Badge>Admin</Badge>
+          </div>
+          <p className="text-muted-foreground break-words">{organization?.name}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline">
+            <Link to="/settings">
+              <Settings aria-hidden /> Settings
+            </Link>
+          </Button>
+          <Form method="post" action="/auth/signout">
+            <Button type="submit" variant="outline">
+              <LogOut aria-hidden /> Sign Out
+            </Button>
+          </Form>
+        </div>
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Add Members</CardTitle>
+          <CardDescription>Share this invite link. Members who click the link automatically join.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <CopyLink
+            url={inviteUrl}
+            label="Invite link"
+            toast={{ title: "Link copied!", description: "Share this link with members to invite them." }}
+          />
+        </CardContent>
+      </Card>
+
+      <StatCards
+        stats={[
+          { label: "Total Members", value: stats.totalMembers, hint: "Active members", icon: Users },
+          { label: "Pending", value: stats.pending, hint: "Awaiting approval", icon: Clock },
+          { label: "Achievements", value: stats.achievements, hint: "Total earned", icon: Award },
+        ]}
+      />
+
+      {pending.length > 0 ? (
+        <Card>
+          <CardHeader>
+            <CardTitle as="h2">Pending Requests</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="divide-y">
+              {pending.map((request) => (
+                <li key={request.id} className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
+                  <div className="min-w-0">
+                    <p className="font-medium break-words">{request.fullName}</p>
+                    <p className="text-sm text-muted-foreground">Requested {formatShortDate(request.requestedAt)}</p>
+                  </div>
+                  <Form method="post" action="/dashboard" className="flex gap-2">
+                    <input type="hidden" name="membershipId" value={request.id} />
+                    <SubmitButton intent="approve" size="sm" aria-label={`Approve ${request.fullName}`}>
+                      Approve
+                    </SubmitButton>
+                    <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${request.fullName}`}>
+                      Reject
+                    </SubmitButton>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      ) : null}
+
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Team Members</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {members.length === 0 ? (
+            <p className="text-muted-foreground">No members yet. Share your invite link to get started!</p>
+          ) : (
+            <ul className="divide-y" aria-label="Team members">
+              {members.map((member) => (
+                <li key={member.id} className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
+                  <div className="min-w-0">
+                    <p className="flex flex-wrap items-center gap-2 font-medium break-words">
+                      {member.fullName}
+                      {adminIds.includes(member.userId) ? <Badge variant="outline">Admin</Badge> : null}
+                    </p>
+                    <p className="text-sm text-muted-foreground">Joined {formatShortDate(member.approvedAt ?? member.requestedAt)}</p>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Badge variant={member.subscriptionStatus === "active" ? "success" : "secondary"}>
+                      {member.subscriptionStatus === "active" ? "Subscribed" : "Not Subscribed"}
+                    </Badge>
+                    {/* The subscription control and the give-achievement control join this row. */}
+                    <ConfirmAction
+                      id={`remove-${member.id}`}
+                      intent="remove"
+                      fields={{ membershipId: member.id }}
+                      trigger={
+                        <>
+                          Remove<span className="sr-only"> {member.fullName}</span>
+                        </>
+                      }
+                      triggerSize="sm"
+                      triggerVariant="outline"
+                      title={`Remove ${member.fullName}?`}
+                      description={`${member.fullName} will no longer be a member of ${organization?.name ?? "this organisation"}. Their achievements stay on their passport.`}
+                      confirm="Remove Member"
+                    />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { Form, Link } from "@remix-run/react";
+import { Award, Building2, Clock, LogOut, Settings, UserRound } from "lucide-react";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import type { Toast } from "#app/utils/cookies.server.ts";
+import { formatLongDate } from "#app/utils/dates.ts";
+import { useViewer } from "#app/routes/_app.tsx";
+import { CreateOrganization } from "./create-organization.tsx";
+import { OrganizationList, OrganizationSearch, type DirectoryOrganization } from "./organization-directory.tsx";
+import { StatCards } from "./stat-cards.tsx";
+
+type Summary = {
+  total: number;
+  companies: number;
+  latest: { id: string; title: string; description: string | null; date: string; organizationName: string | null }[];
+};
+
+export function PersonalDashboard({
+  summary,
+  directory,
+  searchError,
+}: {
+  summary: Summary;
+  directory: { organizations: DirectoryOrganization[]; term: string | null } | null;
+  searchError: Toast | null;
+}) {
+  const viewer = useViewer();
+  const active = viewer.activeOrganization;
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold tracking-tight break-words">Welcome, {viewer.fullName || "User"}</h1>
+          <p className="text-muted-foreground">{active?.name ?? "Personal Dashboard"}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {viewer.userType === "individual" ? (
+            <Button asChild>
+              <Link to="/passport">
+                <UserRound aria-hidden /> View Passport
+              </Link>
+            </Button>
+          ) : null}
+          <Button asChild variant="outline">
+            <Link to="/settings">
+              <Settings aria-hidden /> Settings
+            </Link>
+          </Button>
+          <Form method="post" action="/auth/signout">
+            <Button type="submit" variant="outline">
+              <LogOut aria-hidden /> Sign Out
+            </Button>
+          </Form>
+        </div>
+      </div>
+
+      {active ? (
+        <div>
+          <ConfirmAction
+            id="leave"
+            intent="leave"
+            fields={{ organizationId: active.id }}
+            trigger={`Leave ${active.name}`}
+            triggerVariant="outline"
+            title="Are you sure?"
+            description={`This will remove you from ${active.name}. You'll need a new invite link to rejoin.`}
+            confirm="Leave Organisation"
+          />
+        </div>
+      ) : null}
+
+      <StatCards
+        stats={[
+          { label: "Total Achievements", value: summary.total, icon: Award },
+          { label: "Companies", value: summary.companies, icon: Building2 },
+          { label: "Recent Activity", value: summary.latest.length, icon: Clock },
+        ]}
+      />
+
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Recent Achievements</CardTitle>
+          <CardDescription>Your latest recognitions and milestones.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {summary.latest.length === 0 ? (
+            <p className="text-muted-foreground">No achievements yet. Start adding your career milestones!</p>
+          ) : (
+            <ul className="divide-y">
+              {summary.latest.map((achievement) => (
+                <li key={achievement.id} className="grid gap-1 py-3 first:pt-0 last:pb-0">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <h3 className="font-semibold break-words">{achievement.title}</h3>
+                    <time dateTime={achievement.date} className="text-sm text-muted-foreground">
+                      {formatLongDate(achievement.date)}
+                    </time>
+                  </div>
+                  {achievement.organizationName ? (
+                    <p className="text-sm text-muted-foreground">{achievement.organizationName}</p>
+                  ) : null}
+                  {achievement.description ? <p className="text-sm break-words">{achievement.description}</p> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+
+      {active ? null : (
+        <section aria-labelledby="organisations-title" className="grid gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id="organisations-title" className="text-xl font-semibold">
+              Organisations
+            </h2>
+            {viewer.userType === "organization" ? <CreateOrganization /> : null}
+          </div>
+          {viewer.userType === "individual" ? <OrganizationSearch term={directory?.term ?? null} error={searchError} /> : null}
+          {directory ? <OrganizationList organizations={directory.organizations} term={directory.term} /> : null}
+        </section>
+      )}
+    </div>
+  );
+}

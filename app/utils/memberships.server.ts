@@ -1,0 +1,122 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import {
+  approveMembership,
+  deleteMembership,
+  insertApprovedMembership,
+  insertPendingMembership,
+} from "#db/queries/memberships.ts";
+import {
+  countAdmins,
+  findMembership,
+  findMembershipById,
+  findOrganization,
+  isOrganizationAdmin,
+  listAdminIds,
+} from "#db/queries/organizations.ts";
+import type { Toast } from "./cookies.server.ts";
+import { notify } from "./notifications.server.ts";
+
+/** A refusal the route turns into a toast; nothing was changed. */
+export class MembershipError extends Error {
+  constructor(
+    readonly toast: Toast,
+    readonly status = 400,
+  ) {
+    super(toast.description ?? toast.title);
+  }
+}
+
+const LAST_ADMIN = new MembershipError({
+  title: "Error",
+  description: "An organisation needs at least one admin. Make someone else an admin first.",
+  variant: "destructive",
+});
+
+/**
+ * The membership an admin acts on, with the organisation taken from the row itself: only an
+ * admin of that organisation may touch it (404 when absent, 403 otherwise).
+ */
+export async function requireMembershipForAdmin(context: AppLoadContext, adminId: string, membershipId: string) {
+  const membership = await findMembershipById(context.db, membershipId);
+  if (!membership) throw new Response("Membership not found", { status: 404 });
+  if (!(await isOrganizationAdmin(context.db, adminId, membership.organizationId))) {
+    throw new Response("Forbidden", { status: 403 });
+  }
+  return membership;
+}
+
+export async function requestToJoin(context: AppLoadContext, user: { id: string; fullName: string }, organizationId: string) {
+  const organization = await findOrganization(context.db, organizationId);
+  if (!organization) throw new Response("Organisation not found", { status: 404 });
+  const created = await insertPendingMembership(context.db, user.id, organizationId);
+  if (created) {
+    const adminIds = await listAdminIds(context.db, organizationId);
+    await notify(
+      context,
+      adminIds.map((userId) => ({
+        userId,
+        title: "New join request",
+        message: `${user.fullName} asked to join ${organization.name}.`,
+        type: "info" as const,
+      })),
+    );
+  }
+  return { title: "Request sent", description: "Your membership request has been sent" } satisfies Toast;
+}
+
+/** Joining by invite link. Says what happened: joined, or the membership that already exists. */
+export async function joinByInvite(context: AppLoadContext, userId: string, organizationId: string) {
+  const existing = await findMembership(context.db, userId, organizationId);
+  if (existing) return existing.status === "approved" ? "already-member" : "request-pending";
+  const created = await insertApprovedMembership(context.db, userId, organizationId);
+  return created ? "joined" : "already-member";
+}
+
+export async function approve(context: AppLoadContext, adminId: string, membershipId: string) {
+  const membership = await requireMembershipForAdmin(context, adminId, membershipId);
+  if (await approveMembership(context.db, membership)) {
+    const organization = await findOrganization(context.db, membership.organizationId);
+    await notify(context, [
+      {
+        userId: membership.userId,
+        title: "Request approved",
+        message: `You are now a member of ${organization?.name ?? "the organisation"}.`,
+        type: "success",
+      },
+    ]);
+  }
+  return { title: "Member approved", description: "The member has been added to your organisation." } satisfies Toast;
+}
+
+/** Reject (a pending request) and remove (a member) both delete the membership. */
+export async function rejectOrRemove(context: AppLoadContext, adminId: string, membershipId: string, kind: "reject" | "remove") {
+  const membership = await requireMembershipForAdmin(context, adminId, membershipId);
+  await guardLastAdmin(context, membership);
+  if (await deleteMembership(context.db, membership)) {
+    const organization = await findOrganization(context.db, membership.organizationId);
+    const name = organization?.name ?? "the organisation";
+    await notify(context, [
+      kind === "reject"
+        ? { userId: membership.userId, title: "Request declined", message: `Your request to join ${name} was declined.`, type: "warning" }
+        : { userId: membership.userId, title: "Removed from organisation", message: `You are no longer a member of ${name}.`, type: "warning" },
+    ]);
+  }
+  return kind === "reject"
+    ? ({ title: "Request rejected", description: "The membership request has been declined." } satisfies Toast)
+    : ({ title: "Member removed" } satisfies Toast);
+}
+
+/** Leaving deletes only the caller's own membership. */
+export async function leave(context: AppLoadContext, userId: string, organizationId: string) {
+  const membership = await findMembership(context.db, userId, organizationId);
+  if (!membership) throw new Response("Membership not found", { status: 404 });
+  const target = { id: membership.id, userId, organizationId };
+  await guardLastAdmin(context, target);
+  await deleteMembership(context.db, target);
+  return { title: "Left organisation" } satisfies Toast;
+}
+
+async function guardLastAdmin(context: AppLoadContext, membership: { userId: string; organizationId: string }) {
+  const isAdmin = await isOrganizationAdmin(context.db, membership.userId, membership.organizationId);
+  if (isAdmin && (await countAdmins(context.db, membership.organizationId)) <= 1) throw LAST_ADMIN;
+}
