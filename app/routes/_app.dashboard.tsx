@@ -6,7 +6,7 @@ import { AdminDashboard } from "#app/components/dashboard/admin-dashboard.tsx";
 import { createOrganizationSchema } from "#app/components/dashboard/create-organization.tsx";
 import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
+import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
@@ -111,11 +111,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const onOrganization = organizationAction.safeParse(Object.fromEntries(formData));
     if (onOrganization.success) {
       const { intent, organizationId } = onOrganization.data;
-      return back(
-        intent === "request-join"
-          ? await requestToJoin(context, viewer, organizationId)
-          : await leave(context, viewer.id, organizationId),
-      );
+      if (intent === "leave") return back(await leave(context, viewer.id, organizationId));
+      const toast = await requestToJoin(context, viewer, organizationId);
+      return redirectWithToast(context.env, request, safeRedirectPath(formData.get("redirectTo"), "/dashboard"), toast);
     }
   } catch (error) {
     if (error instanceof MembershipError) return back(error.toast);

@@ -1,6 +1,8 @@
 import { test as base, expect, type Page } from "@playwright/test";
 
 type Fixtures = {
+  /** A second person, in a browser context of their own. */
+  secondPage: Page;
   /** Console errors matching these patterns are expected by the test (e.g. a 404 document). */
   allowedConsoleErrors: RegExp[];
   failOnConsoleErrors: void;
@@ -14,6 +16,11 @@ export const test = base.extend<Fixtures>({
     await use({ "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}` });
   },
   allowedConsoleErrors: [[], { option: true }],
+  secondPage: async ({ browser, baseURL, extraHTTPHeaders, javaScriptEnabled }, use) => {
+    const context = await browser.newContext({ baseURL, extraHTTPHeaders, javaScriptEnabled });
+    await use(await context.newPage());
+    await context.close();
+  },
   failOnConsoleErrors: [
     async ({ page, allowedConsoleErrors }, use) => {
       const errors: string[] = [];

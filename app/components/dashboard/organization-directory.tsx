@@ -49,6 +49,7 @@ export function OrganizationSearch({ term, error }: { term: string | null; error
 }
 
 export function OrganizationList({ organizations, term }: { organizations: DirectoryOrganization[]; term: string | null }) {
+  const location = useLocation();
   if (organizations.length === 0) {
     return (
       <p className="rounded-lg border border-dashed p-8 text-center text-muted-foreground">
@@ -80,6 +81,8 @@ export function OrganizationList({ organizations, term }: { organizations: Direc
               ) : (
                 <Form method="post" action="/dashboard">
                   <input type="hidden" name="organizationId" value={organization.id} />
+                  {/* Back to these same results, which now show Pending Approval. */}
+                  <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
                   <SubmitButton intent="request-join" aria-label={`Request to Join ${organization.name}`} pendingText="Sending...">
                     Request to Join
                   </SubmitButton>

@@ -1,0 +1,127 @@
+import type { Page } from "@playwright/test";
+import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
+import { expect, test, toast } from "./fixtures.ts";
+
+const orgName = () => `Harbour ${crypto.randomUUID().slice(0, 6)}`;
+
+async function inviteLink(adminPage: Page) {
+  await adminPage.goto("/dashboard");
+  await expect(adminPage.getByRole("heading", { name: "Organisation Admin" })).toBeVisible();
+  return adminPage.getByRole("textbox", { name: "Invite link" }).inputValue();
+}
+
+test.describe("organisations", () => {
+  test("an admin shares the invite link and a signed-out individual joins through it", async ({ page, secondPage: person }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Ola Admin", organizationName: name });
+    const link = await inviteLink(page);
+    await page.getByRole("button", { name: "Copy Link" }).click();
+    await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+    await expect(toast(page, "Link copied!")).toContainText("Share this link with members to invite them.");
+
+    // Signed out: asked to sign in, then brought back to the invite, which joins.
+    const { email } = await signUpAndConfirm(person, { name: "Ines Member" });
+    await person.request.post("/auth/signout");
+    await person.goto(new URL(link).pathname);
+    await expect(person.getByRole("heading", { name: "Sign in required" })).toBeVisible();
+    await person.getByRole("link", { name: "Sign In" }).click();
+    await person.getByLabel("Email").fill(email);
+    await person.getByLabel("Password").fill(PASSWORD);
+    await person.getByRole("button", { name: "Sign In" }).click();
+    await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+    await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
+    await expect(person.getByText(name).first()).toBeVisible();
+
+    // Opening it again creates nothing and says so.
+    await person.goto(new URL(link).pathname);
+    await expect(toast(person, "Already a member")).toBeVisible();
+    await expect(person).toHaveURL("/dashboard");
+
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Team members" })).toContainText("Ines Member");
+  });
+
+  test("an individual searches and requests; the admin approves; the card shows Member", async ({ page, secondPage: person }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Ada Admin", organizationName: name });
+    await signUpAndConfirm(person, { name: "Rory Request" });
+    await person.goto("/dashboard");
+    await person.getByLabel("Find your organisation").fill(name.toUpperCase());
+    await person.getByRole("button", { name: "Search" }).click();
+    const card = person.getByRole("listitem").filter({ hasText: name });
+    await card.getByRole("button", { name: `Request to Join ${name}` }).click();
+    await expect(toast(person, "Request sent")).toContainText("Your membership request has been sent");
+    await expect(card.getByRole("button", { name: "Pending Approval" })).toBeDisabled();
+
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Approve Rory Request" }).click();
+    await expect(toast(page, "Member approved")).toContainText("The member has been added to your organisation.");
+    await expect(page.getByRole("list", { name: "Team members" })).toContainText("Rory Request");
+
+    // The member's dashboard now belongs to the organisation.
+    await person.goto("/dashboard");
+    await expect(person.getByText(name).first()).toBeVisible();
+  });
+
+  test("an admin rejects a request and removes a member, each with confirmation", async ({ page, secondPage: person }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Remy Admin", organizationName: name });
+    const link = await inviteLink(page);
+    await signUpAndConfirm(person, { name: "Tess Team" });
+    await person.goto(new URL(link).pathname);
+    await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+
+    await page.reload();
+    await page.getByRole("button", { name: "Remove Tess Team" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Remove Tess Team?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("list", { name: "Team members" })).toContainText("Tess Team");
+    await page.getByRole("button", { name: "Remove Tess Team" }).click();
+    await dialog.getByRole("button", { name: "Remove Member" }).click();
+    await expect(toast(page, "Member removed")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Team members" })).not.toContainText("Tess Team");
+  });
+
+  test("a member leaves with confirmation", async ({ page, secondPage: person }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Lena Admin", organizationName: name });
+    const link = await inviteLink(page);
+    await signUpAndConfirm(person, { name: "Leo Leaver" });
+    await person.goto(new URL(link).pathname);
+    await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
+
+    await person.getByRole("button", { name: `Leave ${name}` }).click();
+    const dialog = person.getByRole("alertdialog", { name: "Are you sure?" });
+    await expect(dialog).toContainText(`This will remove you from ${name}. You'll need a new invite link to rejoin.`);
+    await dialog.getByRole("button", { name: "Leave Organisation" }).click();
+    await expect(toast(person, "Left organisation")).toBeVisible();
+    await expect(person.getByText("Personal Dashboard")).toBeVisible();
+  });
+});
+
+test.describe("organisations without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the whole request-and-approve path", async ({ page, secondPage: person }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Nia Admin", organizationName: name });
+    await signUpAndConfirm(person, { name: "Noel NoScript" });
+
+    await person.goto("/dashboard");
+    await person.getByLabel("Find your organisation").fill(name);
+    await person.getByRole("button", { name: "Search" }).click();
+    await person.getByRole("button", { name: `Request to Join ${name}` }).click();
+    await expect(toast(person, "Request sent")).toBeVisible();
+    await expect(person.getByRole("button", { name: "Pending Approval" })).toBeDisabled();
+
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Approve Noel NoScript" }).click();
+    await expect(toast(page, "Member approved")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Team members" })).toContainText("Noel NoScript");
+
+    await person.goto("/dashboard");
+    await person.getByRole("link", { name: `Leave ${name}` }).click();
+    await person.getByRole("button", { name: "Leave Organisation" }).click();
+    await expect(toast(person, "Left organisation")).toBeVisible();
+  });
+});

@@ -1,0 +1,261 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { countRows, createAccount, get, postForm } from "./helpers.ts";
+
+/** An organisation account with its organisation (created through the product's own forms). */
+async function createOrganisation(name = `Org ${crypto.randomUUID().slice(0, 6)}`) {
+  const admin = await createAccount({ name: "Olive Admin", organizationName: name });
+  const organization = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'")
+    .bind(admin.id)
+    .first<{ id: string }>();
+  return { admin, organizationId: organization!.id, name };
+}
+
+const membership = (userId: string, organizationId: string) =>
+  env.DB.prepare("select id, status from organization_members where user_id = ? and organization_id = ?")
+    .bind(userId, organizationId)
+    .first<{ id: string; status: string }>();
+
+const snapshot = () =>
+  env.DB.prepare(
+    "select (select count(*) from organization_members) as members, (select count(*) from organization_roles) as roles, (select count(*) from organizations) as orgs, (select group_concat(status) from organization_members) as statuses",
+  ).first();
+
+async function requestToJoin(cookie: string, organizationId: string) {
+  return postForm("/dashboard", { intent: "request-join", organizationId }, { cookie });
+}
+
+/** An organisation-type account that has no organisation (yet). */
+async function organisationAccountWithoutOrganisation() {
+  const { admin, organizationId } = await createOrganisation();
+  await env.DB.prepare("delete from organizations where id = ?").bind(organizationId).run();
+  return admin;
+}
+
+describe("creating organisations", () => {
+  it("an organisation account creates one and becomes its admin and approved member", async () => {
+    const account = await organisationAccountWithoutOrganisation();
+    const response = await postForm("/dashboard", { intent: "create-organization", name: "  Second Org  ", description: "" }, { cookie: account.cookie });
+    expect(response.status).toBe(302);
+    const created = await env.DB.prepare("select id, description from organizations where name = 'Second Org'").first<{ id: string; description: string | null }>();
+    expect(created?.description).toBeNull();
+    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and organization_id = ? and role = 'admin'", account.id, created!.id)).toBe(1);
+    expect((await membership(account.id, created!.id))?.status).toBe("approved");
+    // Its dashboard is now the admin dashboard of the new organisation.
+    expect(await (await get("/dashboard", account.cookie)).text()).toContain("Organisation Admin");
+  });
+
+  it("refuses a blank name with the spec's message, shown by the form it came from", async () => {
+    const account = await organisationAccountWithoutOrganisation();
+    const before = await snapshot();
+    const response = await postForm("/dashboard?create=1", { intent: "create-organization", name: "   " }, { cookie: account.cookie });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/<p id="[^"]+-error"[^>]*>Please enter an organisation name<\/p>/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses an individual account, on the server", async () => {
+    const person = await createAccount();
+    const before = await snapshot();
+    const response = await postForm("/dashboard", { intent: "create-organization", name: "Sneaky Org" }, { cookie: person.cookie });
+    expect(response.status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("search", () => {
+  it("matches part of the name in any case, orders by name, and leaves out the user's own admin organisations", async () => {
+    for (const name of ["beta Builders", "Alpha Builders", "Gamma Bakers"]) await createOrganisation(name);
+    const person = await createAccount();
+    const html = await (await get("/dashboard?q=%20BUILD%20", person.cookie)).text();
+    const found = [...html.matchAll(/<h3[^>]*>(?:<svg[\s\S]*?<\/svg>)?([^<]+)<\/h3>/g)].map((match) => match[1]);
+    expect(found).toEqual(["Alpha Builders", "beta Builders"]);
+
+    const { admin } = await createOrganisation("Builders Own");
+    await postForm("/auth/signout", {}, { cookie: admin.cookie });
+    const adminView = await createAccount();
+    expect(await (await get("/dashboard?q=Builders", adminView.cookie)).text()).toContain("Builders Own");
+  });
+
+  it("treats % and _ as plain characters", async () => {
+    await createOrganisation("Percent Org");
+    const person = await createAccount();
+    expect(await (await get("/dashboard?q=%25", person.cookie)).text()).toContain("No organisations found matching &#x27;%&#x27;");
+  });
+
+  it("refuses an empty or over-long term", async () => {
+    const person = await createAccount();
+    expect(await (await get("/dashboard?q=%20%20", person.cookie)).text()).toContain("Search term cannot be empty");
+    expect(await (await get(`/dashboard?q=${"x".repeat(101)}`, person.cookie)).text()).toContain("Search term must be less than 100 characters");
+  });
+});
+
+describe("join requests and approval", () => {
+  it("a request is pending, notifies every admin, and a second request creates nothing", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const person = await createAccount({ name: "Pat Request" });
+    expect((await requestToJoin(person.cookie, organizationId)).status).toBe(302);
+    expect((await requestToJoin(person.cookie, organizationId)).status).toBe(302);
+    expect(await countRows("select count(*) as n from organization_members where user_id = ?", person.id)).toBe(1);
+    expect((await membership(person.id, organizationId))?.status).toBe("pending");
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'New join request'", admin.id)).toBe(1);
+  });
+
+  it("the admin approves: approved, a member role, and the member is told", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const person = await createAccount();
+    await requestToJoin(person.cookie, organizationId);
+    const { id } = (await membership(person.id, organizationId))!;
+    const response = await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
+    expect(response.status).toBe(302);
+    expect((await membership(person.id, organizationId))?.status).toBe("approved");
+    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id)).toBe(1);
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Request approved'", person.id)).toBe(1);
+    // A second approval changes nothing.
+    await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Request approved'", person.id)).toBe(1);
+  });
+
+  it("reject deletes the request and tells the requester", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const person = await createAccount();
+    await requestToJoin(person.cookie, organizationId);
+    const { id } = (await membership(person.id, organizationId))!;
+    await postForm("/dashboard", { intent: "reject", membershipId: id }, { cookie: admin.cookie });
+    expect(await membership(person.id, organizationId)).toBeNull();
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Request declined'", person.id)).toBe(1);
+  });
+
+  it.each([
+    ["the requester themselves", "self"],
+    ["an ordinary member", "member"],
+    ["an admin of another organisation", "other-admin"],
+    ["a signed-out caller", "anonymous"],
+  ])("refuses approve, reject and remove from %s, changing nothing", async (_, who) => {
+    const { organizationId } = await createOrganisation();
+    const person = await createAccount();
+    await requestToJoin(person.cookie, organizationId);
+    const { id } = (await membership(person.id, organizationId))!;
+
+    let cookie = "";
+    if (who === "self") cookie = person.cookie;
+    if (who === "member") {
+      const member = await createAccount();
+      await env.DB.prepare("insert into organization_members (id, user_id, organization_id, status, requested_at, subscription_status) values (?, ?, ?, 'approved', 0, 'inactive')")
+        .bind(crypto.randomUUID(), member.id, organizationId)
+        .run();
+      cookie = member.cookie;
+    }
+    if (who === "other-admin") cookie = (await createOrganisation()).admin.cookie;
+
+    const before = await snapshot();
+    for (const intent of ["approve", "reject", "remove"]) {
+      const response = await postForm("/dashboard", { intent, membershipId: id }, { cookie });
+      expect([302, 403], intent).toContain(response.status);
+      if (who === "anonymous") expect(response.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
+      else expect(response.status, intent).toBe(403);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("answers an unknown or malformed membership id without touching anything", async () => {
+    const { admin } = await createOrganisation();
+    expect((await postForm("/dashboard", { intent: "approve", membershipId: crypto.randomUUID() }, { cookie: admin.cookie })).status).toBe(404);
+    expect((await postForm("/dashboard", { intent: "approve", membershipId: "not-a-uuid" }, { cookie: admin.cookie })).status).toBe(400);
+  });
+});
+
+describe("remove, leave and the last admin", () => {
+  it("an admin removes a member; the member is told", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const person = await createAccount();
+    await requestToJoin(person.cookie, organizationId);
+    const { id } = (await membership(person.id, organizationId))!;
+    await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
+    await postForm("/dashboard", { intent: "remove", membershipId: id }, { cookie: admin.cookie });
+    expect(await membership(person.id, organizationId)).toBeNull();
+    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and organization_id = ?", person.id, organizationId)).toBe(0);
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Removed from organisation'", person.id)).toBe(1);
+  });
+
+  it("the last admin can be neither removed nor leave", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const own = (await membership(admin.id, organizationId))!;
+    const removed = await postForm("/dashboard", { intent: "remove", membershipId: own.id }, { cookie: admin.cookie });
+    expect(removed.status).toBe(302);
+    const left = await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: admin.cookie });
+    expect(left.status).toBe(302);
+    expect((await membership(admin.id, organizationId))?.status).toBe("approved");
+    const page = await get("/dashboard", `${admin.cookie}; ${left.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ")}`);
+    expect(await page.text()).toContain("An organisation needs at least one admin");
+  });
+
+  it("leaving deletes only the caller's own membership", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const person = await createAccount();
+    await requestToJoin(person.cookie, organizationId);
+    await postForm("/dashboard", { intent: "approve", membershipId: (await membership(person.id, organizationId))!.id }, { cookie: admin.cookie });
+    const response = await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: person.cookie });
+    expect(response.status).toBe(302);
+    expect(await membership(person.id, organizationId)).toBeNull();
+    expect(await membership(admin.id, organizationId)).not.toBeNull();
+  });
+
+  it("leaving an organisation the caller is not in is refused", async () => {
+    const { organizationId } = await createOrganisation();
+    const person = await createAccount();
+    expect((await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: person.cookie })).status).toBe(404);
+  });
+});
+
+describe("invite link", () => {
+  it("joins at once with an approved membership and a member role, and twice creates nothing", async () => {
+    const { organizationId } = await createOrganisation();
+    const person = await createAccount();
+    const response = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
+    expect(response.status).toBe(200);
+    expect((await membership(person.id, organizationId))?.status).toBe("approved");
+    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id)).toBe(1);
+
+    const again = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
+    expect(again.status).toBe(302);
+    expect(await countRows("select count(*) as n from organization_members where user_id = ?", person.id)).toBe(1);
+    const dashboard = await get("/dashboard", `${person.cookie}; ${again.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ")}`);
+    expect(await dashboard.text()).toContain("Already a member");
+  });
+
+  it("a pending request stays pending", async () => {
+    const { organizationId } = await createOrganisation();
+    const person = await createAccount();
+    await requestToJoin(person.cookie, organizationId);
+    const response = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
+    expect(response.status).toBe(302);
+    expect((await membership(person.id, organizationId))?.status).toBe("pending");
+  });
+
+  it("an unknown or malformed id shows 'Organisation not found' with 404", async () => {
+    for (const id of [crypto.randomUUID(), "not-an-id"]) {
+      const response = await get(`/join/${id}`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain("Organisation not found");
+    }
+  });
+
+  it("asks a signed-out visitor to sign in and come back", async () => {
+    const { organizationId } = await createOrganisation();
+    const html = await (await get(`/join/${organizationId}`)).text();
+    expect(html).toContain("Sign in required");
+    expect(html).toContain(`/auth?redirectTo=${encodeURIComponent(`/join/${organizationId}`)}`);
+  });
+});
+
+describe("active organisation", () => {
+  it("switches only to an organisation the user belongs to", async () => {
+    const { organizationId } = await createOrganisation();
+    const person = await createAccount();
+    const before = await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(person.id).first();
+    const response = await postForm("/organizations/active", { organizationId }, { cookie: person.cookie });
+    expect(response.status).toBe(403);
+    expect(await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(person.id).first()).toEqual(before);
+  });
+});
