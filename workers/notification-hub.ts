@@ -42,7 +42,11 @@ export class NotificationHub extends DurableObject<Env> {
     // Tabs only listen; pings are answered by the auto-response above.
   }
 
-  async webSocketClose(socket: WebSocket, code: number): Promise<void> {
-    socket.close(code === 1005 ? 1000 : code, "closing");
+  async webSocketClose(socket: WebSocket): Promise<void> {
+    try {
+      socket.close(1000, "closing");
+    } catch {
+      // Already closed from the other side.
+    }
   }
 }

@@ -1,7 +1,8 @@
-import { Form, Link, NavLink, useFetcher, useLocation } from "@remix-run/react";
-import { Bell, Building2, ChevronsUpDown, LayoutDashboard, LogOut, Menu, PanelLeft, Settings, UserRound } from "lucide-react";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { Form, NavLink, useFetcher, useLocation } from "@remix-run/react";
+import { Building2, ChevronsUpDown, LayoutDashboard, LogOut, Menu, PanelLeft, Settings, UserRound } from "lucide-react";
+import { useCallback, useEffect, useState, type ComponentProps, type ReactNode } from "react";
 import { Logo } from "#app/components/logo.tsx";
+import { NotificationBell } from "#app/components/notifications/notification-bell.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
 import { cn } from "#app/utils/cn.ts";
@@ -21,7 +22,17 @@ const MOBILE_QUERY = "(max-width: 767px)";
  * The signed-in frame: a 16rem sidebar that Ctrl/Cmd+B collapses (state kept in a 7-day cookie
  * the server reads, so the first paint is right), and under 768px an 18rem slide-over panel.
  */
-export function AppShell({ viewer, sidebarOpen, children }: { viewer: ShellViewer; sidebarOpen: boolean; children: ReactNode }) {
+export function AppShell({
+  viewer,
+  notifications,
+  sidebarOpen,
+  children,
+}: {
+  viewer: ShellViewer;
+  notifications: ComponentProps<typeof NotificationBell>["initial"];
+  sidebarOpen: boolean;
+  children: ReactNode;
+}) {
   const fetcher = useFetcher();
   const location = useLocation();
   const hydrated = useHydrated();
@@ -106,11 +117,7 @@ export function AppShell({ viewer, sidebarOpen, children }: { viewer: ShellViewe
           <div className="min-w-0 flex-1 truncate text-sm font-medium text-muted-foreground">
             {viewer.activeOrganization?.name ?? "Personal"}
           </div>
-          <Button asChild variant="ghost" size="icon">
-            <Link to="/notifications" aria-label="Notifications">
-              <Bell aria-hidden />
-            </Link>
-          </Button>
+          <NotificationBell initial={notifications} />
         </header>
         <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">{children}</main>
       </div>

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { Bell, LayoutDashboard } from "lucide-react";
+import { LayoutDashboard } from "lucide-react";
+import { NotificationBell } from "#app/components/notifications/notification-bell.tsx";
 import { Logo } from "#app/components/logo.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 
@@ -13,11 +14,7 @@ export function SiteHeader({ viewer }: { viewer: HeaderViewer }) {
         <nav aria-label="Account" className="flex items-center gap-1 sm:gap-2">
           {viewer ? (
             <>
-              <Button asChild variant="ghost" size="icon">
-                <Link to="/notifications" aria-label="Notifications">
-                  <Bell />
-                </Link>
-              </Button>
+              <NotificationBell />
               <Button asChild variant="ghost" size="icon">
                 <Link to="/dashboard" aria-label="Dashboard">
                   <LayoutDashboard />

@@ -3,14 +3,18 @@ import { Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { AppShell } from "#app/components/app-shell.tsx";
 import { readPreferences } from "#app/utils/cookies.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
+import { loadNotifications } from "#db/queries/notifications.ts";
 
 // The signed-in area (/dashboard, /passport, /settings): guard, viewer and navigation shell.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const path = new URL(request.url).pathname;
   // An archived account may still open Settings, to delete its data for good.
   const viewer = await requireViewer(request, context, { allowArchived: path === "/settings" });
-  const { sidebarOpen } = await readPreferences(request);
-  return { viewer, sidebarOpen };
+  const [{ sidebarOpen }, notifications] = await Promise.all([
+    readPreferences(request),
+    loadNotifications(context.db, viewer.id),
+  ]);
+  return { viewer, notifications, sidebarOpen };
 }
 
 export function useViewer() {
@@ -20,9 +24,9 @@ export function useViewer() {
 }
 
 export default function SignedInLayout() {
-  const { viewer, sidebarOpen } = useLoaderData<typeof loader>();
+  const { viewer, notifications, sidebarOpen } = useLoaderData<typeof loader>();
   return (
-    <AppShell viewer={viewer} sidebarOpen={sidebarOpen}>
+    <AppShell viewer={viewer} notifications={notifications} sidebarOpen={sidebarOpen}>
       <Outlet />
     </AppShell>
   );

@@ -1,5 +1,23 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { insertNotifications, type NewNotification } from "#db/queries/notifications.ts";
+import { insertNotifications, markRead, type NewNotification } from "#db/queries/notifications.ts";
+
+/** What a user's hub sends to their open tabs. */
+export type HubMessage =
+  | { type: "notification"; notification: Awaited<ReturnType<typeof insertNotifications>>[number] }
+  | { type: "read"; ids: string[] };
+
+function push(context: AppLoadContext, userId: string, message: HubMessage) {
+  const hubs = context.cloudflare.env.NOTIFICATIONS;
+  return hubs.get(hubs.idFromName(userId)).broadcast(message);
+}
+
+function logPushFailures(results: PromiseSettledResult<unknown>[]) {
+  for (const result of results) {
+    if (result.status === "rejected") {
+      console.error(JSON.stringify({ level: "error", message: "notification push failed", error: String(result.reason) }));
+    }
+  }
+}
 
 /**
  * Creates notifications: the D1 rows first (the source of truth), then each recipient's hub
@@ -8,17 +26,17 @@ import { insertNotifications, type NewNotification } from "#db/queries/notificat
  */
 export async function notify(context: AppLoadContext, rows: NewNotification[]) {
   const inserted = await insertNotifications(context.db, rows);
-  const hubs = context.cloudflare.env.NOTIFICATIONS;
   context.cloudflare.ctx.waitUntil(
-    Promise.allSettled(
-      inserted.map((row) => hubs.get(hubs.idFromName(row.userId)).broadcast({ type: "notification", notification: row })),
-    ).then((results) => {
-      for (const result of results) {
-        if (result.status === "rejected") {
-          console.error(JSON.stringify({ level: "error", message: "notification push failed", error: String(result.reason) }));
-        }
-      }
-    }),
+    Promise.allSettled(inserted.map((row) => push(context, row.userId, { type: "notification", notification: row }))).then(logPushFailures),
   );
   return inserted;
+}
+
+/** Marks notifications read and tells the user's other tabs, so every badge agrees. */
+export async function markNotificationsRead(context: AppLoadContext, userId: string, ids: string[] | "all") {
+  const changed = await markRead(context.db, userId, ids);
+  if (changed.length > 0) {
+    context.cloudflare.ctx.waitUntil(Promise.allSettled([push(context, userId, { type: "read", ids: changed })]).then(logPushFailures));
+  }
+  return changed;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { notifications, type NotificationType } from "../schema.ts";
 
@@ -16,15 +16,34 @@ export async function insertNotifications(db: Db, rows: NewNotification[]) {
   return inserted;
 }
 
-export function listNotifications(db: Db, userId: string) {
-  return db
-    .select()
-    .from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.createdAt))
-    .limit(NOTIFICATIONS_FETCHED);
+/** The bell's data in one round trip: the latest 20, and how many of all are unread. */
+export async function loadNotifications(db: Db, userId: string) {
+  const [items, [unread]] = await db.batch([
+    db
+      .select({
+        id: notifications.id,
+        title: notifications.title,
+        message: notifications.message,
+        type: notifications.type,
+        read: notifications.read,
+        createdAt: notifications.createdAt,
+      })
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      .orderBy(desc(notifications.createdAt))
+      .limit(NOTIFICATIONS_FETCHED),
+    db.select({ value: count() }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.read, false))),
+  ]);
+  return { items, unread: unread?.value ?? 0 };
 }
 
-export async function markAllRead(db: Db, userId: string) {
-  await db.update(notifications).set({ read: true }).where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
+/** Marks read the given ones (or all) of this user's notifications; never another user's. */
+export async function markRead(db: Db, userId: string, ids: string[] | "all") {
+  const mine = and(eq(notifications.userId, userId), eq(notifications.read, false));
+  const rows = await db
+    .update(notifications)
+    .set({ read: true })
+    .where(ids === "all" ? mine : and(mine, inArray(notifications.id, ids.slice(0, 90))))
+    .returning({ id: notifications.id });
+  return rows.map((row) => row.id);
 }

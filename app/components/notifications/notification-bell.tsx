@@ -1,0 +1,121 @@
+import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { Bell } from "lucide-react";
+import { useEffect, useState } from "react";
+import { showToast } from "#app/components/toaster.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Popover, PopoverContent, PopoverTrigger } from "#app/components/ui/popover.tsx";
+import { ScrollArea } from "#app/components/ui/scroll-area.tsx";
+import type { HubMessage } from "#app/utils/notifications.server.ts";
+import { unreadBadge } from "#app/utils/relative-time.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { useNotificationSocket } from "#app/utils/use-notification-socket.ts";
+import { NotificationList, type NotificationItem } from "./notification-list.tsx";
+
+type BellData = { items: NotificationItem[]; unread: number };
+const NOTIFICATIONS_SHOWN = 20;
+
+/**
+ * The bell: unread badge, a popover with the latest 20, live updates from the user's hub.
+ * Without JavaScript it is a link to the notifications page.
+ */
+export function NotificationBell({ initial }: { initial?: BellData }) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const loader = useFetcher<BellData>();
+  const marker = useFetcher();
+  const [data, setData] = useState<BellData | null>(initial ?? null);
+
+  useEffect(() => {
+    if (initial) setData(initial);
+  }, [initial]);
+  useEffect(() => {
+    if (loader.data) setData(loader.data);
+  }, [loader.data]);
+  useEffect(() => {
+    if (!initial) loader.load("/notifications");
+    // Only on mount: later updates arrive through the socket.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useNotificationSocket(
+    (message: HubMessage) => {
+      if (message.type === "notification") {
+        const item = message.notification;
+        setData((current) => ({
+          items: [item, ...(current?.items ?? []).filter((other) => other.id !== item.id)].slice(0, NOTIFICATIONS_SHOWN),
+          unread: (current?.unread ?? 0) + 1,
+        }));
+        showToast({ title: item.title, description: item.message });
+      } else {
+        setData((current) => current && markLocally(current, message.ids));
+      }
+    },
+    () => loader.load("/notifications"),
+  );
+
+  const unread = data?.unread ?? 0;
+  const badge =
+    unread > 0 ? (
+      <span
+        aria-hidden
+        data-testid="unread-badge"
+        className="absolute -top-0.5 -right-0.5 grid h-4 min-w-4 place-items-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground"
+      >
+        {unreadBadge(unread)}
+      </span>
+    ) : null;
+  const label = unread > 0 ? `Notifications, ${unread} unread` : "Notifications";
+
+  if (!hydrated) {
+    return (
+      <Button asChild variant="ghost" size="icon" className="relative">
+        <Link to="/notifications" aria-label={label}>
+          <Bell aria-hidden />
+          {badge}
+        </Link>
+      </Button>
+    );
+  }
+
+  const markRead = (ids: string[] | "all") => {
+    setData((current) => current && (ids === "all" ? { items: current.items.map((item) => ({ ...item, read: true })), unread: 0 } : markLocally(current, ids)));
+    marker.submit(
+      ids === "all" ? { intent: "mark-all-read" } : { intent: "mark-read", id: ids[0]! },
+      { method: "post", action: "/notifications" },
+    );
+  };
+
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="ghost" size="icon" className="relative" aria-label={label}>
+          <Bell aria-hidden />
+          {badge}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent align="end" className="w-96 p-0">
+        <div className="flex items-center justify-between border-b px-4 py-3">
+          <h2 className="font-semibold">Notifications</h2>
+          <Button variant="ghost" size="sm" onClick={() => markRead("all")} disabled={unread === 0}>
+            Mark all read
+          </Button>
+        </div>
+        <ScrollArea className="h-[400px]">
+          <div className="px-2">
+            <NotificationList items={data?.items ?? []} redirectTo={location.pathname} onRead={(id) => markRead([id])} />
+          </div>
+        </ScrollArea>
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+function markLocally(data: BellData, ids: string[]): BellData {
+  const wanted = new Set(ids);
+  const shownUnread = data.items.filter((item) => wanted.has(item.id) && !item.read).length;
+  const notShown = ids.filter((id) => !data.items.some((item) => item.id === id)).length;
+  return {
+    items: data.items.map((item) => (wanted.has(item.id) ? { ...item, read: true } : item)),
+    unread: Math.max(0, data.unread - shownUnread - notShown),
+  };
+}

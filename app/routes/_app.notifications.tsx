@@ -1,0 +1,57 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { NotificationList } from "#app/components/notifications/notification-list.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { markNotificationsRead } from "#app/utils/notifications.server.ts";
+import { requireUser } from "#app/utils/session.server.ts";
+import { loadNotifications } from "#db/queries/notifications.ts";
+
+export const meta: MetaFunction = () => [{ title: `Notifications · ${PRODUCT_NAME}` }];
+
+// The bell's data (it loads this route with a fetcher) and, without JavaScript, its page.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  return loadNotifications(context.db, user.id);
+}
+
+const markSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("mark-read"), id: z.uuid(), redirectTo: z.string().optional() }),
+  z.object({ intent: z.literal("mark-all-read"), redirectTo: z.string().optional() }),
+]);
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const parsed = markSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ ok: false }, { status: 400 });
+  await markNotificationsRead(context, user.id, parsed.data.intent === "mark-all-read" ? "all" : [parsed.data.id]);
+  // A fetcher stays where it is; a plain form goes back to the page it came from.
+  return parsed.data.redirectTo ? redirect(safeRedirectPath(parsed.data.redirectTo, "/notifications")) : { ok: true };
+}
+
+export default function NotificationsPage() {
+  const { items, unread } = useLoaderData<typeof loader>();
+  return (
+    <Card className="mx-auto max-w-2xl">
+      <CardHeader className="flex flex-row items-center justify-between gap-2">
+        <CardTitle as="h1" className="text-2xl">
+          Notifications
+        </CardTitle>
+        {unread > 0 ? (
+          <Form method="post">
+            <input type="hidden" name="redirectTo" value="/notifications" />
+            <Button type="submit" name="intent" value="mark-all-read" variant="outline" size="sm">
+              Mark all read
+            </Button>
+          </Form>
+        ) : null}
+      </CardHeader>
+      <CardContent>
+        <NotificationList items={items} redirectTo="/notifications" />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useRef } from "react";
+import type { HubMessage } from "./notifications.server.ts";
+
+const PING_EVERY_MS = 30_000;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * Keeps a WebSocket to this user's notification hub open while the page lives. After a drop it
+ * reconnects with exponential backoff, and calls `onReconnect` so the page reloads what it
+ * missed meanwhile.
+ */
+export function useNotificationSocket(onMessage: (message: HubMessage) => void, onReconnect: () => void) {
+  const handlers = useRef({ onMessage, onReconnect });
+  handlers.current = { onMessage, onReconnect };
+
+  useEffect(() => {
+    let socket: WebSocket | undefined;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pingTimer: ReturnType<typeof setInterval> | undefined;
+    let attempts = 0;
+    let connectedBefore = false;
+    let stopped = false;
+
+    const connect = () => {
+      const url = new URL("/api/notifications/socket", window.location.href);
+      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+      socket = new WebSocket(url);
+      socket.addEventListener("open", () => {
+        if (connectedBefore) handlers.current.onReconnect();
+        connectedBefore = true;
+        attempts = 0;
+        // Answered by the hub without waking it; keeps proxies from closing an idle socket.
+        pingTimer = setInterval(() => socket?.send("ping"), PING_EVERY_MS);
+      });
+      socket.addEventListener("message", (event) => {
+        if (event.data === "pong") return;
+        try {
+          handlers.current.onMessage(JSON.parse(String(event.data)) as HubMessage);
+        } catch {
+          // Not one of ours: ignore it.
+        }
+      });
+      socket.addEventListener("close", () => {
+        clearInterval(pingTimer);
+        if (stopped) return;
+        const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts++) + Math.random() * 500;
+        retryTimer = setTimeout(connect, delay);
+      });
+    };
+
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      clearInterval(pingTimer);
+      socket?.close();
+    };
+  }, []);
+}
