@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { HubMessage } from "./notifications.server.ts";
 
 const PING_EVERY_MS = 30_000;
@@ -7,11 +7,12 @@ const MAX_BACKOFF_MS = 30_000;
 /**
  * Keeps a WebSocket to this user's notification hub open while the page lives. After a drop it
  * reconnects with exponential backoff, and calls `onReconnect` so the page reloads what it
- * missed meanwhile.
+ * missed meanwhile. Returns whether the socket is open now.
  */
 export function useNotificationSocket(onMessage: (message: HubMessage) => void, onReconnect: () => void) {
   const handlers = useRef({ onMessage, onReconnect });
   handlers.current = { onMessage, onReconnect };
+  const [connected, setConnected] = useState(false);
 
   useEffect(() => {
     let socket: WebSocket | undefined;
@@ -29,6 +30,7 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
         if (connectedBefore) handlers.current.onReconnect();
         connectedBefore = true;
         attempts = 0;
+        setConnected(true);
         // Answered by the hub without waking it; keeps proxies from closing an idle socket.
         pingTimer = setInterval(() => socket?.send("ping"), PING_EVERY_MS);
       });
@@ -42,6 +44,7 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
       });
       socket.addEventListener("close", () => {
         clearInterval(pingTimer);
+        setConnected(false);
         if (stopped) return;
         const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts++) + Math.random() * 500;
         retryTimer = setTimeout(connect, delay);
@@ -56,4 +59,5 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
       socket?.close();
     };
   }, []);
+  return connected;
 }

@@ -3,6 +3,8 @@ import { test as base, expect, type Page } from "@playwright/test";
 type Fixtures = {
   /** A second person, in a browser context of their own. */
   secondPage: Page;
+  /** More people: each call opens a page in a browser context of its own. */
+  newPersonPage: () => Promise<Page>;
   /** Console errors matching these patterns are expected by the test (e.g. a 404 document). */
   allowedConsoleErrors: RegExp[];
   failOnConsoleErrors: void;
@@ -16,10 +18,17 @@ export const test = base.extend<Fixtures>({
     await use({ "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}` });
   },
   allowedConsoleErrors: [[], { option: true }],
-  secondPage: async ({ browser, baseURL, extraHTTPHeaders, javaScriptEnabled }, use) => {
-    const context = await browser.newContext({ baseURL, extraHTTPHeaders, javaScriptEnabled });
-    await use(await context.newPage());
-    await context.close();
+  newPersonPage: async ({ browser, baseURL, extraHTTPHeaders, javaScriptEnabled }, use) => {
+    const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
+    await use(async () => {
+      const context = await browser.newContext({ baseURL, extraHTTPHeaders, javaScriptEnabled });
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+  secondPage: async ({ newPersonPage }, use) => {
+    await use(await newPersonPage());
   },
   failOnConsoleErrors: [
     async ({ page, allowedConsoleErrors }, use) => {

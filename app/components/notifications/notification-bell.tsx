@@ -37,7 +37,7 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useNotificationSocket(
+  const live = useNotificationSocket(
     (message: HubMessage) => {
       if (message.type === "notification") {
         const item = message.notification;
@@ -88,7 +88,7 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
   return (
     <Popover>
       <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon" className="relative" aria-label={label}>
+        <Button variant="ghost" size="icon" className="relative" aria-label={label} data-live={live}>
           <Bell aria-hidden />
           {badge}
         </Button>
