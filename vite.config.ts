@@ -28,8 +28,9 @@ export default defineConfig(({ command }) => ({
     tailwindcss(),
   ],
   ssr: {
-    // One self-contained server bundle: wrangler and the Workers test pool load it as it is.
-    noExternal: true,
+    // One self-contained server bundle for production: wrangler and the Workers test pool load
+    // it as it is. (The dev server runs in Node and keeps dependencies external.)
+    noExternal: command === "build" ? true : undefined,
     resolve: {
       conditions: ["workerd", "worker", "browser"],
       externalConditions: ["workerd", "worker"],
