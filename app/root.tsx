@@ -81,7 +81,12 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) return <NotFoundPage />;
+    if (error.status === 403) return <ErrorPage title="Not allowed" message="You do not have permission to do that." />;
+    if (error.status < 500) return <ErrorPage title="That did not work" message="The request was not valid. Please go back and try again." />;
+  }
+  // Only the unexpected is logged; refusals above are the app working as intended.
   console.error(error);
   return <ErrorPage />;
 }

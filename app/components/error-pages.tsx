@@ -24,10 +24,16 @@ export function NotFoundPage() {
   );
 }
 
-export function ErrorPage() {
+export function ErrorPage({
+  title = "Something went wrong",
+  message = "An unexpected error stopped this page. Please try again in a moment.",
+}: {
+  title?: string;
+  message?: string;
+}) {
   return (
-    <CenteredMessage code="Sorry" title="Something went wrong">
-      <p>An unexpected error stopped this page. Please try again in a moment.</p>
+    <CenteredMessage code="Sorry" title={title}>
+      <p>{message}</p>
       <Button asChild>
         <a href="/">Return to Home</a>
       </Button>

@@ -20,7 +20,7 @@ import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cook
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { emailField, nameField, optionalText, passwordField, validationToast } from "#app/utils/validation.ts";
+import { descriptionField, emailField, nameField, organizationNameField, passwordField, validationToast } from "#app/utils/validation.ts";
 import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 
@@ -74,12 +74,8 @@ export const signUpSchema = z.object({
 
 export const orgSignUpSchema = signUpSchema.extend({
   intent: z.literal("org-signup"),
-  organizationName: z
-    .string({ error: "Please enter an organisation name" })
-    .trim()
-    .min(1, "Please enter an organisation name")
-    .max(100, "Organisation name must be less than 100 characters"),
-  organizationDescription: optionalText(1000, "Description must be less than 1000 characters"),
+  organizationName: organizationNameField,
+  organizationDescription: descriptionField,
 });
 
 export const resendSchema = z.object({ intent: z.literal("resend-verification"), email: emailField });

@@ -18,6 +18,12 @@ export const nameField = z
   .min(1, "Name is required")
   .max(100, "Name must be less than 100 characters");
 
+export const organizationNameField = z
+  .string({ error: "Please enter an organisation name" })
+  .trim()
+  .min(1, "Please enter an organisation name")
+  .max(100, "Organisation name must be less than 100 characters");
+
 /** An optional text: blank becomes null. */
 export const optionalText = (max: number, message: string) =>
   z
@@ -26,6 +32,8 @@ export const optionalText = (max: number, message: string) =>
     .max(max, message)
     .optional()
     .transform((value) => (value ? value : null));
+
+export const descriptionField = optionalText(1000, "Description must be less than 1000 characters");
 
 /** The first message of a failed validation: what the 'Validation error' toast shows. */
 export function firstError(error: Record<string, string[] | null> | null | undefined) {

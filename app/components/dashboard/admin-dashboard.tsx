@@ -1,12 +1,12 @@
-import { Form, Link } from "@remix-run/react";
-import { Award, Clock, LogOut, Settings, Users } from "lucide-react";
+import { Form } from "@remix-run/react";
+import { Award, Clock, Users } from "lucide-react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatShortDate } from "#app/utils/dates.ts";
+import { DashboardHeader } from "./dashboard-header.tsx";
 import { StatCards } from "./stat-cards.tsx";
 
 type Member = {
@@ -30,27 +30,15 @@ export function AdminDashboard({ dashboard, inviteUrl }: { dashboard: AdminDashb
   const { organization, pending, members, stats, adminIds } = dashboard;
   return (
     <div className="mx-auto grid max-w-5xl gap-8">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
+      <DashboardHeader
+        title={
           <div className="flex items-center gap-2">
             <h1 className="text-3xl font-bold tracking-tight">Organisation Admin</h1>
             <Badge>Admin</Badge>
           </div>
-          <p className="text-muted-foreground break-words">{organization?.name}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button asChild variant="outline">
-            <Link to="/settings">
-              <Settings aria-hidden /> Settings
-            </Link>
-          </Button>
-          <Form method="post" action="/auth/signout">
-            <Button type="submit" variant="outline">
-              <LogOut aria-hidden /> Sign Out
-            </Button>
-          </Form>
-        </div>
-      </div>
+        }
+        subtitle={organization?.name}
+      />
 
       <Card>
         <CardHeader>

@@ -16,18 +16,14 @@ import {
 } from "#app/components/ui/dialog.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { optionalText } from "#app/utils/validation.ts";
+import { descriptionField, organizationNameField } from "#app/utils/validation.ts";
 import { z } from "zod";
 
 /** The form's one schema: the dashboard's action validates with it, the browser too. */
 export const createOrganizationSchema = z.object({
   intent: z.literal("create-organization"),
-  name: z
-    .string({ error: "Please enter an organisation name" })
-    .trim()
-    .min(1, "Please enter an organisation name")
-    .max(100, "Organisation name must be less than 100 characters"),
-  description: optionalText(1000, "Description must be less than 1000 characters"),
+  name: organizationNameField,
+  description: descriptionField,
 });
 
 /** The create-organisation dialog; without JavaScript, ?create=1 shows the same form inline. */

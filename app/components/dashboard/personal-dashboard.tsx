@@ -1,5 +1,5 @@
-import { Form, Link } from "@remix-run/react";
-import { Award, Building2, Clock, LogOut, Settings, UserRound } from "lucide-react";
+import { Link } from "@remix-run/react";
+import { Award, Building2, Clock, UserRound } from "lucide-react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -7,6 +7,7 @@ import type { Toast } from "#app/utils/cookies.server.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { useViewer } from "#app/routes/_app.tsx";
 import { CreateOrganization } from "./create-organization.tsx";
+import { DashboardHeader } from "./dashboard-header.tsx";
 import { OrganizationList, OrganizationSearch, type DirectoryOrganization } from "./organization-directory.tsx";
 import { StatCards } from "./stat-cards.tsx";
 
@@ -29,31 +30,19 @@ export function PersonalDashboard({
   const active = viewer.activeOrganization;
   return (
     <div className="mx-auto grid max-w-5xl gap-8">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
-          <h1 className="text-3xl font-bold tracking-tight break-words">Welcome, {viewer.fullName || "User"}</h1>
-          <p className="text-muted-foreground">{active?.name ?? "Personal Dashboard"}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {viewer.userType === "individual" ? (
+      <DashboardHeader
+        title={<h1 className="text-3xl font-bold tracking-tight break-words">Welcome, {viewer.fullName || "User"}</h1>}
+        subtitle={active?.name ?? "Personal Dashboard"}
+        actions={
+          viewer.userType === "individual" ? (
             <Button asChild>
               <Link to="/passport">
                 <UserRound aria-hidden /> View Passport
               </Link>
             </Button>
-          ) : null}
-          <Button asChild variant="outline">
-            <Link to="/settings">
-              <Settings aria-hidden /> Settings
-            </Link>
-          </Button>
-          <Form method="post" action="/auth/signout">
-            <Button type="submit" variant="outline">
-              <LogOut aria-hidden /> Sign Out
-            </Button>
-          </Form>
-        </div>
-      </div>
+          ) : null
+        }
+      />
 
       {active ? (
         <div>

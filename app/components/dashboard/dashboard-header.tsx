@@ -1,0 +1,29 @@
+import { Form, Link } from "@remix-run/react";
+import { LogOut, Settings } from "lucide-react";
+import type { ReactNode } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+
+/** Title, subtitle and the buttons both dashboards share (settings, sign out), after any extra. */
+export function DashboardHeader({ title, subtitle, actions }: { title: ReactNode; subtitle: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+      <div className="min-w-0">
+        {title}
+        <p className="text-muted-foreground break-words">{subtitle}</p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {actions}
+        <Button asChild variant="outline">
+          <Link to="/settings">
+            <Settings aria-hidden /> Settings
+          </Link>
+        </Button>
+        <Form method="post" action="/auth/signout">
+          <Button type="submit" variant="outline">
+            <LogOut aria-hidden /> Sign Out
+          </Button>
+        </Form>
+      </div>
+    </div>
+  );
+}
