@@ -8,6 +8,8 @@ import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
+import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { AchievementError, giveAchievement } from "#app/utils/achievements.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
 import type { FormActionData } from "#app/utils/use-validated-form.ts";
@@ -98,6 +100,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
     }
 
+    if (intent === "give-achievement") {
+      const organizationId = viewer.activeOrganization?.id;
+      if (!organizationId) throw new Response("Forbidden", { status: 403 });
+      const submission = parseWithZod(formData, { schema: giveAchievementSchema });
+      if (submission.status !== "success") {
+        return data({ formId: formData.get("formId"), result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
+      }
+      const { intent: _, ...achievement } = submission.value;
+      return back(await giveAchievement(context, { id: viewer.id, organizationId }, achievement));
+    }
+
     const onMembership = membershipAction.safeParse(Object.fromEntries(formData));
     if (onMembership.success) {
       const { intent, membershipId } = onMembership.data;
@@ -116,7 +129,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(context.env, request, safeRedirectPath(formData.get("redirectTo"), "/dashboard"), toast);
     }
   } catch (error) {
-    if (error instanceof MembershipError) return back(error.toast);
+    if (error instanceof MembershipError || error instanceof AchievementError) return back(error.toast);
     throw error;
   }
   throw new Response("Unknown action", { status: 400 });

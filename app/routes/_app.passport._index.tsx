@@ -1,46 +1,222 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Check, Eye, EyeOff, Plus, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { z } from "zod";
+import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
-import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
+import { SubmitButton, TextareaField } from "#app/components/forms.tsx";
+import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
+import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { AchievementError, addSelfAchievement, answer, changeVisibility } from "#app/utils/achievements.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
+import { optionalText, validationToast } from "#app/utils/validation.ts";
+import { loadOwnAchievements } from "#db/queries/achievements.ts";
+import { updateBio } from "#db/queries/profiles.ts";
+import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
+const bioSchema = z.object({
+  intent: z.literal("update-bio"),
+  bio: optionalText(1000, "Bio must be less than 1000 characters"),
+});
+const answerSchema = z.object({ intent: z.enum(["accept", "reject"]), achievementId: z.uuid() });
+const visibilitySchema = z.object({ intent: z.literal("set-visibility"), achievementId: z.uuid(), visible: z.enum(["true", "false"]) });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const passport = await loadPassport(context.db, viewer.id, MAX_LISTED_ACHIEVEMENTS);
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
-  return { passport, shareUrl: `${origin}/passport/${viewer.id}` };
+  return { achievements: await loadOwnAchievements(context.db, viewer.id), shareUrl: `${origin}/passport/${viewer.id}` };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const back = (toast: Toast) => redirectWithToast(context.env, request, "/passport", toast);
+  const fail = (formId: FormDataEntryValue | null, submission: { reply: () => unknown; error?: Record<string, string[] | null> | null }) =>
+    data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
+
+  try {
+    if (intent === "add-self-achievement") {
+      const submission = parseWithZod(formData, { schema: selfAchievementSchema });
+      if (submission.status !== "success") return fail(formData.get("formId"), submission);
+      const { intent: _, ...achievement } = submission.value;
+      return back(await addSelfAchievement(context, viewer.id, achievement));
+    }
+    if (intent === "update-bio") {
+      const submission = parseWithZod(formData, { schema: bioSchema });
+      if (submission.status !== "success") return fail("bio", submission);
+      await updateBio(context.db, viewer.id, submission.value.bio);
+      return back({ title: "Bio updated" });
+    }
+    const answered = answerSchema.safeParse(Object.fromEntries(formData));
+    if (answered.success) {
+      return back(await answer(context, viewer.id, answered.data.achievementId, answered.data.intent === "accept" ? "accepted" : "rejected"));
+    }
+    const visibility = visibilitySchema.safeParse(Object.fromEntries(formData));
+    if (visibility.success) {
+      return back(await changeVisibility(context, viewer.id, visibility.data.achievementId, visibility.data.visible === "true"));
+    }
+  } catch (error) {
+    if (error instanceof AchievementError) return back(error.toast);
+    throw error;
+  }
+  throw new Response("Unknown action", { status: 400 });
 }
 
 export default function OwnPassport() {
-  const { passport, shareUrl } = useLoaderData<typeof loader>();
+  const { achievements, shareUrl } = useLoaderData<typeof loader>();
+  const viewer = useViewer();
   return (
     <div className="mx-auto grid max-w-3xl gap-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold tracking-tight break-words">{viewer.fullName}</h1>
+        <Button asChild variant="outline" size="sm">
+          <Link to={`/passport/${viewer.id}`}>View public passport</Link>
+        </Button>
+      </div>
+
       <Card>
         <CardHeader>
           <CardTitle as="h2">Share your passport</CardTitle>
           <CardDescription>Anyone with this link sees your accepted achievements.</CardDescription>
         </CardHeader>
         <CardContent>
-          <CopyLink
-            url={shareUrl}
-            label="Public passport link"
-            toast={{ title: "Link copied!", description: "Share it with recruiters and employers." }}
-          />
+          <CopyLink url={shareUrl} label="Public passport link" toast={{ title: "Link copied!", description: "Share it with recruiters and employers." }} />
         </CardContent>
       </Card>
-      {passport ? (
-        <PublicPassportView
-          profile={passport.profile}
-          achievements={passport.achievements}
-          total={passport.total}
-          showAllHref="/passport"
-        />
+
+      <Biography bio={viewer.bio} />
+
+      {achievements.pending.length > 0 ? (
+        <section aria-labelledby="pending-title" className="grid gap-4">
+          <h2 id="pending-title" className="text-xl font-semibold">
+            Pending Achievements
+          </h2>
+          <ul className="grid gap-4">
+            {achievements.pending.map((achievement) => (
+              <li key={achievement.id} className="grid gap-2">
+                <AchievementCard achievement={achievement} />
+                <Form method="post" className="flex justify-end gap-2">
+                  <input type="hidden" name="achievementId" value={achievement.id} />
+                  <SubmitButton intent="accept" size="sm" aria-label={`Accept ${achievement.title}`}>
+                    <Check aria-hidden /> Accept
+                  </SubmitButton>
+                  <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${achievement.title}`}>
+                    <X aria-hidden /> Reject
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
+
+      <section aria-labelledby="achievements-title" className="grid gap-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="achievements-title" className="text-xl font-semibold">
+            Achievements
+          </h2>
+          <AchievementDialog
+            kind="self"
+            id="self"
+            trigger={
+              <>
+                <Plus aria-hidden /> Add Self Achievement
+              </>
+            }
+          />
+        </div>
+        {achievements.accepted.length === 0 ? (
+          <div className="rounded-xl border border-dashed p-10 text-center">
+            <p className="font-medium">No achievements yet</p>
+            <p className="text-sm text-muted-foreground">Start adding your professional story</p>
+          </div>
+        ) : (
+          <ul className="grid gap-4">
+            {achievements.accepted.map((achievement, index) => (
+              <li key={achievement.id} className="grid gap-2">
+                <div className={achievement.isVisible ? undefined : "opacity-60"}>
+                  <AchievementCard achievement={achievement} priority={index === 0} />
+                </div>
+                <Form method="post" className="flex items-center justify-end gap-2">
+                  {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
+                  <input type="hidden" name="achievementId" value={achievement.id} />
+                  <input type="hidden" name="visible" value={achievement.isVisible ? "false" : "true"} />
+                  <SubmitButton intent="set-visibility" size="sm" variant="ghost" aria-label={`${achievement.isVisible ? "Hide" : "Show"} ${achievement.title}`}>
+                    {achievement.isVisible ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
+                    {achievement.isVisible ? "Hide" : "Show"}
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </div>
+  );
+}
+
+/** View, then Edit / Save / Cancel. Without JavaScript, Edit is a link to ?edit=bio. */
+function Biography({ bio }: { bio: string | null }) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
+  const mine = actionData?.formId === "bio" ? actionData : undefined;
+  const [editing, setEditing] = useState(false);
+  const editingNow = hydrated ? editing || Boolean(mine) : new URLSearchParams(location.search).get("edit") === "bio" || Boolean(mine);
+  const { fields, formProps } = useValidatedForm({ id: "bio", schema: bioSchema, actionData: mine, defaultValue: { bio: bio ?? "" } });
+  useEffect(() => setEditing(false), [bio]);
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-row items-center justify-between gap-2">
+        <CardTitle as="h2">Biography</CardTitle>
+        {editingNow ? null : hydrated ? (
+          <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+            Edit
+          </Button>
+        ) : (
+          <Button asChild variant="outline" size="sm">
+            <Link to="/passport?edit=bio">Edit</Link>
+          </Button>
+        )}
+      </CardHeader>
+      <CardContent>
+        {editingNow ? (
+          <Form method="post" action="/passport" {...formProps} className="grid gap-3">
+            <TextareaField field={fields.bio} label="Biography" rows={5} placeholder="Write a short introduction about yourself..." autoFocus />
+            <div className="flex gap-2">
+              <SubmitButton intent="update-bio" pendingText="Saving...">
+                Save
+              </SubmitButton>
+              {hydrated ? (
+                <Button type="button" variant="outline" onClick={() => setEditing(false)}>
+                  Cancel
+                </Button>
+              ) : (
+                <Button asChild variant="outline">
+                  <Link to="/passport">Cancel</Link>
+                </Button>
+              )}
+            </div>
+          </Form>
+        ) : bio ? (
+          <p className="whitespace-pre-line break-words">{bio}</p>
+        ) : (
+          <p className="text-muted-foreground">No biography yet. Click Edit to add one.</p>
+        )}
+      </CardContent>
+    </Card>
   );
 }

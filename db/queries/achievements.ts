@@ -1,4 +1,5 @@
 import { and, count, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
+import type { AchievementType } from "../schema.ts";
 import type { Db } from "../client.ts";
 import { achievements, organizations, profiles } from "../schema.ts";
 
@@ -75,4 +76,92 @@ export async function loadPersonalSummary(db: Db, userId: string, recent: number
       .limit(recent),
   ]);
   return { total: totals?.total ?? 0, companies: totals?.companies ?? 0, latest };
+}
+
+export type NewAchievement = {
+  title: string;
+  description: string | null;
+  date: string;
+  type: AchievementType;
+  imageUrl?: string | null;
+  videoUrl?: string | null;
+};
+
+/** An organisation's recognition: pending until the recipient accepts, visible once accepted. */
+export async function insertGivenAchievement(
+  db: Db,
+  input: NewAchievement & { userId: string; organizationId: string; createdBy: string },
+) {
+  const [row] = await db
+    .insert(achievements)
+    .values({ ...input, status: "pending", isVisible: true })
+    .returning({ id: achievements.id });
+  return row!.id;
+}
+
+/** A person's own achievement: stored as "title - company", no organisation, accepted at once. */
+export async function insertSelfAchievement(db: Db, userId: string, input: NewAchievement & { company: string }) {
+  const { company, ...rest } = input;
+  const [row] = await db
+    .insert(achievements)
+    .values({ ...rest, title: `${rest.title} - ${company}`, userId, createdBy: userId, organizationId: null, status: "accepted", isVisible: true })
+    .returning({ id: achievements.id });
+  return row!.id;
+}
+
+export async function countAchievementsFrom(db: Db, organizationId: string, userId: string) {
+  const [row] = await db
+    .select({ value: count() })
+    .from(achievements)
+    .where(and(eq(achievements.organizationId, organizationId), eq(achievements.userId, userId), inArray(achievements.status, ["pending", "accepted"])));
+  return row?.value ?? 0;
+}
+
+export function findAchievement(db: Db, id: string) {
+  return db.query.achievements.findFirst({
+    where: eq(achievements.id, id),
+    columns: { id: true, userId: true, organizationId: true, createdBy: true, status: true, title: true },
+  });
+}
+
+/** The recipient's answer to a pending achievement; answering twice changes nothing. */
+export async function answerAchievement(db: Db, id: string, userId: string, status: "accepted" | "rejected") {
+  const rows = await db
+    .update(achievements)
+    .set({ status })
+    .where(and(eq(achievements.id, id), eq(achievements.userId, userId), eq(achievements.status, "pending")))
+    .returning({ id: achievements.id });
+  return rows.length > 0;
+}
+
+/** The owner shows or hides one of their accepted achievements on the public passport. */
+export async function setAchievementVisibility(db: Db, id: string, userId: string, visible: boolean) {
+  const rows = await db
+    .update(achievements)
+    .set({ isVisible: visible })
+    .where(and(eq(achievements.id, id), eq(achievements.userId, userId), eq(achievements.status, "accepted")))
+    .returning({ id: achievements.id });
+  return rows.length > 0;
+}
+
+/** The owner's passport: pending offers and every accepted achievement (hidden ones too). */
+export async function loadOwnAchievements(db: Db, userId: string) {
+  const columns = { ...passportColumns, isVisible: achievements.isVisible };
+  const [pending, accepted] = await db.batch([
+    db
+      .select(columns)
+      .from(achievements)
+      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .where(and(eq(achievements.userId, userId), eq(achievements.status, "pending")))
+      .orderBy(desc(achievements.createdAt))
+      .limit(MAX_LISTED_ACHIEVEMENTS),
+    db
+      .select(columns)
+      .from(achievements)
+      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .where(and(eq(achievements.userId, userId), eq(achievements.status, "accepted")))
+      .orderBy(desc(achievements.date), desc(achievements.createdAt))
+      .limit(MAX_LISTED_ACHIEVEMENTS),
+  ]);
+  return { pending, accepted };
 }

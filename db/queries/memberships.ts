@@ -57,3 +57,10 @@ export async function deleteMembership(db: Db, membership: { id: string; userId:
   ]);
   return deleted.length > 0;
 }
+
+export function findOrganizationMember(db: Db, organizationId: string, userId: string) {
+  return db.query.organizationMembers.findFirst({
+    where: and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)),
+    columns: { status: true, subscriptionStatus: true },
+  });
+}

@@ -47,3 +47,7 @@ export async function updateProfile(
     db.update(users).set({ name: values.fullName }).where(eq(users.id, userId)),
   ]);
 }
+
+export async function updateBio(db: Db, userId: string, bio: string | null) {
+  await db.update(profiles).set({ bio }).where(eq(profiles.id, userId));
+}

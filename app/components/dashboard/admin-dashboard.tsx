@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { Award, Clock, Users } from "lucide-react";
+import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
@@ -113,7 +114,18 @@ export function AdminDashboard({ dashboard, inviteUrl }: { dashboard: AdminDashb
                     <Badge variant={member.subscriptionStatus === "active" ? "success" : "secondary"}>
                       {member.subscriptionStatus === "active" ? "Subscribed" : "Not Subscribed"}
                     </Badge>
-                    {/* The subscription control and the give-achievement control join this row. */}
+                    {/* The subscription control joins this row with the payments work. */}
+                    <AchievementDialog
+                      kind="give"
+                      id={`give-${member.userId}`}
+                      members={members}
+                      defaultUserId={member.userId}
+                      trigger={
+                        <>
+                          Give Achievement<span className="sr-only"> to {member.fullName}</span>
+                        </>
+                      }
+                    />
                     <ConfirmAction
                       id={`remove-${member.id}`}
                       intent="remove"

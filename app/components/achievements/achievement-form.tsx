@@ -1,0 +1,181 @@
+import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { Form, Link, useActionData, useLocation } from "@remix-run/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "#app/components/ui/dialog.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { ACHIEVEMENT_TYPE_LABELS, giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
+
+const selectClass =
+  "h-10 w-full rounded-md border border-input bg-background px-3 text-base md:text-sm aria-invalid:border-destructive";
+
+/** Today in the browser's own time zone, as YYYY-MM-DD. */
+function localToday() {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}
+
+type Member = { userId: string; fullName: string };
+type AchievementField = "userId" | "company" | "title" | "description" | "date" | "type";
+
+/**
+ * The Add Achievement dialog (an admin giving, or a person adding their own). Without
+ * JavaScript the trigger links to ?add={id} and the same form shows inline.
+ */
+export function AchievementDialog({
+  kind,
+  id,
+  trigger,
+  members = [],
+  defaultUserId,
+}: {
+  kind: "give" | "self";
+  id: string;
+  trigger: ReactNode;
+  members?: Member[];
+  defaultUserId?: string;
+}) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
+  const mine = actionData?.formId === id ? actionData : undefined;
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (mine?.result?.status === "error") setOpen(true);
+  }, [mine]);
+  const title = kind === "give" ? "Add Achievement" : "Add Self Achievement";
+  const form = <AchievementForm kind={kind} formId={id} actionData={mine} members={members} defaultUserId={defaultUserId} />;
+
+  if (!hydrated) {
+    if (new URLSearchParams(location.search).get("add") !== id) {
+      return (
+        <Button asChild size="sm" variant={kind === "give" ? "outline" : "default"}>
+          <Link to={`${location.pathname}?add=${encodeURIComponent(id)}`}>{trigger}</Link>
+        </Button>
+      );
+    }
+    return (
+      <Card className="w-full">
+        <CardHeader>
+          <CardTitle as="h2">{title}</CardTitle>
+        </CardHeader>
+        <CardContent>{form}</CardContent>
+      </Card>
+    );
+  }
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm" variant={kind === "give" ? "outline" : "default"}>
+          {trigger}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>
+            {kind === "give" ? "The person accepts it before it shows on their passport." : "It goes straight onto your passport."}
+          </DialogDescription>
+        </DialogHeader>
+        {form}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function AchievementForm({
+  kind,
+  formId,
+  actionData,
+  members,
+  defaultUserId,
+}: {
+  kind: "give" | "self";
+  formId: string;
+  actionData: FormActionData;
+  members: Member[];
+  defaultUserId?: string;
+}) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const schema = kind === "give" ? giveAchievementSchema : selfAchievementSchema;
+  const { form, fields, formProps } = useValidatedForm({
+    id: formId,
+    schema,
+    actionData,
+    defaultValue: { type: "award", date: localToday(), ...(kind === "give" ? { userId: defaultUserId } : {}) },
+  });
+  const all = fields as unknown as Record<AchievementField, FieldMetadata<string | undefined>>;
+  const intent = kind === "give" ? "give-achievement" : "add-self-achievement";
+  return (
+    <Form method="post" action={`${location.pathname}?add=${encodeURIComponent(formId)}`} {...formProps} className="grid gap-3">
+      <input type="hidden" name="formId" value={formId} />
+      <FormError errors={form.errors} />
+      {kind === "give" ? (
+        <div className="grid gap-2">
+          <Label htmlFor={all.userId.id}>Person</Label>
+          <select {...getSelectProps(all.userId)} key={all.userId.key} className={selectClass}>
+            <option value="">Select a person</option>
+            {members.map((member) => (
+              <option key={member.userId} value={member.userId}>
+                {member.fullName}
+              </option>
+            ))}
+          </select>
+          <FieldError id={all.userId.errorId} errors={all.userId.errors} />
+        </div>
+      ) : null}
+      <TextField field={all.title} label="Title" />
+      {kind === "self" ? <TextField field={all.company} label="Company/Organization" autoComplete="organization" /> : null}
+      <TextareaField field={all.description} label="Description (optional)" rows={3} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid gap-2">
+          <Label htmlFor={all.date.id}>Date</Label>
+          <Input {...getInputProps(all.date, { type: "date" })} key={all.date.key} max={localToday()} />
+          <FieldError id={all.date.errorId} errors={all.date.errors} />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor={all.type.id}>Type</Label>
+          <select {...getSelectProps(all.type)} key={all.type.key} className={selectClass}>
+            {Object.entries(ACHIEVEMENT_TYPE_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <FieldError id={all.type.errorId} errors={all.type.errors} />
+        </div>
+      </div>
+      <DialogFooter className="gap-2">
+        {hydrated ? (
+          <DialogClose asChild>
+            <Button type="button" variant="outline">
+              Cancel
+            </Button>
+          </DialogClose>
+        ) : (
+          <Button asChild variant="outline">
+            <Link to={location.pathname}>Cancel</Link>
+          </Button>
+        )}
+        <SubmitButton intent={intent} pendingText="Saving...">
+          {kind === "give" ? "Create Achievement" : "Add Achievement"}
+        </SubmitButton>
+      </DialogFooter>
+    </Form>
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { ACHIEVEMENT_TYPES } from "#db/schema.ts";
+import { optionalText } from "./validation.ts";
+
+// The achievement forms' rules and messages (spec section 5), shared by browser and server.
+
+/** The latest calendar date anywhere on Earth right now (UTC+14): no one's "today" is later. */
+export function latestTodayAnywhere(now = Date.now()) {
+  return new Date(now + 14 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+const achievementFields = {
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(200, "Title must be less than 200 characters"),
+  description: optionalText(1000, "Description must be less than 1000 characters"),
+  date: z
+    .string({ error: "Date is required" })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Date is required")
+    .refine((date) => !Number.isNaN(Date.parse(date)), "Date is required")
+    .refine((date) => date <= latestTodayAnywhere(), "Date cannot be in the future"),
+  type: z.enum(ACHIEVEMENT_TYPES, { error: "Please select a type" }),
+};
+
+export const giveAchievementSchema = z.object({
+  intent: z.literal("give-achievement"),
+  userId: z.uuid({ error: "Please select a person" }),
+  ...achievementFields,
+});
+
+export const selfAchievementSchema = z.object({
+  intent: z.literal("add-self-achievement"),
+  ...achievementFields,
+  company: z
+    .string({ error: "Company/Organization is required" })
+    .trim()
+    .min(1, "Company/Organization is required")
+    .max(200, "Company name must be less than 200 characters"),
+});
+
+export const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;

@@ -1,0 +1,88 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import {
+  answerAchievement,
+  countAchievementsFrom,
+  findAchievement,
+  insertGivenAchievement,
+  insertSelfAchievement,
+  setAchievementVisibility,
+  type NewAchievement,
+} from "#db/queries/achievements.ts";
+import { findOrganization, isOrganizationAdmin } from "#db/queries/organizations.ts";
+import { findOrganizationMember } from "#db/queries/memberships.ts";
+import type { Toast } from "./cookies.server.ts";
+import { notify } from "./notifications.server.ts";
+
+/** A refusal shown as a toast; nothing was written. */
+export class AchievementError extends Error {
+  constructor(readonly toast: Toast) {
+    super(toast.description);
+  }
+}
+
+/**
+ * An admin of the organisation recognises one of its approved members. The organisation is the
+ * admin's active one (held on the server), never a value from the form.
+ */
+export async function giveAchievement(
+  context: AppLoadContext,
+  admin: { id: string; organizationId: string },
+  input: NewAchievement & { userId: string },
+) {
+  if (!(await isOrganizationAdmin(context.db, admin.id, admin.organizationId))) throw new Response("Forbidden", { status: 403 });
+  const member = await findOrganizationMember(context.db, admin.organizationId, input.userId);
+  if (member?.status !== "approved") {
+    throw new AchievementError({ title: "Error creating achievement", description: "Please select a person", variant: "destructive" });
+  }
+  const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
+  if (limit && member.subscriptionStatus !== "active" && (await countAchievementsFrom(context.db, admin.organizationId, input.userId)) >= limit) {
+    throw new AchievementError({
+      title: "Error creating achievement",
+      description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
+      variant: "destructive",
+    });
+  }
+  await insertGivenAchievement(context.db, { ...input, organizationId: admin.organizationId, createdBy: admin.id });
+  const organization = await findOrganization(context.db, admin.organizationId);
+  await notify(context, [
+    {
+      userId: input.userId,
+      title: "New achievement",
+      message: `${organization?.name ?? "Your organisation"} recognised you: ${input.title}. Accept it to add it to your passport.`,
+      type: "success",
+    },
+  ]);
+  return { title: "Achievement created", description: "The person will be notified to accept this achievement." } satisfies Toast;
+}
+
+export async function addSelfAchievement(context: AppLoadContext, userId: string, input: NewAchievement & { company: string }) {
+  await insertSelfAchievement(context.db, userId, input);
+  return { title: "Achievement added", description: `"${input.title}" was added to your passport` } satisfies Toast;
+}
+
+/** Only the recipient answers; answering twice changes nothing. The giver hears the answer. */
+export async function answer(context: AppLoadContext, userId: string, achievementId: string, status: "accepted" | "rejected") {
+  const achievement = await findAchievement(context.db, achievementId);
+  if (!achievement) throw new Response("Achievement not found", { status: 404 });
+  if (achievement.userId !== userId) throw new Response("Forbidden", { status: 403 });
+  if ((await answerAchievement(context.db, achievementId, userId, status)) && achievement.organizationId) {
+    await notify(context, [
+      {
+        userId: achievement.createdBy,
+        title: status === "accepted" ? "Achievement accepted" : "Achievement declined",
+        message: `"${achievement.title}" was ${status === "accepted" ? "accepted" : "declined"}.`,
+        type: status === "accepted" ? "success" : "warning",
+      },
+    ]);
+  }
+  return status === "accepted" ? ({ title: "Achievement accepted" } satisfies Toast) : ({ title: "Achievement rejected" } satisfies Toast);
+}
+
+export async function changeVisibility(context: AppLoadContext, userId: string, achievementId: string, visible: boolean) {
+  const achievement = await findAchievement(context.db, achievementId);
+  if (!achievement) throw new Response("Achievement not found", { status: 404 });
+  if (achievement.userId !== userId) throw new Response("Forbidden", { status: 403 });
+  await setAchievementVisibility(context.db, achievementId, userId, visible);
+  return { title: visible ? "Achievement shown" : "Achievement hidden", description: visible ? "It is on your public passport again." : "It is no longer on your public passport." } satisfies Toast;
+}
+

@@ -1,0 +1,147 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { countRows, createAccount, get, postForm } from "./helpers.ts";
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function organisationWithMember() {
+  const admin = await createAccount({ name: "Gia Giver", organizationName: `Givers ${crypto.randomUUID().slice(0, 6)}` });
+  const { id: organizationId } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!;
+  const member = await createAccount({ name: "Rex Recipient" });
+  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  return { admin, member, organizationId };
+}
+
+const give = (cookie: string, fields: Record<string, string>) =>
+  postForm("/dashboard", { intent: "give-achievement", formId: "give", type: "award", date: today(), title: "Star of the Month", ...fields }, { cookie });
+
+const achievementsOf = (userId: string) =>
+  env.DB.prepare("select id, title, status, is_visible as visible, organization_id as org, created_by as creator from achievements where user_id = ? order by created_at").bind(userId).all<{
+    id: string;
+    title: string;
+    status: string;
+    visible: number;
+    org: string | null;
+    creator: string;
+  }>().then((result) => result.results);
+
+describe("giving an achievement", () => {
+  it("an admin gives one to an approved member: pending, visible, and the member is told", async () => {
+    const { admin, member, organizationId } = await organisationWithMember();
+    const response = await give(admin.cookie, { userId: member.id, description: "  For the rota rescue.  " });
+    expect(response.status).toBe(302);
+    expect(await achievementsOf(member.id)).toEqual([
+      expect.objectContaining({ title: "Star of the Month", status: "pending", visible: 1, org: organizationId, creator: admin.id }),
+    ]);
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'New achievement'", member.id)).toBe(1);
+  });
+
+  const cases: [string, Record<string, string>, string][] = [
+    ["a blank title", { title: "  " }, "Title is required"],
+    ["a title over 200 characters", { title: "t".repeat(201) }, "Title must be less than 200 characters"],
+    ["a description over 1000 characters", { description: "d".repeat(1001) }, "Description must be less than 1000 characters"],
+    ["no date", { date: "" }, "Date is required"],
+    ["a date in the future", { date: "2999-01-01" }, "Date cannot be in the future"],
+    ["no person", { userId: "" }, "Please select a person"],
+    ["an unknown type", { type: "medal" }, "Please select a type"],
+  ];
+  it.each(cases)("refuses %s with the spec's message", async (_, override, message) => {
+    const { admin, member } = await organisationWithMember();
+    const response = await give(admin.cookie, { userId: member.id, ...override });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(message);
+    expect(await achievementsOf(member.id)).toEqual([]);
+  });
+
+  it("refuses a member, an outsider and a pending requester as recipients or givers", async () => {
+    const { admin, member, organizationId } = await organisationWithMember();
+    // A plain member cannot give.
+    expect((await give(member.cookie, { userId: member.id })).status).toBe(403);
+    // Nobody outside the organisation, nor a pending requester, can receive.
+    const outsider = await createAccount();
+    await give(admin.cookie, { userId: outsider.id });
+    const requester = await createAccount();
+    await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: requester.cookie });
+    await give(admin.cookie, { userId: requester.id });
+    // An admin of another organisation cannot give to this one's member.
+    const otherAdmin = await createAccount({ organizationName: "Elsewhere" });
+    await give(otherAdmin.cookie, { userId: member.id });
+    expect(await countRows("select count(*) as n from achievements")).toBe(0);
+  });
+});
+
+describe("answering and showing", () => {
+  it("only the recipient accepts; accepting twice changes nothing; the giver is told once", async () => {
+    const { admin, member } = await organisationWithMember();
+    await give(admin.cookie, { userId: member.id });
+    const [achievement] = await achievementsOf(member.id);
+
+    expect((await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: admin.cookie })).status).toBe(403);
+    expect((await achievementsOf(member.id))[0]!.status).toBe("pending");
+
+    await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: member.cookie });
+    await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: member.cookie });
+    expect((await achievementsOf(member.id))[0]!.status).toBe("accepted");
+    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Achievement accepted'", admin.id)).toBe(1);
+    expect(await (await get(`/passport/${member.id}`)).text()).toContain("Star of the Month");
+  });
+
+  it("a rejected achievement is kept but never shown", async () => {
+    const { admin, member } = await organisationWithMember();
+    await give(admin.cookie, { userId: member.id, title: "Declined Thing" });
+    const [achievement] = await achievementsOf(member.id);
+    await postForm("/passport", { intent: "reject", achievementId: achievement!.id }, { cookie: member.cookie });
+    expect((await achievementsOf(member.id))[0]!.status).toBe("rejected");
+    expect(await (await get(`/passport/${member.id}`)).text()).not.toContain("Declined Thing");
+  });
+
+  it("the owner hides and shows an accepted achievement; nobody else can", async () => {
+    const { admin, member } = await organisationWithMember();
+    await give(admin.cookie, { userId: member.id, title: "Shy Award" });
+    const [achievement] = await achievementsOf(member.id);
+    await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: member.cookie });
+
+    expect((await postForm("/passport", { intent: "set-visibility", achievementId: achievement!.id, visible: "false" }, { cookie: admin.cookie })).status).toBe(403);
+    await postForm("/passport", { intent: "set-visibility", achievementId: achievement!.id, visible: "false" }, { cookie: member.cookie });
+    expect(await (await get(`/passport/${member.id}`)).text()).not.toContain("Shy Award");
+    await postForm("/passport", { intent: "set-visibility", achievementId: achievement!.id, visible: "true" }, { cookie: member.cookie });
+    expect(await (await get(`/passport/${member.id}`)).text()).toContain("Shy Award");
+  });
+});
+
+describe("self achievements", () => {
+  it("are stored as 'title - company', with no organisation, accepted and visible", async () => {
+    const person = await createAccount();
+    const response = await postForm(
+      "/passport",
+      { intent: "add-self-achievement", formId: "self", title: "Marathon", company: "City Runners", date: "2024-04-21", type: "milestone" },
+      { cookie: person.cookie },
+    );
+    expect(response.status).toBe(302);
+    expect(await achievementsOf(person.id)).toEqual([
+      expect.objectContaining({ title: "Marathon - City Runners", status: "accepted", visible: 1, org: null, creator: person.id }),
+    ]);
+    expect(await (await get(`/passport/${person.id}`)).text()).toContain("Self Achievement");
+  });
+
+  it("need a company", async () => {
+    const person = await createAccount();
+    const response = await postForm(
+      "/passport",
+      { intent: "add-self-achievement", formId: "self", title: "Marathon", company: " ", date: "2024-04-21", type: "milestone" },
+      { cookie: person.cookie },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Company/Organization is required");
+  });
+});
+
+describe("the public passport", () => {
+  it("carries no e-mail and no pending, rejected or hidden achievement", async () => {
+    const { admin, member } = await organisationWithMember();
+    await give(admin.cookie, { userId: member.id, title: "Still Pending" });
+    const html = await (await get(`/passport/${member.id}`)).text();
+    expect(html).not.toContain(member.email);
+    expect(html).not.toContain("Still Pending");
+  });
+});
