@@ -54,6 +54,8 @@ export function AchievementDialog({
   const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
   const mine = actionData?.formId === id ? actionData : undefined;
   const [open, setOpen] = useState(false);
+  // A successful submit redirects (a new location): the dialog's work is done.
+  useEffect(() => setOpen(false), [location.key]);
   useEffect(() => {
     if (mine?.result?.status === "error") setOpen(true);
   }, [mine]);

@@ -32,6 +32,8 @@ export function CreateOrganization() {
   const location = useLocation();
   const actionData = useActionData() as FormActionData;
   const [open, setOpen] = useState(false);
+  // A successful submit redirects (a new location): the dialog's work is done.
+  useEffect(() => setOpen(false), [location.key]);
   useEffect(() => {
     if (actionData?.result?.status === "error") setOpen(true);
   }, [actionData]);

@@ -42,7 +42,8 @@ export function PublicPassportView({
   /** The owner's upload controls replace the visitor's view inside the avatar dialog. */
   avatarDialog?: ReactNode;
 }) {
-  const [expanded, setExpanded] = useState(showAll);
+  const [revealed, setRevealed] = useState(false);
+  const expanded = showAll || revealed;
   const name = profile.fullName?.trim() || FALLBACK_NAME;
   const NameHeading = headingLevel === 1 ? "h1" : "h2";
   const visible = expanded ? achievements : achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
@@ -113,7 +114,7 @@ export function PublicPassportView({
                   // Everything is already here: reveal it without a round trip.
                   if (achievements.length >= total) {
                     event.preventDefault();
-                    setExpanded(true);
+                    setRevealed(true);
                   }
                 }}
               >

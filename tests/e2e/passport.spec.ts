@@ -1,0 +1,99 @@
+import { signUpAndConfirm } from "./accounts.ts";
+import { expect, test, toast } from "./fixtures.ts";
+
+const ALEX_ID = "5eed0000-0000-4000-8000-000000000002";
+
+test("an admin gives an achievement; the member accepts it; a visitor sees it; a rejected one never shows", async ({ page: admin, secondPage: member, newPersonPage }) => {
+  const name = `Givers ${crypto.randomUUID().slice(0, 6)}`;
+  await signUpAndConfirm(admin, { name: "Gale Admin", organizationName: name });
+  await admin.goto("/dashboard");
+  const invite = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
+  await signUpAndConfirm(member, { name: "Mo Member" });
+  await member.goto(invite);
+  await expect(member.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+
+  for (const title of ["Safety Champion", "Not For Me"]) {
+    await admin.reload();
+    await admin.getByRole("button", { name: "Give Achievement to Mo Member" }).click();
+    const dialog = admin.getByRole("dialog", { name: "Add Achievement" });
+    await expect(dialog.getByLabel("Person")).toHaveValue(/.+/);
+    await expect(dialog.getByLabel("Type")).toHaveValue("award");
+    await dialog.getByLabel("Title").fill(title);
+    await dialog.getByRole("button", { name: "Create Achievement" }).click();
+    await expect(toast(admin, "Achievement created")).toContainText("The person will be notified to accept this achievement.");
+  }
+
+  await member.goto("/passport");
+  const pending = member.getByRole("region", { name: "Pending Achievements" }).or(member.locator("section", { has: member.getByRole("heading", { name: "Pending Achievements" }) }));
+  await expect(pending.getByText("Safety Champion")).toBeVisible();
+  await member.getByRole("button", { name: "Accept Safety Champion" }).click();
+  await expect(toast(member, "Achievement accepted")).toBeVisible();
+  await member.getByRole("button", { name: "Reject Not For Me" }).click();
+  await expect(toast(member, "Achievement rejected")).toBeVisible();
+  await expect(member.getByRole("heading", { name: "Pending Achievements" })).toHaveCount(0);
+
+  const visitor = await newPersonPage();
+  const memberId = new URL(await member.getByRole("textbox", { name: "Public passport link" }).inputValue()).pathname;
+  await visitor.goto(memberId);
+  await expect(visitor.getByRole("heading", { name: "Safety Champion" })).toBeVisible();
+  await expect(visitor.getByText(name)).toBeVisible();
+  await expect(visitor.getByText("Not For Me")).toHaveCount(0);
+
+  // Hidden by its owner, it leaves the public passport.
+  await member.getByRole("button", { name: "Hide Safety Champion" }).click();
+  await expect(toast(member, "Achievement hidden")).toBeVisible();
+  await visitor.reload();
+  await expect(visitor.getByText("No achievements yet")).toBeVisible();
+});
+
+test("a person adds a self achievement and edits the biography", async ({ page }) => {
+  await signUpAndConfirm(page, { name: "Sia Self" });
+  await page.goto("/passport");
+  await expect(page.getByText("No biography yet. Click Edit to add one.")).toBeVisible();
+  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByPlaceholder("Write a short introduction about yourself...").fill("Draft that I will cancel");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText("No biography yet. Click Edit to add one.")).toBeVisible();
+  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByPlaceholder("Write a short introduction about yourself...").fill("Engineer who likes bridges.");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "Bio updated")).toBeVisible();
+  await expect(page.getByText("Engineer who likes bridges.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Add Self Achievement" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Self Achievement" });
+  await dialog.getByRole("button", { name: "Add Achievement" }).click();
+  await expect(toast(page, "Validation error")).toContainText("Title is required");
+  await dialog.getByLabel("Title").fill("Half Marathon");
+  await dialog.getByLabel("Company/Organization").fill("City Runners");
+  await dialog.getByLabel("Type").selectOption("milestone");
+  await dialog.getByRole("button", { name: "Add Achievement" }).click();
+  await expect(toast(page, "Achievement added")).toBeVisible();
+  const card = page.getByRole("article").filter({ hasText: "Half Marathon - City Runners" });
+  await expect(card.getByText("Self Achievement")).toBeVisible();
+});
+
+test("a public passport shows 8 entries and View More reveals the rest", async ({ page }) => {
+  await page.goto(`/passport/${ALEX_ID}`);
+  await expect(page).toHaveTitle(/Alex Morgan/);
+  await expect(page.getByRole("article")).toHaveCount(8);
+  await page.getByRole("link", { name: "View More Achievements" }).click();
+  await expect(page.getByRole("article")).toHaveCount(10);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, allowedConsoleErrors: [/status of 404/] });
+
+  test("View More is a link that shows all, and unknown passports are not found", async ({ page }) => {
+    await page.goto(`/passport/${ALEX_ID}`);
+    await page.getByRole("link", { name: "View More Achievements" }).click();
+    await expect(page).toHaveURL(`/passport/${ALEX_ID}?all=1`);
+    await expect(page.getByRole("article")).toHaveCount(10);
+
+    const response = await page.goto("/passport/not-a-real-id");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Passport not found" })).toBeVisible();
+    await page.getByRole("link", { name: "Go Home" }).click();
+    await expect(page).toHaveURL("/");
+  });
+});
