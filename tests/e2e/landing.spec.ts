@@ -67,8 +67,11 @@ test.describe("landing page", () => {
   test("the cookie banner hides after Accept and stays hidden after reload", async ({ page }) => {
     await page.goto("/");
     const banner = page.getByRole("region", { name: "Cookie consent" });
+    // The choice is saved in the background; wait for it before reloading.
+    const saved = page.waitForResponse((response) => response.url().includes("/preferences") && response.request().method() === "POST");
     await banner.getByRole("button", { name: "Accept" }).click();
     await expect(banner).toBeHidden();
+    await saved;
     await page.reload();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(banner).toHaveCount(0);
