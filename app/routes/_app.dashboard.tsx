@@ -9,7 +9,8 @@ import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { AchievementError, giveAchievement } from "#app/utils/achievements.server.ts";
+import { AchievementError, achievementImage, giveAchievement } from "#app/utils/achievements.server.ts";
+import { imageKeys, UploadError } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
 import type { FormActionData } from "#app/utils/use-validated-form.ts";
@@ -107,8 +108,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (submission.status !== "success") {
         return data({ formId: formData.get("formId"), result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
       }
-      const { intent: _, ...achievement } = submission.value;
-      return back(await giveAchievement(context, { id: viewer.id, organizationId }, achievement));
+      const { intent: _, image, imageUrl, ...achievement } = submission.value;
+      const storedImageUrl = await achievementImage(context, { image, imageUrl }, () => imageKeys.organisation(organizationId));
+      return back(await giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, imageUrl: storedImageUrl }));
     }
 
     const onMembership = membershipAction.safeParse(Object.fromEntries(formData));
@@ -130,6 +132,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (error instanceof MembershipError || error instanceof AchievementError) return back(error.toast);
+    if (error instanceof UploadError) return back({ title: error.title, description: error.description, variant: "destructive" });
     throw error;
   }
   throw new Response("Unknown action", { status: 400 });

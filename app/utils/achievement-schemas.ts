@@ -22,6 +22,15 @@ const achievementFields = {
     .refine((date) => !Number.isNaN(Date.parse(date)), "Date is required")
     .refine((date) => date <= latestTodayAnywhere(), "Date cannot be in the future"),
   type: z.enum(ACHIEVEMENT_TYPES, { error: "Please select a type" }),
+  image: z
+    .file()
+    .max(5 * 1024 * 1024, "Image must be less than 5MB.")
+    .mime(["image/jpeg", "image/png", "image/webp"], "Images must be JPG, PNG or WebP files.")
+    .optional(),
+  imageUrl: z
+    .url({ protocol: /^https$/, error: "Image URL must be an https:// link" })
+    .max(2000, "Image URL must be less than 2000 characters")
+    .optional(),
 };
 
 export const giveAchievementSchema = z.object({

@@ -11,6 +11,7 @@ import {
 import { findOrganization, isOrganizationAdmin } from "#db/queries/organizations.ts";
 import { findOrganizationMember } from "#db/queries/memberships.ts";
 import type { Toast } from "./cookies.server.ts";
+import { storeImage } from "./uploads.server.ts";
 import { notify } from "./notifications.server.ts";
 
 /** A refusal shown as a toast; nothing was written. */
@@ -86,3 +87,16 @@ export async function changeVisibility(context: AppLoadContext, userId: string, 
   return { title: visible ? "Achievement shown" : "Achievement hidden", description: visible ? "It is on your public passport again." : "It is no longer on your public passport." } satisfies Toast;
 }
 
+
+/** The image an achievement form brought: an uploaded file (stored now) wins over a URL. */
+export async function achievementImage(
+  context: AppLoadContext,
+  input: { image?: File; imageUrl?: string },
+  keyWithoutExtension: () => string,
+) {
+  if (input.image && input.image.size > 0) {
+    const { url } = await storeImage(context.cloudflare.env.MEDIA, input.image, keyWithoutExtension(), "Image must be less than 5MB.");
+    return url;
+  }
+  return input.imageUrl ?? null;
+}

@@ -70,6 +70,7 @@ export async function requireViewer(
     fullName: profile.fullName,
     userType: profile.userType,
     bio: profile.bio,
+    avatarUrl: profile.avatarUrl,
     isPublic: profile.isPublic,
     archivedAt: profile.deletedAt,
     organizations,

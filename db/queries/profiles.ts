@@ -11,6 +11,7 @@ export async function findViewerProfile(db: Db, userId: string) {
       fullName: profiles.fullName,
       userType: profiles.userType,
       bio: profiles.bio,
+      avatarUrl: profiles.avatarUrl,
       isPublic: profiles.isPublic,
       activeOrganizationId: profiles.activeOrganizationId,
       deletedAt: profiles.deletedAt,
@@ -50,4 +51,8 @@ export async function updateProfile(
 
 export async function updateBio(db: Db, userId: string, bio: string | null) {
   await db.update(profiles).set({ bio }).where(eq(profiles.id, userId));
+}
+
+export async function updateAvatar(db: Db, userId: string, avatarUrl: string) {
+  await db.update(profiles).set({ avatarUrl }).where(eq(profiles.id, userId));
 }

@@ -85,3 +85,19 @@ export async function countRows(sql: string, ...params: unknown[]) {
   const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
   return row?.n ?? 0;
 }
+
+/** Posts a multipart form (files included), as a browser does. */
+export function postMultipart(path: string, form: FormData, { cookie, ip = newClientIp() }: { cookie?: string; ip?: string } = {}) {
+  return SELF.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { Origin: ORIGIN, Host: new URL(ORIGIN).host, "cf-connecting-ip": ip, ...(cookie ? { Cookie: cookie } : {}) },
+    body: form,
+    redirect: "manual",
+  });
+}
+
+/** A real 1×1 PNG. */
+export const PNG_BYTES = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="),
+  (char) => char.charCodeAt(0),
+);

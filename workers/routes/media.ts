@@ -17,7 +17,8 @@ export const mediaRoutes = new Hono<WorkerEnv>().get("/*", async (c) => {
   object.writeHttpMetadata(headers);
   headers.set("ETag", object.httpEtag);
   headers.set("Accept-Ranges", "bytes");
-  headers.set("Cache-Control", "public, max-age=3600");
+  // Keys never change content: new uploads get new keys, and avatars a new ?v= in their URL.
+  headers.set("Cache-Control", "public, max-age=31536000, immutable");
   // Uploaded bytes are never a page: no scripts, no framing, no type sniffing.
   headers.set("Content-Security-Policy", "default-src 'none'; media-src 'self'; sandbox");
 

@@ -30,7 +30,7 @@ function localToday() {
 }
 
 type Member = { userId: string; fullName: string };
-type AchievementField = "userId" | "company" | "title" | "description" | "date" | "type";
+type AchievementField = "userId" | "company" | "title" | "description" | "date" | "type" | "image" | "imageUrl";
 
 /**
  * The Add Achievement dialog (an admin giving, or a person adding their own). Without
@@ -124,7 +124,13 @@ function AchievementForm({
   const all = fields as unknown as Record<AchievementField, FieldMetadata<string | undefined>>;
   const intent = kind === "give" ? "give-achievement" : "add-self-achievement";
   return (
-    <Form method="post" action={`${location.pathname}?add=${encodeURIComponent(formId)}`} {...formProps} className="grid gap-3">
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      action={`${location.pathname}?add=${encodeURIComponent(formId)}`}
+      {...formProps}
+      className="grid gap-3"
+    >
       <input type="hidden" name="formId" value={formId} />
       <FormError errors={form.errors} />
       {kind === "give" ? (
@@ -162,6 +168,7 @@ function AchievementForm({
           <FieldError id={all.type.errorId} errors={all.type.errors} />
         </div>
       </div>
+      <ImageFields file={all.image} url={all.imageUrl} />
       <DialogFooter className="gap-2">
         {hydrated ? (
           <DialogClose asChild>
@@ -179,5 +186,29 @@ function AchievementForm({
         </SubmitButton>
       </DialogFooter>
     </Form>
+  );
+}
+
+/** An image file, or instead a link to one; the link is off once a file is chosen. */
+function ImageFields({ file, url }: { file: FieldMetadata<string | undefined>; url: FieldMetadata<string | undefined> }) {
+  const [fileChosen, setFileChosen] = useState(false);
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid gap-2">
+        <Label htmlFor={file.id}>Image (optional)</Label>
+        <Input
+          {...getInputProps(file, { type: "file" })}
+          key={file.key}
+          accept="image/jpeg,image/png,image/webp"
+          onChange={(event) => setFileChosen(Boolean(event.currentTarget.files?.length))}
+        />
+        <FieldError id={file.errorId} errors={file.errors} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={url.id}>or Image URL</Label>
+        <Input {...getInputProps(url, { type: "url" })} key={url.key} placeholder="https://" disabled={fileChosen} />
+        <FieldError id={url.errorId} errors={url.errors} />
+      </div>
+    </div>
   );
 }
