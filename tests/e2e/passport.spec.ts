@@ -1,4 +1,7 @@
 import { signUpAndConfirm } from "./accounts.ts";
+
+/** A real 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 import { expect, test, toast } from "./fixtures.ts";
 
 const ALEX_ID = "5eed0000-0000-4000-8000-000000000002";
@@ -19,6 +22,10 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
     await expect(dialog.getByLabel("Person")).toHaveValue(/.+/);
     await expect(dialog.getByLabel("Type")).toHaveValue("award");
     await dialog.getByLabel("Title").fill(title);
+    if (title === "Safety Champion") {
+      await dialog.getByLabel("Image (optional)").setInputFiles({ name: "badge.png", mimeType: "image/png", buffer: PNG });
+      await expect(dialog.getByLabel("or Image URL")).toBeDisabled();
+    }
     await dialog.getByRole("button", { name: "Create Achievement" }).click();
     await expect(toast(admin, "Achievement created")).toContainText("The person will be notified to accept this achievement.");
   }
@@ -36,6 +43,10 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
   const memberId = new URL(await member.getByRole("textbox", { name: "Public passport link" }).inputValue()).pathname;
   await visitor.goto(memberId);
   await expect(visitor.getByRole("heading", { name: "Safety Champion" })).toBeVisible();
+  const image = visitor.getByRole("article").filter({ hasText: "Safety Champion" }).locator("img");
+  await expect(image).toHaveAttribute("src", /^\/media\/achievement-images\//);
+  await expect(image).toHaveAttribute("width", "640");
+  expect(await image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
   await expect(visitor.getByText(name)).toBeVisible();
   await expect(visitor.getByText("Not For Me")).toHaveCount(0);
 
@@ -71,6 +82,15 @@ test("a person adds a self achievement and edits the biography", async ({ page }
   await expect(toast(page, "Achievement added")).toBeVisible();
   const card = page.getByRole("article").filter({ hasText: "Half Marathon - City Runners" });
   await expect(card.getByText("Self Achievement")).toBeVisible();
+});
+
+test("a person uploads a profile picture", async ({ page }) => {
+  await signUpAndConfirm(page, { name: "Pip Picture" });
+  await page.goto("/passport");
+  await page.getByLabel("Profile picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "Upload Picture" }).click();
+  await expect(toast(page, "Avatar updated")).toContainText("Your profile picture has been updated successfully");
+  await expect(page.getByRole("main").locator("img[src^='/media/avatars/']").first()).toBeVisible();
 });
 
 test("a public passport shows 8 entries and View More reveals the rest", async ({ page }) => {
