@@ -145,3 +145,30 @@ describe("the public passport", () => {
     expect(html).not.toContain("Still Pending");
   });
 });
+
+describe("the free achievement limit", () => {
+  it("when set, refuses another achievement to an unsubscribed member with a clear message", async () => {
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const worker = (await import("#workers/app.ts")).default;
+    const { admin, member } = await organisationWithMember();
+    const limited = { ...env, FREE_ACHIEVEMENTS_PER_MEMBER: "1" };
+    const giveWithLimit = async (title: string) => {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(
+        new Request("http://localhost/dashboard", {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost", Host: "localhost", Cookie: admin.cookie },
+          body: new URLSearchParams({ intent: "give-achievement", formId: "give", userId: member.id, title, date: today(), type: "award" }),
+          redirect: "manual",
+        }),
+        limited,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return response;
+    };
+    await giveWithLimit("First");
+    await giveWithLimit("Second");
+    expect((await achievementsOf(member.id)).map((row) => row.title)).toEqual(["First"]);
+  });
+});
