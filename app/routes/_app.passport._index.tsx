@@ -256,7 +256,7 @@ function ProfilePicture({ name, avatarUrl }: { name: string; avatarUrl: string |
               type="file"
               accept="image/*"
               required
-              className="min-w-0 flex-1"
+              className="min-w-48 flex-1"
               onChange={(event) => {
                 const file = event.currentTarget.files?.[0];
                 if (file && !file.type.startsWith("image/")) {

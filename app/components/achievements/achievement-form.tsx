@@ -1,23 +1,12 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { Form, Link, useActionData, useLocation } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { Form, useActionData, useLocation } from "@remix-run/react";
+import { useState, type ReactNode } from "react";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
-import { Button } from "#app/components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "#app/components/ui/dialog.tsx";
+import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
+import { DialogFooter } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { ACHIEVEMENT_TYPE_LABELS, giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 
 const selectClass =
@@ -49,53 +38,21 @@ export function AchievementDialog({
   members?: Member[];
   defaultUserId?: string;
 }) {
-  const hydrated = useHydrated();
   const location = useLocation();
   const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
   const mine = actionData?.formId === id ? actionData : undefined;
-  const [open, setOpen] = useState(false);
-  // A successful submit redirects (a new location): the dialog's work is done.
-  useEffect(() => setOpen(false), [location.key]);
-  useEffect(() => {
-    if (mine?.result?.status === "error") setOpen(true);
-  }, [mine]);
-  const title = kind === "give" ? "Add Achievement" : "Add Self Achievement";
-  const form = <AchievementForm kind={kind} formId={id} actionData={mine} members={members} defaultUserId={defaultUserId} />;
-
-  if (!hydrated) {
-    if (new URLSearchParams(location.search).get("add") !== id) {
-      return (
-        <Button asChild size="sm" variant={kind === "give" ? "outline" : "default"}>
-          <Link to={`${location.pathname}?add=${encodeURIComponent(id)}`}>{trigger}</Link>
-        </Button>
-      );
-    }
-    return (
-      <Card className="w-full">
-        <CardHeader>
-          <CardTitle as="h2">{title}</CardTitle>
-        </CardHeader>
-        <CardContent>{form}</CardContent>
-      </Card>
-    );
-  }
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button size="sm" variant={kind === "give" ? "outline" : "default"}>
-          {trigger}
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>
-            {kind === "give" ? "The person accepts it before it shows on their passport." : "It goes straight onto your passport."}
-          </DialogDescription>
-        </DialogHeader>
-        {form}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      title={kind === "give" ? "Add Achievement" : "Add Self Achievement"}
+      description={kind === "give" ? "The person accepts it before it shows on their passport." : "It goes straight onto your passport."}
+      trigger={trigger}
+      triggerSize="sm"
+      triggerVariant={kind === "give" ? "outline" : "default"}
+      openHref={`${location.pathname}?add=${encodeURIComponent(id)}`}
+      failed={mine?.result?.status === "error"}
+    >
+      <AchievementForm kind={kind} formId={id} actionData={mine} members={members} defaultUserId={defaultUserId} />
+    </FormDialog>
   );
 }
 
@@ -112,7 +69,6 @@ function AchievementForm({
   members: Member[];
   defaultUserId?: string;
 }) {
-  const hydrated = useHydrated();
   const location = useLocation();
   const schema = kind === "give" ? giveAchievementSchema : selfAchievementSchema;
   const { form, fields, formProps } = useValidatedForm({
@@ -170,17 +126,7 @@ function AchievementForm({
       </div>
       <ImageFields file={all.image} url={all.imageUrl} />
       <DialogFooter className="gap-2">
-        {hydrated ? (
-          <DialogClose asChild>
-            <Button type="button" variant="outline">
-              Cancel
-            </Button>
-          </DialogClose>
-        ) : (
-          <Button asChild variant="outline">
-            <Link to={location.pathname}>Cancel</Link>
-          </Button>
-        )}
+        <FormDialogCancel />
         <SubmitButton intent={intent} pendingText="Saving...">
           {kind === "give" ? "Create Achievement" : "Add Achievement"}
         </SubmitButton>
