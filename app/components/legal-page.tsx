@@ -1,7 +1,7 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
-import { Logo } from "#app/components/logo.tsx";
+import { LogoHeader } from "#app/components/logo.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 
@@ -10,11 +10,7 @@ export function LegalPage({ title, updated, children }: { title: string; updated
   const navigate = useNavigate();
   return (
     <div className="flex min-h-dvh flex-col">
-      <header className="border-b">
-        <div className="mx-auto flex h-16 max-w-3xl items-center justify-between px-4">
-          <Logo />
-        </div>
-      </header>
+      <LogoHeader />
       <main className="mx-auto w-full max-w-3xl flex-1 px-4 py-10">
         <Button asChild variant="ghost" className="-ml-3 mb-6">
           <Link

@@ -17,3 +17,14 @@ export function Logo({ to = "/" }: { to?: string }) {
     </div>
   );
 }
+
+/** The plain top bar of pages outside the signed-in area: just the logo. */
+export function LogoHeader() {
+  return (
+    <header className="border-b">
+      <div className="mx-auto flex h-16 max-w-3xl items-center px-4">
+        <Logo />
+      </div>
+    </header>
+  );
+}

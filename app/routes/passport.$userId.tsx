@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { Logo } from "#app/components/logo.tsx";
+import { LogoHeader } from "#app/components/logo.tsx";
 import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
@@ -35,11 +35,7 @@ export default function PublicPassport() {
   const { passport, showAll, userId } = useLoaderData<typeof loader>();
   return (
     <div className="flex min-h-dvh flex-col">
-      <header className="border-b">
-        <div className="mx-auto flex h-16 max-w-5xl items-center justify-between px-4">
-          <Logo />
-        </div>
-      </header>
+      <LogoHeader />
       <main className="flex-1 px-4 py-10">
         {passport ? (
           <PublicPassportView
