@@ -61,11 +61,17 @@ export async function addSelfAchievement(context: AppLoadContext, userId: string
   return { title: "Achievement added", description: `"${input.title}" was added to your passport` } satisfies Toast;
 }
 
-/** Only the recipient answers; answering twice changes nothing. The giver hears the answer. */
-export async function answer(context: AppLoadContext, userId: string, achievementId: string, status: "accepted" | "rejected") {
+/** The achievement a recipient acts on: 404 when absent, 403 when it is someone else's. */
+async function requireOwnAchievement(context: AppLoadContext, userId: string, achievementId: string) {
   const achievement = await findAchievement(context.db, achievementId);
   if (!achievement) throw new Response("Achievement not found", { status: 404 });
   if (achievement.userId !== userId) throw new Response("Forbidden", { status: 403 });
+  return achievement;
+}
+
+/** Only the recipient answers; answering twice changes nothing. The giver hears the answer. */
+export async function answer(context: AppLoadContext, userId: string, achievementId: string, status: "accepted" | "rejected") {
+  const achievement = await requireOwnAchievement(context, userId, achievementId);
   if ((await answerAchievement(context.db, achievementId, userId, status)) && achievement.organizationId) {
     await notify(context, [
       {
@@ -80,9 +86,7 @@ export async function answer(context: AppLoadContext, userId: string, achievemen
 }
 
 export async function changeVisibility(context: AppLoadContext, userId: string, achievementId: string, visible: boolean) {
-  const achievement = await findAchievement(context.db, achievementId);
-  if (!achievement) throw new Response("Achievement not found", { status: 404 });
-  if (achievement.userId !== userId) throw new Response("Forbidden", { status: 403 });
+  await requireOwnAchievement(context, userId, achievementId);
   await setAchievementVisibility(context.db, achievementId, userId, visible);
   return { title: visible ? "Achievement shown" : "Achievement hidden", description: visible ? "It is on your public passport again." : "It is no longer on your public passport." } satisfies Toast;
 }
