@@ -9,8 +9,8 @@ import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { AchievementError, achievementImage, giveAchievement } from "#app/utils/achievements.server.ts";
-import { imageKeys, UploadError } from "#app/utils/uploads.server.ts";
+import { AchievementError, giveAchievement, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
+import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
 import type { FormActionData } from "#app/utils/use-validated-form.ts";
@@ -86,11 +86,29 @@ const organizationAction = z.object({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/dashboard", toast);
 
+  // Only the Add Achievement form carries files, and only an admin of the active organisation
+  // may send one: checked before a byte of the body is read.
+  const organizationId = viewer.activeOrganization?.id ?? null;
+  const isAdmin = organizationId !== null && (await isOrganizationAdmin(context.db, viewer.id, organizationId));
+  if (isUpload(request) && !isAdmin) throw new Response("Forbidden", { status: 403 });
+  // (Without an organisation no file gets this far, so the key is never made.)
+  const upload = await readAchievementUpload(request, context, mediaKeys.organisation(organizationId ?? "none"));
+  const formData = upload.fields;
+  const intent = formData.get("intent");
+
   try {
+    if (intent === "give-achievement") {
+      if (!organizationId) throw new Response("Forbidden", { status: 403 });
+      const outcome = await submitAchievementForm(upload, giveAchievementSchema, (value, media) => {
+        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
+        return giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, ...media });
+      });
+      return "refused" in outcome ? outcome.refused : back(outcome.toast);
+    }
+    await upload.discard();
+
     if (intent === "create-organization") {
       if (viewer.userType !== "organization") throw new Response("Only organisation accounts create organisations", { status: 403 });
       const submission = parseWithZod(formData, { schema: createOrganizationSchema });
@@ -99,18 +117,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       await createOrganization(context.db, viewer.id, submission.value);
       return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
-    }
-
-    if (intent === "give-achievement") {
-      const organizationId = viewer.activeOrganization?.id;
-      if (!organizationId) throw new Response("Forbidden", { status: 403 });
-      const submission = parseWithZod(formData, { schema: giveAchievementSchema });
-      if (submission.status !== "success") {
-        return data({ formId: formData.get("formId"), result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
-      }
-      const { intent: _, image, imageUrl, ...achievement } = submission.value;
-      const storedImageUrl = await achievementImage(context, { image, imageUrl }, () => imageKeys.organisation(organizationId));
-      return back(await giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, imageUrl: storedImageUrl }));
     }
 
     const onMembership = membershipAction.safeParse(Object.fromEntries(formData));
@@ -132,7 +138,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (error instanceof MembershipError || error instanceof AchievementError) return back(error.toast);
-    if (error instanceof UploadError) return back({ title: error.title, description: error.description, variant: "destructive" });
     throw error;
   }
   throw new Response("Unknown action", { status: 400 });

@@ -8,16 +8,15 @@ import { AchievementDialog } from "#app/components/achievements/achievement-form
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton, TextareaField } from "#app/components/forms.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
-import { showToast } from "#app/components/toaster.tsx";
+import { IntroVideo } from "#app/components/passport/intro-video.tsx";
+import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { AchievementError, achievementImage, addSelfAchievement, answer, changeVisibility } from "#app/utils/achievements.server.ts";
-import { imageKeys, storeAvatar, UploadError } from "#app/utils/uploads.server.ts";
+import { AchievementError, addSelfAchievement, answer, changeVisibility, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
+import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
@@ -25,7 +24,7 @@ import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 import { optionalText, validationToast } from "#app/utils/validation.ts";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
-import { updateAvatar, updateBio } from "#db/queries/profiles.ts";
+import { updateBio } from "#db/queries/profiles.ts";
 import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
@@ -45,31 +44,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/passport", toast);
+  const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
+  const formData = upload.fields;
+  const intent = formData.get("intent");
   const fail = (formId: FormDataEntryValue | null, submission: { reply: () => unknown; error?: Record<string, string[] | null> | null }) =>
     data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
-
   try {
     if (intent === "add-self-achievement") {
-      const submission = parseWithZod(formData, { schema: selfAchievementSchema });
-      if (submission.status !== "success") return fail(formData.get("formId"), submission);
-      const { intent: _, image, imageUrl, ...achievement } = submission.value;
-      const storedImageUrl = await achievementImage(context, { image, imageUrl }, () => imageKeys.self(viewer.id));
-      return back(await addSelfAchievement(context, viewer.id, { ...achievement, imageUrl: storedImageUrl }));
+      const outcome = await submitAchievementForm(upload, selfAchievementSchema, (value, media) => {
+        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
+        return addSelfAchievement(context, viewer.id, { ...achievement, ...media });
+      });
+      return "refused" in outcome ? outcome.refused : back(outcome.toast);
     }
+    // Only the achievement form takes files.
+    await upload.discard();
     if (intent === "update-bio") {
       const submission = parseWithZod(formData, { schema: bioSchema });
       if (submission.status !== "success") return fail("bio", submission);
       await updateBio(context.db, viewer.id, submission.value.bio);
       return back({ title: "Bio updated" });
-    }
-    if (intent === "upload-avatar") {
-      const file = formData.get("avatar");
-      if (!(file instanceof File) || file.size === 0) throw new UploadError("Invalid file type", "Please upload an image file");
-      await updateAvatar(context.db, viewer.id, await storeAvatar(context.cloudflare.env.MEDIA, viewer.id, file));
-      return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
     }
     const answered = answerSchema.safeParse(Object.fromEntries(formData));
     if (answered.success) {
@@ -81,9 +76,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (error instanceof AchievementError) return back(error.toast);
-    if (error instanceof UploadError) {
-      return back({ title: intent === "upload-avatar" ? "Error uploading avatar" : error.title, description: error.description, variant: "destructive" });
-    }
     throw error;
   }
   throw new Response("Unknown action", { status: 400 });
@@ -111,7 +103,7 @@ export default function OwnPassport() {
         </CardContent>
       </Card>
 
-      <ProfilePicture name={viewer.fullName} avatarUrl={viewer.avatarUrl} />
+      <ProfileMedia viewer={viewer} />
 
       <Biography bio={viewer.bio} />
 
@@ -238,38 +230,22 @@ function Biography({ bio }: { bio: string | null }) {
   );
 }
 
-/** Upload Picture: any image the browser knows; the server keeps JPG, PNG or WebP only. */
-function ProfilePicture({ name, avatarUrl }: { name: string; avatarUrl: string | null }) {
+/** The owner's picture and introduction video, with their upload controls. */
+function ProfileMedia({ viewer }: { viewer: ReturnType<typeof useViewer> }) {
   return (
     <Card>
-      <CardContent className="flex flex-wrap items-center gap-4 pt-6">
-        <Avatar className="size-20">
-          {avatarUrl ? <AvatarImage src={avatarUrl} alt="" width={80} height={80} /> : null}
-          <AvatarFallback className="text-xl font-semibold">{name.slice(0, 1).toUpperCase()}</AvatarFallback>
-        </Avatar>
-        <Form method="post" encType="multipart/form-data" className="grid min-w-0 flex-1 gap-2">
-          <Label htmlFor="avatar">Profile picture</Label>
-          <div className="flex flex-wrap gap-2">
-            <Input
-              id="avatar"
-              name="avatar"
-              type="file"
-              accept="image/*"
-              required
-              className="min-w-48 flex-1"
-              onChange={(event) => {
-                const file = event.currentTarget.files?.[0];
-                if (file && !file.type.startsWith("image/")) {
-                  showToast({ title: "Invalid file type", description: "Please upload an image file", variant: "destructive" });
-                  event.currentTarget.value = "";
-                }
-              }}
-            />
-            <SubmitButton intent="upload-avatar" variant="outline" pendingText="Uploading...">
-              Upload Picture
-            </SubmitButton>
-          </div>
-        </Form>
+      <CardContent className="grid gap-6 pt-6 sm:grid-cols-2">
+        <div className="flex min-w-0 flex-wrap items-center gap-4">
+          <Avatar className="size-20">
+            {viewer.avatarUrl ? <AvatarImage src={viewer.avatarUrl} alt="" width={80} height={80} /> : null}
+            <AvatarFallback className="text-xl font-semibold">{viewer.fullName.slice(0, 1).toUpperCase()}</AvatarFallback>
+          </Avatar>
+          <AvatarUploader redirectTo="/passport" />
+        </div>
+        <div className="grid min-w-0 gap-3">
+          <IntroVideo url={viewer.introVideoUrl} thumbnailUrl={viewer.introVideoThumbnailUrl} />
+          <IntroVideoUploader introVideoUrl={viewer.introVideoUrl} redirectTo="/passport" />
+        </div>
       </CardContent>
     </Card>
   );

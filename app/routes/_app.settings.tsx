@@ -28,6 +28,8 @@ import { nameField, optionalText, passwordField, validationToast } from "#app/ut
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updateProfile } from "#db/queries/profiles.ts";
+import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
+import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
@@ -230,6 +232,13 @@ function ProfileSettings({ actionData }: { actionData?: SettingsActionData }) {
             </SubmitButton>
           </div>
         </Form>
+        {viewer.userType === "individual" ? (
+          // Its own form: a video uploads on its own, never held up by the profile fields.
+          <div className="mt-6 grid gap-3 border-t pt-6">
+            <IntroVideo url={viewer.introVideoUrl} thumbnailUrl={viewer.introVideoThumbnailUrl} />
+            <IntroVideoUploader introVideoUrl={viewer.introVideoUrl} redirectTo="/settings" />
+          </div>
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -2,6 +2,9 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { LogoHeader } from "#app/components/logo.tsx";
+import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
+import { IntroVideo } from "#app/components/passport/intro-video.tsx";
+import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
@@ -22,17 +25,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const passport = userId.success
     ? await loadPassport(context.db, userId.data, showAll ? MAX_LISTED_ACHIEVEMENTS : PUBLIC_PASSPORT_INITIAL_ENTRIES)
     : null;
+  // Only a visitor with a session can be the owner: no session lookup for everyone else.
+  const isOwner = Boolean(passport && hasSessionCookie(request) && (await context.getUser())?.id === userId.data);
   // Archived accounts are never public; a private passport is visible to its owner only.
-  const visible =
-    passport &&
-    !passport.profile.deletedAt &&
-    (passport.profile.isPublic || (await context.getUser())?.id === userId.data);
-  if (!visible) return data({ passport: null, showAll, userId: null }, { status: 404 });
-  return { passport, showAll, userId: userId.data as string };
+  const visible = passport && !passport.profile.deletedAt && (passport.profile.isPublic || isOwner);
+  if (!visible) return data({ passport: null, showAll, userId: null, isOwner: false }, { status: 404 });
+  return { passport, showAll, userId: userId.data as string, isOwner };
 }
 
 export default function PublicPassport() {
-  const { passport, showAll, userId } = useLoaderData<typeof loader>();
+  const { passport, showAll, userId, isOwner } = useLoaderData<typeof loader>();
   return (
     <div className="flex min-h-dvh flex-col">
       <LogoHeader />
@@ -44,6 +46,15 @@ export default function PublicPassport() {
             total={passport.total}
             showAll={showAll}
             showAllHref={`/passport/${userId}?all=1`}
+            avatarDialog={
+              isOwner ? (
+                <div className="grid gap-6">
+                  <AvatarUploader redirectTo={`/passport/${userId}`} />
+                  <IntroVideo url={passport.profile.introVideoUrl} thumbnailUrl={passport.profile.introVideoThumbnailUrl} />
+                  <IntroVideoUploader introVideoUrl={passport.profile.introVideoUrl} redirectTo={`/passport/${userId}`} />
+                </div>
+              ) : undefined
+            }
           />
         ) : (
           <div className="mx-auto max-w-md py-16 text-center">

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ACHIEVEMENT_TYPES } from "#db/schema.ts";
+import { IMAGE_MIME_TYPES, MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_MIME_TYPES } from "./media-limits.ts";
 import { optionalText } from "./validation.ts";
 
 // The achievement forms' rules and messages (spec section 5), shared by browser and server.
@@ -22,14 +23,28 @@ const achievementFields = {
     .refine((date) => !Number.isNaN(Date.parse(date)), "Date is required")
     .refine((date) => date <= latestTodayAnywhere(), "Date cannot be in the future"),
   type: z.enum(ACHIEVEMENT_TYPES, { error: "Please select a type" }),
-  image: z
+  // Files are checked here in the browser; the server checks the bytes while they stream in.
+  media: z
     .file()
-    .max(5 * 1024 * 1024, "Image must be less than 5MB.")
-    .mime(["image/jpeg", "image/png", "image/webp"], "Images must be JPG, PNG or WebP files.")
+    .optional()
+    .superRefine((file, context) => {
+      if (!file) return;
+      const limit = IMAGE_MIME_TYPES.includes(file.type)
+        ? MEDIA_LIMITS.image
+        : VIDEO_MIME_TYPES.includes(file.type)
+          ? MEDIA_LIMITS.achievementVideo
+          : null;
+      if (!limit) context.addIssue({ code: "custom", message: MEDIA_MESSAGES.invalidMedia });
+      else if (file.size > limit.maxBytes) context.addIssue({ code: "custom", message: limit.tooLarge });
+    }),
+  cover: z
+    .file()
+    .max(MEDIA_LIMITS.cover.maxBytes, MEDIA_LIMITS.cover.tooLarge)
+    .mime(IMAGE_MIME_TYPES, MEDIA_MESSAGES.invalidImage)
     .optional(),
-  imageUrl: z
-    .url({ protocol: /^https$/, error: "Image URL must be an https:// link" })
-    .max(2000, "Image URL must be less than 2000 characters")
+  mediaUrl: z
+    .url({ protocol: /^https$/, error: "Image or video URL must be an https:// link" })
+    .max(2000, "Image or video URL must be less than 2000 characters")
     .optional(),
 };
 

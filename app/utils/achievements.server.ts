@@ -1,4 +1,6 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import type { z } from "zod";
 import {
   answerAchievement,
   countAchievementsFrom,
@@ -11,7 +13,10 @@ import {
 import { findOrganization, isOrganizationAdmin } from "#db/queries/organizations.ts";
 import { findOrganizationMember } from "#db/queries/memberships.ts";
 import type { Toast } from "./cookies.server.ts";
-import { storeImage } from "./uploads.server.ts";
+import type { giveAchievementSchema, selfAchievementSchema } from "./achievement-schemas.ts";
+import { isVideoUrl } from "./media-limits.ts";
+import { achievementFileRules, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
+import { validationToast } from "./validation.ts";
 import { notify } from "./notifications.server.ts";
 
 /** A refusal shown as a toast; nothing was written. */
@@ -92,15 +97,49 @@ export async function changeVisibility(context: AppLoadContext, userId: string, 
 }
 
 
-/** The image an achievement form brought: an uploaded file (stored now) wins over a URL. */
-export async function achievementImage(
-  context: AppLoadContext,
-  input: { image?: File; imageUrl?: string },
-  keyWithoutExtension: () => string,
+/**
+ * The media an achievement form brought: an uploaded picture, or a video with its cover (or the
+ * browser's thumbnail when there is no cover), or else a link. Stored files left unused go.
+ */
+export async function achievementMedia(upload: UploadForm, mediaUrl: string | undefined) {
+  const { media, cover, thumbnail } = Object.fromEntries(upload.files);
+  let chosen: { imageUrl: string | null; videoUrl: string | null };
+  if (media?.type.kind === "video") chosen = { videoUrl: media.url, imageUrl: (cover ?? thumbnail)?.url ?? null };
+  else if (media) chosen = { imageUrl: media.url, videoUrl: null };
+  else if (mediaUrl) chosen = isVideoUrl(mediaUrl) ? { videoUrl: mediaUrl, imageUrl: null } : { imageUrl: mediaUrl, videoUrl: null };
+  else chosen = { imageUrl: null, videoUrl: null };
+  await upload.keepOnly([chosen.imageUrl, chosen.videoUrl]);
+  return chosen;
+}
+
+type AchievementSchema = typeof giveAchievementSchema | typeof selfAchievementSchema;
+type SavedMedia = { imageUrl: string | null; videoUrl: string | null };
+
+/** Reads a form that may be the Add Achievement form, its files streamed to R2 under `key`. */
+export function readAchievementUpload(request: Request, context: AppLoadContext, key: FileRule["key"]) {
+  return readUploadForm(request, context.cloudflare.env.MEDIA, achievementFileRules(key));
+}
+
+/**
+ * Validates an Add Achievement form and saves it with `save`. A refused submission answers 400
+ * with every message and the typed values, leaving nothing in R2; so does a save that throws.
+ */
+export async function submitAchievementForm<Schema extends AchievementSchema>(
+  upload: UploadForm,
+  schema: Schema,
+  save: (value: z.output<Schema>, media: SavedMedia) => Promise<Toast>,
 ) {
-  if (input.image && input.image.size > 0) {
-    const { url } = await storeImage(context.cloudflare.env.MEDIA, input.image, keyWithoutExtension(), "Image must be less than 5MB.");
-    return url;
+  const submission = parseWithZod(upload.fields, { schema });
+  const formId = upload.fields.get("formId");
+  if (upload.error) {
+    await upload.discard();
+    const { title, description, field = "media" } = upload.error;
+    return { refused: data({ formId, result: submission.reply({ fieldErrors: { [field]: [description] } }), toast: { title, description, variant: "destructive" as const } }, { status: 400 }) };
   }
-  return input.imageUrl ?? null;
+  if (submission.status !== "success") {
+    await upload.discard();
+    return { refused: data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 }) };
+  }
+  const media = await achievementMedia(upload, (submission.value as { mediaUrl?: string }).mediaUrl);
+  return { toast: await upload.use(() => save(submission.value as z.output<Schema>, media)) };
 }

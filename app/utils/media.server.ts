@@ -13,7 +13,9 @@ export function mediaUrl(key: string) {
 /** The R2 key behind one of our media URLs, or null for an outside URL. */
 export function mediaKeyFromUrl(url: string | null | undefined) {
   if (!url?.startsWith(MEDIA_PREFIX)) return null;
-  return url.slice(MEDIA_PREFIX.length).split("/").map(decodeURIComponent).join("/");
+  // Avatars carry a ?v= version for caches; it is not part of the key.
+  const path = url.slice(MEDIA_PREFIX.length).split("?")[0] ?? "";
+  return path.split("/").map(decodeURIComponent).join("/");
 }
 
 /** Key prefixes holding only this user's files (avatar, intro video, self achievement media). */

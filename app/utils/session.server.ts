@@ -71,6 +71,8 @@ export async function requireViewer(
     userType: profile.userType,
     bio: profile.bio,
     avatarUrl: profile.avatarUrl,
+    introVideoUrl: profile.introVideoUrl,
+    introVideoThumbnailUrl: profile.introVideoThumbnailUrl,
     isPublic: profile.isPublic,
     archivedAt: profile.deletedAt,
     organizations,
@@ -79,3 +81,8 @@ export async function requireViewer(
 }
 
 export type Viewer = Awaited<ReturnType<typeof requireViewer>>;
+
+/** Whether the request carries a session cookie at all (cheap; says nothing of its validity). */
+export function hasSessionCookie(request: Request) {
+  return /(?:^|;\s*)(?:__Secure-)?passport\.session_token=/.test(request.headers.get("Cookie") ?? "");
+}

@@ -1,71 +1,272 @@
-import { BUCKETS, mediaUrl } from "./media.server.ts";
+import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
+import { BUCKETS, mediaKeyFromUrl, mediaUrl } from "./media.server.ts";
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "./media-limits.ts";
+import { concat, DurationProbe, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
 
-// Image uploads: the real type comes from the file's first bytes, never from its name or the
-// browser's claim, so an HTML or SVG file renamed .png is refused.
-
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-const IMAGE_SIGNATURES = [
-  { ext: "jpg", mime: "image/jpeg", matches: (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  {
-    ext: "png",
-    mime: "image/png",
-    matches: (b: Uint8Array) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte),
-  },
-  {
-    ext: "webp",
-    mime: "image/webp",
-    matches: (b: Uint8Array) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
-  },
-] as const;
-
-function ascii(bytes: Uint8Array, start: number, end: number) {
-  return String.fromCharCode(...bytes.subarray(start, end));
-}
+// Uploads stream from the request straight into R2: the size limit, the real type (from the
+// first bytes) and a video's duration (from its container header) are checked while the bytes
+// pass, so no file is ever held whole in memory and a refused one leaves nothing behind.
 
 export class UploadError extends Error {
   constructor(
     readonly title: string,
     readonly description: string,
+    /** The form field the refusal belongs to, when there is one. */
+    readonly field?: string,
   ) {
     super(description);
   }
 }
 
-/** JPG, PNG or WebP by content, or null. */
-export function sniffImage(bytes: Uint8Array) {
-  return IMAGE_SIGNATURES.find((signature) => signature.matches(bytes)) ?? null;
-}
-
-/** Checks an uploaded image and stores it under `keyWithoutExtension`; returns its public URL. */
-export async function storeImage(bucket: R2Bucket, file: File, keyWithoutExtension: string, tooLarge: string) {
-  if (file.size > MAX_IMAGE_BYTES) throw new UploadError("File too large", tooLarge);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = bytes.length > 0 ? sniffImage(bytes) : null;
-  if (!type) throw new UploadError("Invalid file type", "Images must be JPG, PNG or WebP files.");
-  const key = `${keyWithoutExtension}.${type.ext}`;
-  await bucket.put(key, bytes, { httpMetadata: { contentType: type.mime } });
-  return { key, url: mediaUrl(key) };
-}
-
-/** Key patterns of the spec, under the bucket prefixes of decisions.md. */
-export const imageKeys = {
-  organisation: (organizationId: string) => `${BUCKETS.images}/${organizationId}/${crypto.randomUUID()}`,
-  self: (userId: string) => `${BUCKETS.images}/self-achievements/${userId}/${crypto.randomUUID()}`,
-  avatar: (userId: string) => `${BUCKETS.avatars}/${userId}/avatar`,
+/** What one file field accepts: each kind it takes with its limits, and where it is stored. */
+export type FileRule = {
+  image?: FileLimit;
+  video?: FileLimit;
+  invalidType: string;
+  key: (type: MediaType) => string;
 };
 
-/** A request body bigger than any upload we accept is refused before it is read. */
-export function assertBodyWithin(request: Request, maxBytes: number) {
-  const length = Number(request.headers.get("Content-Length") ?? 0);
-  if (length > maxBytes) throw new UploadError("File too large", "Image must be less than 5MB.");
+export type StoredFile = { key: string; url: string; type: MediaType; duration: number | null };
+
+// R2 multipart parts must be at least 5 MiB (all but the last) and all the same size.
+const PART_BYTES = 5 * 1024 * 1024;
+const MAX_PARTS = 30;
+const MAX_TEXT_FIELD_BYTES = 64 * 1024;
+
+/** Key patterns of the spec, under the bucket prefixes of decisions.md. */
+const bucketOf = (type: MediaType) => (type.kind === "video" ? BUCKETS.videos : BUCKETS.images);
+export const mediaKeys = {
+  organisation: (organizationId: string) => (type: MediaType) => `${bucketOf(type)}/${organizationId}/${crypto.randomUUID()}.${type.ext}`,
+  self: (userId: string) => (type: MediaType) => `${bucketOf(type)}/self-achievements/${userId}/${crypto.randomUUID()}.${type.ext}`,
+  avatar: (userId: string) => (type: MediaType) => `${BUCKETS.avatars}/${userId}/avatar.${type.ext}`,
+  intro: (userId: string, at: number) => (type: MediaType) =>
+    `${BUCKETS.videos}/intro-${userId}-${at}${type.kind === "image" ? "-thumbnail" : ""}.${type.ext}`,
+};
+
+/** The rules of the achievement forms: a picture or a video, a cover for the video, and the browser's thumbnail. */
+export function achievementFileRules(key: FileRule["key"]): Record<string, FileRule> {
+  return {
+    media: { image: MEDIA_LIMITS.image, video: MEDIA_LIMITS.achievementVideo, invalidType: MEDIA_MESSAGES.invalidMedia, key },
+    cover: { image: MEDIA_LIMITS.cover, invalidType: MEDIA_MESSAGES.invalidImage, key },
+    thumbnail: { image: MEDIA_LIMITS.image, invalidType: MEDIA_MESSAGES.invalidImage, key },
+  };
 }
 
-/** The avatar overwrites {userId}/avatar.{ext}; a picture of another format is removed. */
-export async function storeAvatar(bucket: R2Bucket, userId: string, file: File) {
-  const stored = await storeImage(bucket, file, imageKeys.avatar(userId), "Image must be less than 5MB.");
-  const stale = IMAGE_SIGNATURES.map((signature) => `${imageKeys.avatar(userId)}.${signature.ext}`).filter((key) => key !== stored.key);
-  await bucket.delete(stale);
-  // The key stays the same; the version makes browsers and caches fetch the new picture.
-  return `${stored.url}?v=${Date.now()}`;
+/** Whether the request carries a form with files (the only forms read by readUploadForm). */
+export function isUpload(request: Request) {
+  return request.headers.get("Content-Type")?.startsWith("multipart/form-data") ?? false;
+}
+
+export type UploadForm = {
+  /** The text fields, as far as they were read. */
+  fields: FormData;
+  files: Map<string, StoredFile>;
+  /** The first refusal; the files stored before it are already deleted. */
+  error: UploadError | null;
+  /** Deletes every stored file (a later step refused the submission). */
+  discard: () => Promise<void>;
+  /** Deletes the stored files whose URLs are not listed (a cover not needed after all). */
+  keepOnly: (urls: (string | null)[]) => Promise<void>;
+  /** Runs the write that uses the files, deleting them when it fails. */
+  use: <T>(work: () => Promise<T>) => Promise<T>;
+};
+
+/**
+ * Reads a form whose file fields follow `rules`. Files of other fields are refused; text fields
+ * are kept (bounded in size and number) so a refused submission can show them again.
+ */
+export async function readUploadForm(request: Request, bucket: R2Bucket, rules: Record<string, FileRule>): Promise<UploadForm> {
+  const fields = new FormData();
+  const files = new Map<string, StoredFile>();
+  const keepOnly = async (urls: (string | null)[]) => {
+    const unused = [...files].filter(([, file]) => !urls.includes(file.url));
+    for (const [field] of unused) files.delete(field);
+    if (unused.length) await bucket.delete(unused.map(([, file]) => file.key));
+  };
+  const discard = () => keepOnly([]);
+  const form: UploadForm = {
+    fields,
+    files,
+    error: null,
+    discard,
+    keepOnly,
+    use: async (work) => {
+      try {
+        return await work();
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+  };
+
+  const largest = Math.max(...Object.values(rules).flatMap((rule) => [rule.image?.maxBytes ?? 0, rule.video?.maxBytes ?? 0]));
+  const allowedBody = Object.values(rules).reduce((sum, rule) => sum + Math.max(rule.image?.maxBytes ?? 0, rule.video?.maxBytes ?? 0), 0) + 1024 * 1024;
+  if (Number(request.headers.get("Content-Length") ?? 0) > allowedBody) {
+    const biggest = Object.values(rules).flatMap((rule) => [rule.image, rule.video]).find((limit) => limit?.maxBytes === largest);
+    form.error = new UploadError(MEDIA_MESSAGES.tooLargeTitle, biggest?.tooLarge ?? "The upload is too large.");
+    return form;
+  }
+  if (!isUpload(request)) {
+    // A form without files (or a hand-made request): text fields only.
+    for (const [name, value] of await request.formData()) if (typeof value === "string") fields.append(name, value);
+    return form;
+  }
+
+  let parts = 0;
+  try {
+    await unstable_parseMultipartFormData(request, async (part) => {
+      if (++parts > MAX_PARTS) throw new UploadError("Upload refused", "The form has too many parts.");
+      if (part.filename === undefined) {
+        fields.append(part.name, await readText(part.data));
+        return undefined;
+      }
+      const rule = rules[part.name];
+      if (!rule) throw new UploadError("Upload refused", "This form does not take that file.", part.name);
+      if (files.has(part.name)) throw new UploadError("Upload refused", "Only one file per field.", part.name);
+      try {
+        const stored = await streamToR2(bucket, part.data, rule);
+        if (stored) files.set(part.name, stored);
+      } catch (error) {
+        if (error instanceof UploadError) throw new UploadError(error.title, error.description, part.name);
+        throw error;
+      }
+      return undefined;
+    });
+  } catch (error) {
+    await discard();
+    if (error instanceof UploadError) form.error = error;
+    else if (error instanceof TypeError || (error instanceof Error && /malformed|multipart/i.test(error.message))) {
+      form.error = new UploadError("Upload failed", "The upload could not be read. Please try again.");
+    } else throw error;
+  }
+  return form;
+}
+
+async function readText(data: AsyncIterable<Uint8Array>) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of data) {
+    size += chunk.length;
+    if (size > MAX_TEXT_FIELD_BYTES) throw new UploadError("Validation error", "A field of this form is far too long.");
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(concat(chunks, size));
+}
+
+/**
+ * Streams one file into R2 under the rule's key. Returns null for an empty file field (no file
+ * chosen); refuses a file whose bytes are not an accepted type, one past its size limit, or a
+ * video whose duration is over its limit or cannot be read.
+ */
+async function streamToR2(bucket: R2Bucket, data: AsyncIterable<Uint8Array>, rule: FileRule): Promise<StoredFile | null> {
+  let head: Uint8Array[] = [];
+  let size = 0;
+  let writer: R2StreamWriter | null = null;
+  let type: MediaType | null = null;
+  let limit: FileLimit | undefined;
+  let probe: DurationProbe | null = null;
+
+  const begin = (bytes: Uint8Array) => {
+    type = sniffMedia(bytes);
+    limit = type ? rule[type.kind] : undefined;
+    if (!type || !limit) throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, rule.invalidType);
+    if (size > limit.maxBytes) throw new UploadError(MEDIA_MESSAGES.tooLargeTitle, limit.tooLarge);
+    probe = type.kind === "video" ? new DurationProbe(type) : null;
+    writer = new R2StreamWriter(bucket, rule.key(type), type.mime);
+  };
+  const write = async (chunk: Uint8Array) => {
+    if (size > limit!.maxBytes) throw new UploadError(MEDIA_MESSAGES.tooLargeTitle, limit!.tooLarge);
+    if (probe) {
+      probe.push(chunk);
+      if (probe.duration !== null && probe.duration > limit!.maxSeconds!) throw new UploadError(MEDIA_MESSAGES.tooLongTitle, limit!.tooLong!);
+    }
+    await writer!.write(chunk);
+  };
+
+  try {
+    for await (const chunk of data) {
+      if (chunk.length === 0) continue;
+      size += chunk.length;
+      if (writer) {
+        await write(chunk);
+        continue;
+      }
+      head.push(chunk);
+      if (size < SNIFF_BYTES) continue;
+      const bytes = concat(head);
+      head = [];
+      begin(bytes);
+      await write(bytes);
+    }
+    if (size === 0) return null;
+    if (!writer) {
+      const bytes = concat(head);
+      begin(bytes);
+      await write(bytes);
+    }
+    let duration: number | null = null;
+    if (probe) {
+      duration = (probe as DurationProbe).end();
+      if (duration === null) throw new UploadError(MEDIA_MESSAGES.durationTitle, MEDIA_MESSAGES.duration);
+      if (duration > limit!.maxSeconds!) throw new UploadError(MEDIA_MESSAGES.tooLongTitle, limit!.tooLong!);
+    }
+    const key = await (writer as unknown as R2StreamWriter).close();
+    return { key, url: mediaUrl(key), type: type!, duration };
+  } catch (error) {
+    await (writer as R2StreamWriter | null)?.abort();
+    throw error;
+  }
+}
+
+/**
+ * Writes a stream of unknown length to R2 with bounded memory: small files in one put, larger
+ * ones as a multipart upload of fixed 5 MiB parts.
+ */
+class R2StreamWriter {
+  private chunks: Uint8Array[] = [];
+  private buffered = 0;
+  private upload: R2MultipartUpload | null = null;
+  private parts: R2UploadedPart[] = [];
+
+  constructor(
+    private readonly bucket: R2Bucket,
+    private readonly key: string,
+    private readonly contentType: string,
+  ) {}
+
+  async write(chunk: Uint8Array) {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    while (this.buffered >= PART_BYTES) await this.flush(PART_BYTES);
+  }
+
+  private async flush(length: number) {
+    const all = concat(this.chunks, this.buffered);
+    const rest = all.subarray(length);
+    this.chunks = rest.length ? [rest] : [];
+    this.buffered = rest.length;
+    this.upload ??= await this.bucket.createMultipartUpload(this.key, { httpMetadata: { contentType: this.contentType } });
+    this.parts.push(await this.upload.uploadPart(this.parts.length + 1, all.subarray(0, length)));
+  }
+
+  async close() {
+    if (!this.upload) {
+      await this.bucket.put(this.key, concat(this.chunks, this.buffered), { httpMetadata: { contentType: this.contentType } });
+    } else {
+      if (this.buffered) await this.flush(this.buffered);
+      await this.upload.complete(this.parts);
+    }
+    return this.key;
+  }
+
+  async abort() {
+    await this.upload?.abort();
+  }
+}
+
+/** Deletes files of ours that a change replaced; outside links and missing files are ignored. */
+export async function deleteMedia(bucket: R2Bucket, urls: (string | null | undefined)[]) {
+  const keys = urls.map(mediaKeyFromUrl).filter((key): key is string => key !== null);
+  if (keys.length) await bucket.delete(keys);
 }

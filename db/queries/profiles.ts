@@ -12,6 +12,8 @@ export async function findViewerProfile(db: Db, userId: string) {
       userType: profiles.userType,
       bio: profiles.bio,
       avatarUrl: profiles.avatarUrl,
+      introVideoUrl: profiles.introVideoUrl,
+      introVideoThumbnailUrl: profiles.introVideoThumbnailUrl,
       isPublic: profiles.isPublic,
       activeOrganizationId: profiles.activeOrganizationId,
       deletedAt: profiles.deletedAt,
@@ -55,4 +57,15 @@ export async function updateBio(db: Db, userId: string, bio: string | null) {
 
 export async function updateAvatar(db: Db, userId: string, avatarUrl: string) {
   await db.update(profiles).set({ avatarUrl }).where(eq(profiles.id, userId));
+}
+
+/** Sets (or with nulls, clears) the introduction video; returns the one it replaced. */
+export async function replaceIntroVideo(db: Db, userId: string, video: { introVideoUrl: string | null; introVideoThumbnailUrl: string | null }) {
+  const [previous] = await db
+    .select({ introVideoUrl: profiles.introVideoUrl, introVideoThumbnailUrl: profiles.introVideoThumbnailUrl })
+    .from(profiles)
+    .where(eq(profiles.id, userId))
+    .limit(1);
+  await db.update(profiles).set(video).where(eq(profiles.id, userId));
+  return previous ?? null;
 }

@@ -23,8 +23,8 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
     await expect(dialog.getByLabel("Type")).toHaveValue("award");
     await dialog.getByLabel("Title").fill(title);
     if (title === "Safety Champion") {
-      await dialog.getByLabel("Image (optional)").setInputFiles({ name: "badge.png", mimeType: "image/png", buffer: PNG });
-      await expect(dialog.getByLabel("or Image URL")).toBeDisabled();
+      await dialog.getByLabel("Image or video (optional)").setInputFiles({ name: "badge.png", mimeType: "image/png", buffer: PNG });
+      await expect(dialog.getByLabel("or Image/Video URL")).toBeDisabled();
     }
     await dialog.getByRole("button", { name: "Create Achievement" }).click();
     await expect(toast(admin, "Achievement created")).toContainText("The person will be notified to accept this achievement.");
@@ -91,6 +91,68 @@ test("a person uploads a profile picture", async ({ page }) => {
   await page.getByRole("button", { name: "Upload Picture" }).click();
   await expect(toast(page, "Avatar updated")).toContainText("Your profile picture has been updated successfully");
   await expect(page.getByRole("main").locator("img[src^='/media/avatars/']").first()).toBeVisible();
+});
+
+const INTRO_VIDEO = "tests/fixtures/intro.webm";
+
+test("the owner uploads an introduction video from the passport's profile dialog; it plays; Remove clears it", async ({ page, newPersonPage }) => {
+  await signUpAndConfirm(page, { name: "Ivy Intro" });
+  await page.goto("/passport");
+  const passportPath = new URL(await page.getByRole("textbox", { name: "Public passport link" }).inputValue()).pathname;
+  await page.goto(passportPath);
+  await page.getByRole("button", { name: "Open profile of Ivy Intro" }).click();
+  const dialog = page.getByRole("dialog", { name: "Profile & Introduction" });
+  await expect(dialog.getByRole("button", { name: "Upload Picture" })).toBeVisible();
+  await dialog.getByLabel("Introduction video").setInputFiles(INTRO_VIDEO);
+  // The browser makes a JPEG thumbnail of the chosen video before it is sent.
+  await expect.poll(() => dialog.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.[0]?.type)).toBe("image/jpeg");
+  await dialog.getByRole("button", { name: "Upload Video" }).click();
+  await expect(toast(page, "Video uploaded")).toContainText("Your introduction video has been updated.");
+
+  const visitor = await newPersonPage();
+  await visitor.goto(passportPath);
+  const video = visitor.getByLabel("Introduction video").first();
+  await expect(video).toHaveAttribute("src", /^\/media\/achievement-videos\/intro-[0-9a-f-]+-\d+\.webm$/);
+  await expect(video).toHaveAttribute("poster", /-thumbnail\.jpg$/);
+  await video.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    return element.play();
+  });
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0.2);
+
+  // The dialog stays open on the new video, with Remove beside it.
+  await expect(dialog.getByLabel("Introduction video", { exact: true }).and(dialog.locator("video"))).toBeVisible();
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await expect(toast(page, "Video removed")).toContainText("Your introduction video has been removed.");
+  await visitor.reload();
+  await expect(visitor.getByLabel("Introduction video")).toHaveCount(0);
+  await visitor.getByRole("button", { name: "Open profile of Ivy Intro" }).click();
+  await expect(visitor.getByRole("dialog").getByText("No introduction video yet")).toBeVisible();
+});
+
+test("an over-long introduction video is refused before it is uploaded", async ({ page }) => {
+  await signUpAndConfirm(page, { name: "Lena Long" });
+  await page.goto("/settings");
+  await page.getByLabel("Introduction video").setInputFiles("tests/fixtures/long.webm");
+  await expect(toast(page, "Video too long")).toContainText("Introduction video must be 30 seconds or less.");
+  await expect(page.getByLabel("Introduction video")).toHaveValue("");
+});
+
+test("a self achievement with a video shows it with a play overlay and its thumbnail", async ({ page }) => {
+  await signUpAndConfirm(page, { name: "Vic Video" });
+  await page.goto("/passport");
+  await page.getByRole("button", { name: "Add Self Achievement" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Self Achievement" });
+  await dialog.getByLabel("Title").fill("Conference Talk");
+  await dialog.getByLabel("Company/Organization").fill("DevConf");
+  await dialog.getByLabel("Image or video (optional)").setInputFiles(INTRO_VIDEO);
+  await expect(dialog.getByLabel("Cover image for a video (optional)")).toBeVisible();
+  await expect.poll(() => dialog.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.length)).toBe(1);
+  await dialog.getByRole("button", { name: "Add Achievement" }).click();
+  await expect(toast(page, "Achievement added")).toBeVisible();
+  const card = page.getByRole("article").filter({ hasText: "Conference Talk - DevConf" });
+  await expect(card.locator("video")).toHaveAttribute("src", /^\/media\/achievement-videos\/self-achievements\//);
+  await expect(card.locator("video")).toHaveAttribute("poster", /^\/media\/achievement-images\/self-achievements\/.+\.jpg$/);
 });
 
 test("a public passport shows 8 entries and View More reveals the rest", async ({ page }) => {

@@ -1,12 +1,15 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { prepareVideo } from "#app/components/media-inputs.tsx";
 import { ACHIEVEMENT_TYPE_LABELS, giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 
 const selectClass =
@@ -19,7 +22,7 @@ function localToday() {
 }
 
 type Member = { userId: string; fullName: string };
-type AchievementField = "userId" | "company" | "title" | "description" | "date" | "type" | "image" | "imageUrl";
+type AchievementField = "userId" | "company" | "title" | "description" | "date" | "type" | "media" | "cover" | "mediaUrl";
 
 /**
  * The Add Achievement dialog (an admin giving, or a person adding their own). Without
@@ -87,7 +90,9 @@ function AchievementForm({
       {...formProps}
       className="grid gap-3"
     >
+      {/* First in the body, so the server knows the form even when a file further on is refused. */}
       <input type="hidden" name="formId" value={formId} />
+      <input type="hidden" name="intent" value={intent} />
       <FormError errors={form.errors} />
       {kind === "give" ? (
         <div className="grid gap-2">
@@ -124,10 +129,10 @@ function AchievementForm({
           <FieldError id={all.type.errorId} errors={all.type.errors} />
         </div>
       </div>
-      <ImageFields file={all.image} url={all.imageUrl} />
+      <MediaFields media={all.media} cover={all.cover} url={all.mediaUrl} />
       <DialogFooter className="gap-2">
         <FormDialogCancel />
-        <SubmitButton intent={intent} pendingText="Saving...">
+        <SubmitButton pendingText="Saving...">
           {kind === "give" ? "Create Achievement" : "Add Achievement"}
         </SubmitButton>
       </DialogFooter>
@@ -135,26 +140,54 @@ function AchievementForm({
   );
 }
 
-/** An image file, or instead a link to one; the link is off once a file is chosen. */
-function ImageFields({ file, url }: { file: FieldMetadata<string | undefined>; url: FieldMetadata<string | undefined> }) {
-  const [fileChosen, setFileChosen] = useState(false);
+/**
+ * A picture or a video (checked in the browser first, with a thumbnail made for it), a cover
+ * image for the video, or instead a link; the link is off once a file is chosen. Without
+ * JavaScript every field shows and the server does all the checking.
+ */
+function MediaFields({
+  media,
+  cover,
+  url,
+}: {
+  media: FieldMetadata<string | undefined>;
+  cover: FieldMetadata<string | undefined>;
+  url: FieldMetadata<string | undefined>;
+}) {
+  const hydrated = useHydrated();
+  const [chosen, setChosen] = useState<"none" | "image" | "video">("none");
+  const thumbnail = useRef<HTMLInputElement>(null);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <div className="grid gap-2">
-        <Label htmlFor={file.id}>Image (optional)</Label>
+        <Label htmlFor={media.id}>Image or video (optional)</Label>
         <Input
-          {...getInputProps(file, { type: "file" })}
-          key={file.key}
-          accept="image/jpeg,image/png,image/webp"
-          onChange={(event) => setFileChosen(Boolean(event.currentTarget.files?.length))}
+          {...getInputProps(media, { type: "file" })}
+          key={media.key}
+          accept={[...IMAGE_MIME_TYPES, ...VIDEO_MIME_TYPES].join(",")}
+          onChange={(event) => {
+            const input = event.currentTarget;
+            const file = input.files?.[0];
+            const kind = !file ? "none" : VIDEO_MIME_TYPES.includes(file.type) ? "video" : "image";
+            setChosen(kind);
+            if (kind === "video") void prepareVideo(input, thumbnail.current, MEDIA_LIMITS.achievementVideo);
+          }}
         />
-        <FieldError id={file.errorId} errors={file.errors} />
+        <input ref={thumbnail} type="file" name="thumbnail" accept="image/jpeg" hidden tabIndex={-1} aria-hidden />
+        <FieldError id={media.errorId} errors={media.errors} />
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={url.id}>or Image URL</Label>
-        <Input {...getInputProps(url, { type: "url" })} key={url.key} placeholder="https://" disabled={fileChosen} />
+        <Label htmlFor={url.id}>or Image/Video URL</Label>
+        <Input {...getInputProps(url, { type: "url" })} key={url.key} placeholder="https://" disabled={chosen !== "none"} />
         <FieldError id={url.errorId} errors={url.errors} />
       </div>
+      {!hydrated || chosen === "video" ? (
+        <div className="grid gap-2 sm:col-span-2">
+          <Label htmlFor={cover.id}>Cover image for a video (optional)</Label>
+          <Input {...getInputProps(cover, { type: "file" })} key={cover.key} accept={IMAGE_MIME_TYPES.join(",")} />
+          <FieldError id={cover.errorId} errors={cover.errors} />
+        </div>
+      ) : null}
     </div>
   );
 }

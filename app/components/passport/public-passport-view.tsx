@@ -13,6 +13,7 @@ import {
 } from "#app/components/ui/dialog.tsx";
 import { PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
 import { AchievementCard } from "./achievement-card.tsx";
+import { IntroVideo } from "./intro-video.tsx";
 import type { PassportAchievement, PassportProfile } from "./types.ts";
 
 const FALLBACK_NAME = "Professional";
@@ -68,7 +69,7 @@ export function PublicPassportView({
               <DialogTitle>{avatarDialog ? "Profile & Introduction" : name}</DialogTitle>
               {profile.bio && !avatarDialog ? <DialogDescription>{profile.bio}</DialogDescription> : null}
             </DialogHeader>
-            {avatarDialog ?? <IntroVideo profile={profile} emptyText="No introduction video yet" />}
+            {avatarDialog ?? <IntroVideo url={profile.introVideoUrl} thumbnailUrl={profile.introVideoThumbnailUrl} emptyText="No introduction video yet" />}
           </DialogContent>
         </Dialog>
         <div className="space-y-2">
@@ -79,7 +80,7 @@ export function PublicPassportView({
         </div>
         {profile.introVideoUrl ? (
           <div className="w-full max-w-xl">
-            <IntroVideo profile={profile} />
+            <IntroVideo url={profile.introVideoUrl} thumbnailUrl={profile.introVideoThumbnailUrl} />
           </div>
         ) : null}
       </header>
@@ -136,25 +137,6 @@ export function PublicPassportView({
         </Button>
       </section>
     </div>
-  );
-}
-
-function IntroVideo({ profile, emptyText }: { profile: PassportProfile; emptyText?: string }) {
-  if (!profile.introVideoUrl) {
-    return emptyText ? <p className="py-6 text-center text-sm text-muted-foreground">{emptyText}</p> : null;
-  }
-  return (
-    <video
-      className="aspect-video w-full rounded-lg bg-muted object-cover"
-      src={profile.introVideoUrl}
-      poster={profile.introVideoThumbnailUrl ?? undefined}
-      controls
-      preload="none"
-      playsInline
-      width={640}
-      height={360}
-      aria-label="Introduction video"
-    />
   );
 }
 

@@ -1,0 +1,65 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import { deleteMedia, mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
+import { replaceIntroVideo, updateAvatar } from "#db/queries/profiles.ts";
+
+// The owner's picture and introduction video, posted from the own passport, the public
+// passport's profile dialog and Settings; each goes back where it came from.
+
+const AVATAR_FORMATS = ["jpg", "png", "webp"];
+
+export const loader = () => redirect("/settings");
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const bucket = context.cloudflare.env.MEDIA;
+  const uploadedAt = Date.now();
+  const upload = await readUploadForm(request, bucket, {
+    avatar: { image: MEDIA_LIMITS.image, invalidType: "Please upload an image file", key: mediaKeys.avatar(viewer.id) },
+    introVideo: { video: MEDIA_LIMITS.introVideo, invalidType: MEDIA_MESSAGES.invalidVideo, key: mediaKeys.intro(viewer.id, uploadedAt) },
+    thumbnail: { image: MEDIA_LIMITS.image, invalidType: MEDIA_MESSAGES.invalidImage, key: mediaKeys.intro(viewer.id, uploadedAt) },
+  });
+  const intent = upload.fields.get("intent");
+  const back = (toast: Toast) =>
+    redirectWithToast(context.env, request, safeRedirectPath(upload.fields.get("redirectTo"), "/passport"), toast);
+  const refuse = async (title: string, description: string) => {
+    await upload.discard();
+    return back({ title, description, variant: "destructive" });
+  };
+
+  // A refused file stops the reading, so the intent (sent last, by the button) may be unknown.
+  if (upload.error) return refuse(upload.error.field === "avatar" ? "Error uploading avatar" : upload.error.title, upload.error.description);
+
+  if (intent === "upload-avatar") {
+    const avatar = upload.files.get("avatar");
+    if (!avatar) return refuse("Error uploading avatar", "Please upload an image file");
+    await upload.keepOnly([avatar.url]);
+    // The key stays {userId}/avatar.{ext}; the version makes browsers and caches fetch the new picture.
+    await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
+    const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) => `avatars/${viewer.id}/avatar.${ext}`);
+    await bucket.delete(stale);
+    return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
+  }
+
+  if (intent === "upload-intro-video") {
+    const video = upload.files.get("introVideo");
+    if (!video) return refuse(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.invalidVideo);
+    const thumbnail = upload.files.get("thumbnail") ?? null;
+    await upload.keepOnly([video.url, thumbnail?.url ?? null]);
+    const previous = await upload.use(() =>
+      replaceIntroVideo(context.db, viewer.id, { introVideoUrl: video.url, introVideoThumbnailUrl: thumbnail?.url ?? null }),
+    );
+    await deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]);
+    return back({ title: "Video uploaded", description: "Your introduction video has been updated." });
+  }
+
+  await upload.discard();
+  if (intent === "remove-intro-video") {
+    const previous = await replaceIntroVideo(context.db, viewer.id, { introVideoUrl: null, introVideoThumbnailUrl: null });
+    await deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]);
+    return back({ title: "Video removed", description: "Your introduction video has been removed." });
+  }
+  throw new Response("Unknown action", { status: 400 });
+}
