@@ -11,6 +11,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -48,6 +49,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/**
+ * What a route may say about its page. `hydrate` returning false serves the page without any
+ * client JavaScript (the public passport and the landing page: links, forms and the Popover
+ * API do all they need, and phones on slow networks get them sooner).
+ */
+export type RouteHandle = { hydrate?: (data: unknown) => boolean };
+
+function useHydration() {
+  return useMatches().every((match) => (match.handle as RouteHandle | undefined)?.hydrate?.(match.data) ?? true);
+}
+
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
@@ -55,6 +67,7 @@ export function useRootData() {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const rootData = useRootData();
+  const hydrate = useHydration();
   return (
     <html lang="en-GB">
       <head>
@@ -68,8 +81,12 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         <Toaster flash={rootData?.toast ?? null} />
         {rootData && rootData.cookieConsent === null ? <CookieBanner /> : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

@@ -6,6 +6,8 @@ import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, RATE_LIMITED_AUTH_PATHS } from "#app/utils/rate-limit.server.ts";
 import { getLoadContext } from "./load-context.ts";
 import { log, requestLog } from "./middleware/request-log.ts";
+import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
+import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
@@ -19,6 +21,8 @@ export const app = new Hono<WorkerEnv>()
   .use(requestLog)
   .use(securityHeaders)
   .use(sameOriginMutations)
+  .use(countD1RoundTrips)
+  .use(passportEdgeCache)
   .on(["GET", "POST"], `${AUTH_BASE_PATH}/*`, async (c) => {
     const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c) });
     const limited = RATE_LIMITED_AUTH_PATHS[new URL(c.req.url).pathname];

@@ -19,6 +19,7 @@ import { AchievementError, addSelfAchievement, answer, changeVisibility, readAch
 import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
@@ -64,6 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: bioSchema });
       if (submission.status !== "success") return fail("bio", submission);
       await updateBio(context.db, viewer.id, submission.value.bio);
+      await invalidatePassports(viewer.id);
       return back({ title: "Bio updated" });
     }
     const answered = answerSchema.safeParse(Object.fromEntries(formData));

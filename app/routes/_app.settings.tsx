@@ -28,6 +28,7 @@ import { nameField, optionalText, passwordField, validationToast } from "#app/ut
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updateProfile } from "#db/queries/profiles.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { useViewer } from "./_app.tsx";
@@ -84,6 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "archive") {
     if (viewer.archivedAt) return redirect("/settings");
     await archiveAccount(context.db, viewer.id, viewer.sessionId);
+    await invalidatePassports(viewer.id);
     return redirectWithToast(context.env, request, "/settings", {
       title: "Account Archived",
       description: `Your account is hidden. Sign in within ${ARCHIVE_GRACE_DAYS} days to reactivate it.`,
@@ -116,6 +118,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         bio: value.bio,
         isPublic: value.isPublic === "on",
       });
+      await invalidatePassports(viewer.id);
       return redirectWithToast(context.env, request, "/settings", { title: "Profile updated" });
 
     case "change-password": {

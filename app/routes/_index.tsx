@@ -7,7 +7,9 @@ import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import type { RouteHandle } from "#app/root.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 
 export const meta: MetaFunction = () => [
@@ -19,8 +21,12 @@ export const meta: MetaFunction = () => [
   },
 ];
 
+// Visitors get the page without scripts; signed-in people hydrate it for the notification bell.
+export const handle: RouteHandle = { hydrate: (data) => (data as { viewer?: unknown } | undefined)?.viewer != null };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await context.getUser();
+  // No session cookie, no session lookup: the landing page costs visitors no D1 round trip.
+  const user = hasSessionCookie(request) ? await context.getUser() : null;
   const profile = user ? await findViewerProfile(context.db, user.id) : null;
   return {
     viewer: user ? { hasActiveOrganization: Boolean(profile?.activeOrganizationId) } : null,

@@ -23,6 +23,7 @@ import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-
 import { descriptionField, emailField, nameField, organizationNameField, passwordField, validationToast } from "#app/utils/validation.ts";
 import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 
 // ---- Modes: the URL's ?mode= picks the screen, so every step is a link that works without JS ----
 
@@ -197,6 +198,7 @@ async function signIn(
       return failure(submission, { title: "Sign in failed", description: message, variant: "destructive" }, 401, message);
     }
     await reactivateAccount(context.db, user.id);
+    await invalidatePassports(user.id);
     toast = { title: "Welcome back", description: "Your account has been reactivated." };
   }
   const destination = safeRedirectPath(value.redirectTo, "/dashboard");

@@ -1,14 +1,19 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import type { RouteHandle } from "#app/root.tsx";
 import { LogoHeader } from "#app/components/logo.tsx";
 import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
+import { responsiveSrcSet } from "#app/utils/media.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
 import { PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
+
+// Visitors get the page without scripts; the owner's page hydrates for the upload controls.
+export const handle: RouteHandle = { hydrate: (data) => (data as { isOwner?: boolean } | undefined)?.isOwner === true };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data?.passport) return [{ title: `Passport not found · ${PRODUCT_NAME}` }];
@@ -30,7 +35,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Archived accounts are never public; a private passport is visible to its owner only.
   const visible = passport && !passport.profile.deletedAt && (passport.profile.isPublic || isOwner);
   if (!visible) return data({ passport: null, showAll, userId: null, isOwner: false }, { status: 404 });
-  return { passport, showAll, userId: userId.data as string, isOwner };
+  const achievements = passport.achievements.map((achievement) => ({
+    ...achievement,
+    imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
+  }));
+  return { passport: { ...passport, achievements }, showAll, userId: userId.data as string, isOwner };
 }
 
 export default function PublicPassport() {

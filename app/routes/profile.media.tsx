@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { deleteMedia, mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
 import { replaceIntroVideo, updateAvatar } from "#db/queries/profiles.ts";
@@ -40,6 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
     const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) => `avatars/${viewer.id}/avatar.${ext}`);
     await bucket.delete(stale);
+    await invalidatePassports(viewer.id);
     return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
   }
 
@@ -51,14 +53,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const previous = await upload.use(() =>
       replaceIntroVideo(context.db, viewer.id, { introVideoUrl: video.url, introVideoThumbnailUrl: thumbnail?.url ?? null }),
     );
-    await deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]);
+    await Promise.all([deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]), invalidatePassports(viewer.id)]);
     return back({ title: "Video uploaded", description: "Your introduction video has been updated." });
   }
 
   await upload.discard();
   if (intent === "remove-intro-video") {
     const previous = await replaceIntroVideo(context.db, viewer.id, { introVideoUrl: null, introVideoThumbnailUrl: null });
-    await deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]);
+    await Promise.all([deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]), invalidatePassports(viewer.id)]);
     return back({ title: "Video removed", description: "Your introduction video has been removed." });
   }
   throw new Response("Unknown action", { status: 400 });

@@ -6,6 +6,7 @@ import {
   findAchievementMediaOf,
 } from "#db/queries/accounts.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
+import { invalidatePassports } from "./passport-cache.server.ts";
 import { deleteByPrefix, mediaKeyFromUrl, userMediaPrefixes } from "./media.server.ts";
 
 /**
@@ -22,6 +23,7 @@ export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
   }
   for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
   await deleteUser(db, userId);
+  await invalidatePassports(userId);
 }
 
 const PURGE_BATCH_SIZE = 50;

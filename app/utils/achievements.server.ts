@@ -18,6 +18,7 @@ import { isVideoUrl } from "./media-limits.ts";
 import { achievementFileRules, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
 import { validationToast } from "./validation.ts";
 import { notify } from "./notifications.server.ts";
+import { invalidatePassports } from "./passport-cache.server.ts";
 
 /** A refusal shown as a toast; nothing was written. */
 export class AchievementError extends Error {
@@ -63,6 +64,7 @@ export async function giveAchievement(
 
 export async function addSelfAchievement(context: AppLoadContext, userId: string, input: NewAchievement & { company: string }) {
   await insertSelfAchievement(context.db, userId, input);
+  await invalidatePassports(userId);
   return { title: "Achievement added", description: `"${input.title}" was added to your passport` } satisfies Toast;
 }
 
@@ -77,7 +79,9 @@ async function requireOwnAchievement(context: AppLoadContext, userId: string, ac
 /** Only the recipient answers; answering twice changes nothing. The giver hears the answer. */
 export async function answer(context: AppLoadContext, userId: string, achievementId: string, status: "accepted" | "rejected") {
   const achievement = await requireOwnAchievement(context, userId, achievementId);
-  if ((await answerAchievement(context.db, achievementId, userId, status)) && achievement.organizationId) {
+  const changed = await answerAchievement(context.db, achievementId, userId, status);
+  await invalidatePassports(userId);
+  if (changed && achievement.organizationId) {
     await notify(context, [
       {
         userId: achievement.createdBy,
@@ -93,6 +97,7 @@ export async function answer(context: AppLoadContext, userId: string, achievemen
 export async function changeVisibility(context: AppLoadContext, userId: string, achievementId: string, visible: boolean) {
   await requireOwnAchievement(context, userId, achievementId);
   await setAchievementVisibility(context.db, achievementId, userId, visible);
+  await invalidatePassports(userId);
   return { title: visible ? "Achievement shown" : "Achievement hidden", description: visible ? "It is on your public passport again." : "It is no longer on your public passport." } satisfies Toast;
 }
 

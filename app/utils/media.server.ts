@@ -10,6 +10,17 @@ export function mediaUrl(key: string) {
   return MEDIA_PREFIX + key.split("/").map(encodeURIComponent).join("/");
 }
 
+const RESPONSIVE_WIDTHS = [320, 640, 960, 1280];
+
+/**
+ * A srcset of resized copies of one of our images through Cloudflare image resizing, when the
+ * zone has it (IMAGE_RESIZING); otherwise none, and the original serves every screen.
+ */
+export function responsiveSrcSet(url: string | null, resizing: boolean) {
+  if (!resizing || !url?.startsWith(MEDIA_PREFIX)) return undefined;
+  return RESPONSIVE_WIDTHS.map((width) => `/cdn-cgi/image/width=${width},fit=scale-down,format=auto${url} ${width}w`).join(", ");
+}
+
 /** The R2 key behind one of our media URLs, or null for an outside URL. */
 export function mediaKeyFromUrl(url: string | null | undefined) {
   if (!url?.startsWith(MEDIA_PREFIX)) return null;

@@ -44,13 +44,15 @@ test.describe("landing page", () => {
     await expect(demoHeading).toBeInViewport();
   });
 
-  test("the demo reveals the rest of the timeline with View More", async ({ page }) => {
+  test("the demo reveals the rest of the timeline with View More, staying at the demo", async ({ page }) => {
+    // The landing page ships no script: View More is a plain link back to the demo, expanded.
     await page.goto("/");
     const demo = page.locator("#demo");
     await demo.getByRole("link", { name: "View More Achievements" }).click();
+    await expect(page).toHaveURL("/?demo=all#demo");
     await expect(demo.getByRole("article")).toHaveCount(10);
     await expect(demo.getByRole("link", { name: "View More Achievements" })).toHaveCount(0);
-    await expect(page).toHaveURL("/");
+    await expect(page.getByRole("heading", { name: "See a passport in action" })).toBeInViewport();
   });
 
   test("the demo avatar opens the profile dialog and Escape returns focus", async ({ page }) => {

@@ -72,6 +72,8 @@ function AchievementMedia({ achievement, priority }: { achievement: PassportAchi
     return (
       <img
         src={achievement.imageUrl}
+        srcSet={achievement.imageSrcSet}
+        sizes={achievement.imageSrcSet ? "(min-width: 48rem) 44rem, calc(100vw - 5rem)" : undefined}
         alt=""
         width={640}
         height={360}

@@ -12,6 +12,8 @@ import {
   DialogTrigger,
 } from "#app/components/ui/dialog.tsx";
 import { PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
+import { PopoverDialog } from "#app/components/ui/popover-dialog.tsx";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { AchievementCard } from "./achievement-card.tsx";
 import { IntroVideo } from "./intro-video.tsx";
 import type { PassportAchievement, PassportProfile } from "./types.ts";
@@ -49,29 +51,51 @@ export function PublicPassportView({
   const NameHeading = headingLevel === 1 ? "h1" : "h2";
   const visible = expanded ? achievements : achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
   const hasMore = total > visible.length;
+  // Public pages are served without scripts: the profile dialog then opens through the
+  // browser's Popover API; once hydrated (the owner's page), it is the radix Dialog.
+  const hydrated = useHydrated();
+  const avatar = (
+    <Avatar className="size-24 border-4 border-background shadow-md sm:size-28">
+      {profile.avatarUrl ? <AvatarImage src={profile.avatarUrl} alt="" width={112} height={112} /> : null}
+      <AvatarFallback className="text-2xl font-semibold">{initials(name)}</AvatarFallback>
+    </Avatar>
+  );
+  const dialogTitle = avatarDialog ? "Profile & Introduction" : name;
+  const dialogDescription = profile.bio && !avatarDialog ? profile.bio : null;
+  const dialogBody = avatarDialog ?? (
+    <IntroVideo url={profile.introVideoUrl} thumbnailUrl={profile.introVideoThumbnailUrl} emptyText="No introduction video yet" />
+  );
 
   return (
     <div className="mx-auto w-full max-w-3xl">
       <header className="flex flex-col items-center gap-4 text-center">
-        <Dialog>
-          <DialogTrigger asChild>
-            <button type="button" className="rounded-full" aria-label={`Open profile of ${name}`}>
-              <Avatar className="size-24 border-4 border-background shadow-md sm:size-28">
-                {profile.avatarUrl ? (
-                  <AvatarImage src={profile.avatarUrl} alt="" width={112} height={112} />
-                ) : null}
-                <AvatarFallback className="text-2xl font-semibold">{initials(name)}</AvatarFallback>
-              </Avatar>
-            </button>
-          </DialogTrigger>
-          <DialogContent>
-            <DialogHeader>
-              <DialogTitle>{avatarDialog ? "Profile & Introduction" : name}</DialogTitle>
-              {profile.bio && !avatarDialog ? <DialogDescription>{profile.bio}</DialogDescription> : null}
-            </DialogHeader>
-            {avatarDialog ?? <IntroVideo url={profile.introVideoUrl} thumbnailUrl={profile.introVideoThumbnailUrl} emptyText="No introduction video yet" />}
-          </DialogContent>
-        </Dialog>
+        {hydrated ? (
+          <Dialog>
+            <DialogTrigger asChild>
+              <button type="button" className="rounded-full" aria-label={`Open profile of ${name}`}>
+                {avatar}
+              </button>
+            </DialogTrigger>
+            <DialogContent>
+              <DialogHeader>
+                <DialogTitle>{dialogTitle}</DialogTitle>
+                {dialogDescription ? <DialogDescription>{dialogDescription}</DialogDescription> : null}
+              </DialogHeader>
+              {dialogBody}
+            </DialogContent>
+          </Dialog>
+        ) : (
+          <PopoverDialog
+            id="profile-dialog"
+            triggerLabel={`Open profile of ${name}`}
+            triggerClassName="rounded-full"
+            trigger={avatar}
+            title={dialogTitle}
+            description={dialogDescription}
+          >
+            {dialogBody}
+          </PopoverDialog>
+        )}
         <div className="space-y-2">
           <NameHeading className="text-3xl font-bold tracking-tight break-words sm:text-4xl">{name}</NameHeading>
           {profile.bio ? (

@@ -17,6 +17,8 @@ export type PassportAchievement = {
   type: AchievementType;
   imageUrl: string | null;
   videoUrl: string | null;
+  /** Resized copies of the image for srcset, when the zone resizes images. */
+  imageSrcSet?: string;
   /** Null for a self achievement. */
   organizationName: string | null;
   isSelf: boolean;

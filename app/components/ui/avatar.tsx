@@ -1,38 +1,37 @@
 import * as React from "react";
-import { Avatar as AvatarPrimitive } from "radix-ui";
 import { cn } from "#app/utils/cn.ts";
 
-export const Avatar = React.forwardRef<
-  React.ElementRef<typeof AvatarPrimitive.Root>,
-  React.ComponentPropsWithoutRef<typeof AvatarPrimitive.Root>
->(({ className, ...props }, ref) => (
-  <AvatarPrimitive.Root
+// A picture over the initials. Plain elements rather than radix Avatar, whose image appears
+// only after scripts run: here the server renders the picture (pages without scripts show it
+// too, and nothing shifts); if it fails to load, the initials underneath stay visible.
+
+export const Avatar = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(({ className, ...props }, ref) => (
+  <span ref={ref} className={cn("relative flex size-10 shrink-0 overflow-hidden rounded-full", className)} {...props} />
+));
+Avatar.displayName = "Avatar";
+
+export const AvatarImage = React.forwardRef<HTMLImageElement, React.ImgHTMLAttributes<HTMLImageElement>>(
+  ({ className, alt = "", onError, ...props }, ref) => (
+    <img
+      ref={ref}
+      alt={alt}
+      decoding="async"
+      className={cn("absolute inset-0 z-10 size-full object-cover", className)}
+      onError={(event) => {
+        event.currentTarget.hidden = true;
+        onError?.(event);
+      }}
+      {...props}
+    />
+  ),
+);
+AvatarImage.displayName = "AvatarImage";
+
+export const AvatarFallback = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(({ className, ...props }, ref) => (
+  <span
     ref={ref}
-    className={cn("relative flex size-10 shrink-0 overflow-hidden rounded-full", className)}
+    className={cn("flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium text-muted-foreground", className)}
     {...props}
   />
 ));
-Avatar.displayName = AvatarPrimitive.Root.displayName;
-
-export const AvatarImage = React.forwardRef<
-  React.ElementRef<typeof AvatarPrimitive.Image>,
-  React.ComponentPropsWithoutRef<typeof AvatarPrimitive.Image>
->(({ className, ...props }, ref) => (
-  <AvatarPrimitive.Image ref={ref} className={cn("aspect-square size-full object-cover", className)} {...props} />
-));
-AvatarImage.displayName = AvatarPrimitive.Image.displayName;
-
-export const AvatarFallback = React.forwardRef<
-  React.ElementRef<typeof AvatarPrimitive.Fallback>,
-  React.ComponentPropsWithoutRef<typeof AvatarPrimitive.Fallback>
->(({ className, ...props }, ref) => (
-  <AvatarPrimitive.Fallback
-    ref={ref}
-    className={cn(
-      "flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium text-muted-foreground",
-      className,
-    )}
-    {...props}
-  />
-));
-AvatarFallback.displayName = AvatarPrimitive.Fallback.displayName;
+AvatarFallback.displayName = "AvatarFallback";

@@ -1,0 +1,41 @@
+// Rendered public passports are kept in the edge cache (the Workers Cache API), keyed by user
+// and page. Every change that alters what a passport shows deletes its entries before the
+// change's response returns, so the next visitor gets a fresh page.
+
+/** A fixed origin for cache keys, so actions, the cron and the Worker all name entries alike. */
+const CACHE_ORIGIN = "https://passport-cache.invalid";
+const PASSPORT_PATH = /^\/passport\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The pages of one passport: the first entries, and all of them (?all=1). */
+const PAGES = ["", "?all=1"];
+/** Each page is rendered with the cookie banner (no choice made yet) or without it. */
+const BANNER_STATES = ["banner", "no-banner"] as const;
+
+/** How long the edge keeps a page, and how long it may serve it stale while it refreshes. */
+export const PASSPORT_EDGE_CACHE_CONTROL = "public, max-age=0, s-maxage=300, stale-while-revalidate=600";
+/** Browsers always ask again, so a change shows on the next visit. */
+export const PASSPORT_BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
+
+const keyOf = (userId: string, page: string, banner: (typeof BANNER_STATES)[number]) =>
+  `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/${banner}${page}`;
+
+/** The cache key of a public passport URL, or null for any other URL (or another page of it). */
+export function passportCacheKey(url: URL, cookieChoiceMade: boolean) {
+  const match = PASSPORT_PATH.exec(url.pathname);
+  if (!match || !PAGES.includes(url.search)) return null;
+  return keyOf(match[1]!, url.search, cookieChoiceMade ? "no-banner" : "banner");
+}
+
+/** The Worker's edge cache (the DOM typings of `caches` do not know `default`). */
+export const edgeCache = () => (caches as unknown as { default: Cache }).default;
+
+/** Forgets every cached page of these users' passports. */
+export async function invalidatePassports(...userIds: string[]) {
+  // caches is absent under the Vite dev server's Node runtime; nothing is cached there.
+  if (typeof caches === "undefined") return;
+  await Promise.all(
+    userIds.flatMap((userId) =>
+      PAGES.flatMap((page) => BANNER_STATES.map((banner) => edgeCache().delete(keyOf(userId, page, banner)))),
+    ),
+  );
+}

@@ -1,0 +1,42 @@
+import { gzipSync } from "node:zlib";
+import { expect, test } from "./fixtures.ts";
+
+// Byte budgets of the pages visitors open from a phone: the public passport (8 entries) and the
+// landing page, as served by the production build. Sizes are gzip level 9.
+const ALEX_ID = "5eed0000-0000-4000-8000-000000000002";
+const KB = 1024;
+const BUDGETS = { html: 14 * KB, js: 90 * KB, css: 12 * KB };
+const gzipBytes = (body: Buffer | string) => gzipSync(body, { level: 9 }).length;
+
+for (const [name, path] of [
+  ["public passport", `/passport/${ALEX_ID}`],
+  ["landing page", "/"],
+] as const) {
+  test(`the ${name} stays within its byte budgets and asks no other site for anything`, async ({ page, request, baseURL }) => {
+    const response = await request.get(path);
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    if (name === "public passport") expect(html.match(/<article/g)).toHaveLength(8);
+
+    const urls = (pattern: RegExp) => [...html.matchAll(pattern)].map((match) => match[1]!);
+    const scripts = [...urls(/<script[^>]*\ssrc="([^"]+)"/g), ...urls(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)];
+    const styles = urls(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g);
+    const total = async (list: string[]) => {
+      let sum = 0;
+      for (const url of new Set(list)) sum += gzipBytes(await (await request.get(url)).body());
+      return sum;
+    };
+    const sizes = { html: gzipBytes(html), js: await total(scripts), css: await total(styles) };
+    test.info().annotations.push({ type: "gzip bytes", description: JSON.stringify(sizes) });
+    expect(sizes.html).toBeLessThanOrEqual(BUDGETS.html);
+    expect(sizes.js).toBeLessThanOrEqual(BUDGETS.js);
+    expect(sizes.css).toBeLessThanOrEqual(BUDGETS.css);
+    expect(styles.length).toBeGreaterThan(0);
+
+    // Fonts, images and scripts all come from this site: no third-party request at all.
+    const origins = new Set<string>();
+    page.on("request", (request) => origins.add(new URL(request.url()).origin));
+    await page.goto(path, { waitUntil: "networkidle" });
+    expect([...origins]).toEqual([new URL(baseURL!).origin]);
+  });
+}

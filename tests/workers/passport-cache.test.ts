@@ -1,0 +1,174 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createAccount, get, ORIGIN, PNG_BYTES, postForm, postMultipart } from "./helpers.ts";
+
+// The public passport at the edge: one D1 round trip to render, none from the cache, and every
+// change that alters a passport removes it from the cache before the change's response returns.
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function personWithAchievements(titles: string[]) {
+  const person = await createAccount({ name: "Casey Cached" });
+  for (const title of titles) {
+    await postForm("/passport", { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" }, { cookie: person.cookie });
+  }
+  return person;
+}
+
+const visit = (userId: string, query = "", headers: Record<string, string> = {}) =>
+  SELF.fetch(`${ORIGIN}/passport/${userId}${query}`, { headers });
+const cacheStatus = (response: Response) => response.headers.get("X-Passport-Cache");
+const roundTrips = (response: Response) => Number(response.headers.get("X-D1-Round-Trips"));
+
+/** Visits until the page is served from the cache (the first visit stores it after responding). */
+async function warm(userId: string, query = "") {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const response = await visit(userId, query);
+    await response.text();
+    if (cacheStatus(response) === "HIT") return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the passport never came from the cache");
+}
+
+const achievementId = async (userId: string, title: string) =>
+  (await env.DB.prepare("select id from achievements where user_id = ? and title like ?").bind(userId, `${title}%`).first<{ id: string }>())!.id;
+
+describe("public passport at the edge", () => {
+  it("renders with one D1 round trip, then comes from the cache with none", async () => {
+    const person = await personWithAchievements(["First Aid", "Fire Warden"]);
+    const fresh = await visit(person.id);
+    expect(fresh.status).toBe(200);
+    expect(cacheStatus(fresh)).toBe("MISS");
+    expect(roundTrips(fresh)).toBe(1);
+    expect(await fresh.text()).toContain("First Aid - Acme");
+    await warm(person.id);
+    const cached = await visit(person.id);
+    expect(cacheStatus(cached)).toBe("HIT");
+    expect(roundTrips(cached)).toBe(0);
+    expect(cached.headers.get("Cache-Control")).toBe("public, max-age=0, must-revalidate");
+    expect(await cached.text()).toContain("Fire Warden - Acme");
+  });
+
+  it("gives each cached copy this response's CSP nonce", async () => {
+    const person = await personWithAchievements(["Nonce Check"]);
+    await warm(person.id);
+    const nonces = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await visit(person.id);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
+      const html = await response.text();
+      expect(nonce).toBeTruthy();
+      for (const [, used] of html.matchAll(/nonce="([^"]+)"/g)) expect(used).toBe(nonce);
+      nonces.push(nonce);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("serves a signed-in visitor (perhaps the owner) a fresh, private page, and refreshes on no-cache", async () => {
+    const person = await personWithAchievements(["Owner View"]);
+    await warm(person.id);
+    const owner = await get(`/passport/${person.id}`, person.cookie);
+    expect(cacheStatus(owner)).toBe("BYPASS");
+    expect(owner.headers.get("Cache-Control")).toBe("private, no-store");
+    const refreshed = await visit(person.id, "", { "Cache-Control": "no-cache" });
+    expect(cacheStatus(refreshed)).toBe("BYPASS");
+    expect(roundTrips(refreshed)).toBe(1);
+  });
+
+  it("keeps ?all=1 apart and caches no missing passport", async () => {
+    const person = await personWithAchievements(["Only One"]);
+    await warm(person.id);
+    expect(cacheStatus(await visit(person.id, "?all=1"))).toBe("MISS");
+    const missing = crypto.randomUUID();
+    await visit(missing);
+    const again = await visit(missing);
+    expect(again.status).toBe(404);
+    expect(cacheStatus(again)).toBe("MISS");
+  });
+
+  const changes: [string, (person: { id: string; cookie: string }) => Promise<unknown>, (html: string, status: number) => void][] = [
+    [
+      "hiding an achievement",
+      async (person) => postForm("/passport", { intent: "set-visibility", achievementId: await achievementId(person.id, "Kept"), visible: "false" }, { cookie: person.cookie }),
+      (html) => expect(html).not.toContain("Kept - Acme"),
+    ],
+    [
+      "adding a self achievement",
+      (person) => postForm("/passport", { intent: "add-self-achievement", formId: "self", title: "Brand New", company: "Acme", date: today(), type: "award" }, { cookie: person.cookie }),
+      (html) => expect(html).toContain("Brand New - Acme"),
+    ],
+    [
+      "editing the biography",
+      (person) => postForm("/passport", { intent: "update-bio", bio: "A fresh biography." }, { cookie: person.cookie }),
+      (html) => expect(html).toContain("A fresh biography."),
+    ],
+    [
+      "editing the profile",
+      (person) => postForm("/settings", { intent: "update-profile", fullName: "Casey Renamed", bio: "", isPublic: "on" }, { cookie: person.cookie }),
+      (html) => expect(html).toContain("Casey Renamed"),
+    ],
+    [
+      "switching the passport off",
+      (person) => postForm("/settings", { intent: "update-profile", fullName: "Casey Cached", bio: "" }, { cookie: person.cookie }),
+      (_, status) => expect(status).toBe(404),
+    ],
+    [
+      "uploading a picture",
+      (person) => {
+        const form = new FormData();
+        form.set("avatar", new File([PNG_BYTES], "me.png", { type: "image/png" }));
+        form.set("intent", "upload-avatar");
+        return postMultipart("/profile/media", form, { cookie: person.cookie });
+      },
+      (html) => expect(html).toContain("/media/avatars/"),
+    ],
+    [
+      "archiving the account",
+      (person) => postForm("/settings", { intent: "archive" }, { cookie: person.cookie }),
+      (_, status) => expect(status).toBe(404),
+    ],
+  ];
+
+  it.each(changes)("forgets the cached page on %s", async (_, change, expectFresh) => {
+    const person = await personWithAchievements(["Kept"]);
+    await warm(person.id);
+    await warm(person.id, "?all=1");
+    expect((await change(person)) instanceof Response).toBe(true);
+    for (const query of ["", "?all=1"]) {
+      const response = await visit(person.id, query);
+      expect(cacheStatus(response)).toBe("MISS");
+      expectFresh(await response.text(), response.status);
+    }
+  });
+
+  it("forgets the cached page when its owner accepts an achievement", async () => {
+    const admin = await createAccount({ organizationName: `Cachers ${crypto.randomUUID().slice(0, 6)}` });
+    const { id: organizationId } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!;
+    const member = await personWithAchievements(["Kept"]);
+    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await postForm("/dashboard", { intent: "give-achievement", formId: "give", userId: member.id, title: "Team Award", date: today(), type: "award" }, { cookie: admin.cookie });
+    await warm(member.id);
+    expect(await (await visit(member.id)).text()).not.toContain("Team Award");
+    await postForm("/passport", { intent: "accept", achievementId: await achievementId(member.id, "Team Award") }, { cookie: member.cookie });
+    expect(await (await visit(member.id)).text()).toContain("Team Award");
+  });
+});
+
+describe("landing page", () => {
+  it("costs a visitor no D1 round trip and ships no script", async () => {
+    const response = await get("/");
+    expect(roundTrips(response)).toBe(0);
+    expect(await response.text()).not.toContain("<script");
+  });
+});
+
+describe("responsive images", () => {
+  it("offer resized copies of our own images only when the zone resizes images", async () => {
+    const { responsiveSrcSet } = await import("#app/utils/media.server.ts");
+    const srcSet = responsiveSrcSet("/media/achievement-images/org/a.png", true);
+    expect(srcSet?.split(", ")).toEqual([320, 640, 960, 1280].map((width) => `/cdn-cgi/image/width=${width},fit=scale-down,format=auto/media/achievement-images/org/a.png ${width}w`));
+    expect(responsiveSrcSet("/media/achievement-images/org/a.png", false)).toBeUndefined();
+    expect(responsiveSrcSet("https://images.example/a.png", true)).toBeUndefined();
+  });
+});

@@ -1,0 +1,64 @@
+import type { MiddlewareHandler } from "hono";
+import type { WorkerEnv } from "../types.ts";
+
+/**
+ * Outside production, counts the D1 calls each request makes (a statement run, a batch, an
+ * exec: each is one round trip) and reports them in X-D1-Round-Trips, for tests and the
+ * benchmark to hold pages to their query budgets.
+ */
+export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
+  if (c.env.ENVIRONMENT === "production") return next();
+  let roundTrips = 0;
+  c.env = { ...c.env, DB: countingD1(c.env.DB, () => roundTrips++) };
+  await next();
+  c.res = new Response(c.res.body, c.res);
+  c.res.headers.set("X-D1-Round-Trips", String(roundTrips));
+};
+
+const STATEMENT_CALLS = new Set(["first", "all", "run", "raw"]);
+/** Reaches the real statement behind a counting one: batch() takes real statements. */
+const RAW = Symbol("raw statement");
+
+function countingStatement(statement: D1PreparedStatement, count: () => void): D1PreparedStatement {
+  return new Proxy(statement, {
+    get(target, property, receiver) {
+      if (property === RAW) return target;
+      if (property === "bind") return (...values: unknown[]) => countingStatement(target.bind(...values), count);
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      if (STATEMENT_CALLS.has(property as string)) {
+        return (...args: unknown[]) => {
+          count();
+          return value.apply(target, args);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+function countingD1(db: D1Database, count: () => void): D1Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property === "prepare") return (query: string) => countingStatement(target.prepare(query), count);
+      if (property === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          count();
+          return target.batch(statements.map(unwrap));
+        };
+      }
+      if (property === "exec") {
+        return (query: string) => {
+          count();
+          return target.exec(query);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function unwrap(statement: D1PreparedStatement) {
+  return (statement as unknown as Record<symbol, D1PreparedStatement>)[RAW] ?? statement;
+}
