@@ -1,0 +1,28 @@
+import Stripe from "stripe";
+import type { AppEnv } from "./env.server.ts";
+
+/**
+ * The Stripe client, or null when no key is set (local development, tests: the simulated
+ * checkout stands in). Workers have no Node http module, so the SDK uses fetch; tests aim it at
+ * a local fake through STRIPE_API_BASE, so no test reaches the internet.
+ */
+export function stripeClient(env: AppEnv) {
+  if (!env.STRIPE_SECRET_KEY) return null;
+  const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
+  return new Stripe(env.STRIPE_SECRET_KEY, {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 1,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "https:" ? 443 : 80),
+          protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const),
+        }
+      : {}),
+  });
+}
+
+/** Verifies a webhook with Web Crypto: the synchronous verifier needs Node's crypto. */
+export function verifyStripeEvent(payload: string, signature: string, secret: string) {
+  return Stripe.webhooks.constructEventAsync(payload, signature, secret, undefined, Stripe.createSubtleCryptoProvider());
+}
