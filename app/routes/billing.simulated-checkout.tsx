@@ -76,7 +76,7 @@ export default function SimulatedCheckout() {
               <dt className="text-muted-foreground">Organisation</dt>
               <dd className="break-words">{organizationName}</dd>
               <dt className="text-muted-foreground">Price</dt>
-              <dd className="font-semibold">{MEMBER_PRICE_LABEL} per month</dd>
+              <dd className="font-semibold">{`${MEMBER_PRICE_LABEL} per month`}</dd>
             </dl>
             {active ? (
               <p role="status" className="mt-4 text-sm font-medium">

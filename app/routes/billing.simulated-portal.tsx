@@ -67,7 +67,7 @@ export default function SimulatedPortal() {
               <dt className="text-muted-foreground">Organisation</dt>
               <dd className="break-words">{organizationName}</dd>
               <dt className="text-muted-foreground">Price</dt>
-              <dd>{MEMBER_PRICE_LABEL} per month</dd>
+              <dd>{`${MEMBER_PRICE_LABEL} per month`}</dd>
               <dt className="text-muted-foreground">Status</dt>
               <dd className="font-semibold">{active ? "Active" : "Not subscribed"}</dd>
             </dl>
