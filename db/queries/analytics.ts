@@ -32,7 +32,8 @@ export async function loadRecognitionAnalytics(db: Db, organizationId: string, r
   const bucket =
     window.bucket === "month"
       ? monthOf
-      : sql<string>`cast((${createdMs} - ${window.start}) / ${window.bucket === "day" ? DAY_MS : 7 * DAY_MS} as text)`;
+      : // D1 binds numbers as reals: truncate the quotient to a whole bucket index.
+        sql<string>`cast(cast((${createdMs} - ${window.start}) / ${window.bucket === "day" ? DAY_MS : 7 * DAY_MS} as integer) as text)`;
 
   const lastRecognised = sql<number | null>`max(${achievements.createdAt})`;
   const since = sql<number>`coalesce(${lastRecognised}, ${organizationMembers.approvedAt}, ${organizationMembers.requestedAt})`;

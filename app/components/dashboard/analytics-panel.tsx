@@ -65,12 +65,12 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
         <Card className="md:col-span-2">
           <CardHeader>
             <CardTitle as="h3">Recognition</CardTitle>
-            <CardDescription>Achievements given in the last {range} days, pending or accepted</CardDescription>
+            <CardDescription>{`Achievements given in the last ${range} days, pending or accepted`}</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             <div>
               <p className="text-3xl font-bold tabular-nums" aria-describedby="recognition-change">
-                <span className="sr-only">Achievements given in the last {range} days: </span>
+                <span className="sr-only">{`Achievements given in the last ${range} days: `}</span>
                 {total}
               </p>
               <p id="recognition-change" className="text-sm text-muted-foreground">
@@ -88,11 +88,11 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
         <Card>
           <CardHeader>
             <CardTitle as="h3">Needs recognition</CardTitle>
-            <CardDescription>No achievement from you in {NEEDS_RECOGNITION_DAYS} days or more</CardDescription>
+            <CardDescription>{`No achievement from your organisation in ${NEEDS_RECOGNITION_DAYS} days or more`}</CardDescription>
           </CardHeader>
           <CardContent>
             {needsRecognition.total === 0 ? (
-              <p className="text-sm text-muted-foreground">Everyone has been recognised in the last {NEEDS_RECOGNITION_DAYS} days.</p>
+              <p className="text-sm text-muted-foreground">{`Everyone has been recognised in the last ${NEEDS_RECOGNITION_DAYS} days.`}</p>
             ) : (
               <ul className="divide-y text-sm" aria-label="Members who need recognition">
                 {needsRecognition.members.map((member) => (
@@ -103,7 +103,7 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
                     </span>
                   </li>
                 ))}
-                {hidden > 0 ? <li className="pt-2 text-muted-foreground">+ {hidden} more</li> : null}
+                {hidden > 0 ? <li className="pt-2 text-muted-foreground">{`+ ${hidden} more`}</li> : null}
               </ul>
             )}
           </CardContent>
@@ -112,7 +112,7 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
         <Card>
           <CardHeader>
             <CardTitle as="h3">Top recognisers</CardTitle>
-            <CardDescription>Admins by achievements given in the last {range} days</CardDescription>
+            <CardDescription>{`Admins by achievements given in the last ${range} days`}</CardDescription>
           </CardHeader>
           <CardContent>
             {topRecognisers.length === 0 ? (
