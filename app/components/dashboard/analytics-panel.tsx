@@ -62,9 +62,11 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
       </div>
 
       <div className="grid gap-4 md:grid-cols-2">
-        <Card className="md:col-span-2">
+        <Card className="md:col-span-2" role="region" aria-labelledby="recognition-heading">
           <CardHeader>
-            <CardTitle as="h3">Recognition</CardTitle>
+            <CardTitle as="h3" id="recognition-heading">
+              Recognition
+            </CardTitle>
             <CardDescription>{`Achievements given in the last ${range} days, pending or accepted`}</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
@@ -85,9 +87,11 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
           </CardContent>
         </Card>
 
-        <Card>
+        <Card role="region" aria-labelledby="needs-recognition-heading">
           <CardHeader>
-            <CardTitle as="h3">Needs recognition</CardTitle>
+            <CardTitle as="h3" id="needs-recognition-heading">
+              Needs recognition
+            </CardTitle>
             <CardDescription>{`No achievement from your organisation in ${NEEDS_RECOGNITION_DAYS} days or more`}</CardDescription>
           </CardHeader>
           <CardContent>
@@ -109,9 +113,11 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
           </CardContent>
         </Card>
 
-        <Card>
+        <Card role="region" aria-labelledby="top-recognisers-heading">
           <CardHeader>
-            <CardTitle as="h3">Top recognisers</CardTitle>
+            <CardTitle as="h3" id="top-recognisers-heading">
+              Top recognisers
+            </CardTitle>
             <CardDescription>{`Admins by achievements given in the last ${range} days`}</CardDescription>
           </CardHeader>
           <CardContent>
@@ -133,9 +139,11 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
           </CardContent>
         </Card>
 
-        <Card className="md:col-span-2">
+        <Card className="md:col-span-2" role="region" aria-labelledby="recognition-trend-heading">
           <CardHeader>
-            <CardTitle as="h3">Recognition trend</CardTitle>
+            <CardTitle as="h3" id="recognition-trend-heading">
+              Recognition trend
+            </CardTitle>
             <CardDescription>Achievements given per month, last 6 months</CardDescription>
           </CardHeader>
           <CardContent>
