@@ -98,7 +98,7 @@ export async function seed(db: Db) {
       .values([
         member(301, admin.id, "approved", daysAgo(400)),
         member(302, alex.id, "approved", daysAgo(380)),
-        member(303, sam.id, "approved", daysAgo(90)),
+        member(303, sam.id, "approved", daysAgo(200)),
         member(304, jordan.id, "pending", daysAgo(2)),
       ])
       .onConflictDoNothing(),

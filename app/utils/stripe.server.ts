@@ -1,4 +1,7 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
 import Stripe from "stripe";
+import { organizationMembers } from "#db/schema.ts";
 import type { AppEnv } from "./env.server.ts";
 
 /**
@@ -25,4 +28,19 @@ export function stripeClient(env: AppEnv) {
 /** Verifies a webhook with Web Crypto: the synchronous verifier needs Node's crypto. */
 export function verifyStripeEvent(payload: string, signature: string, secret: string) {
   return Stripe.webhooks.constructEventAsync(payload, signature, secret, undefined, Stripe.createSubtleCryptoProvider());
+}
+
+/**
+ * A membership about to be deleted (removed, left, rejected) stops its Stripe subscription first,
+ * so nobody keeps paying for a member who is gone. Without Stripe there is nothing to stop.
+ */
+export async function cancelStripeSubscriptionOf(context: AppLoadContext, membershipId: string) {
+  const stripe = stripeClient(context.env);
+  if (!stripe) return;
+  const [row] = await context.db
+    .select({ subscriptionId: organizationMembers.stripeSubscriptionId, status: organizationMembers.subscriptionStatus })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.id, membershipId))
+    .limit(1);
+  if (row?.subscriptionId && row.status === "active") await stripe.subscriptions.cancel(row.subscriptionId);
 }

@@ -1,6 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import Stripe from "stripe";
 import { describe, expect, inject, it } from "vitest";
+import { rejectOrRemove } from "#app/utils/memberships.server.ts";
 import { createPersonalSubscription } from "#app/utils/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import { countRows, createAccount, get, ORIGIN, postForm } from "./helpers.ts";
@@ -225,5 +226,20 @@ describe("the Stripe webhook", () => {
     expect(await countRows("select count(*) as n from processed_stripe_events where id = ?", event.id)).toBe(1);
     expect(await countRows("select count(*) as n from organization_members where subscription_status = 'active' and organization_id = ?", organizationId)).toBe(0);
     expect((await subscriptionOf(membershipId))?.status).toBe("inactive");
+  });
+});
+
+describe("removing a subscribed member", () => {
+  it("cancels the Stripe subscription before the membership goes", async () => {
+    const { admin, member, organizationId, membershipId } = await organisationWithMember();
+    await deliver(checkoutCompleted({ organizationId, memberUserId: member.id, adminUserId: admin.id }, "sub_removed"));
+    expect((await subscriptionOf(membershipId))?.status).toBe("active");
+
+    const stripeApiBase = inject("stripeApiBase");
+    const context = contextWith({ STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_API_BASE: stripeApiBase });
+    await rejectOrRemove(context, admin.id, membershipId, "remove");
+    const requests = (await (await fetch(`${stripeApiBase}/__requests`)).json()) as { method: string; path: string }[];
+    expect(requests).toContainEqual(expect.objectContaining({ method: "DELETE", path: "/v1/subscriptions/sub_removed" }));
+    expect(await subscriptionOf(membershipId)).toBeNull();
   });
 });
