@@ -47,13 +47,14 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
                   to={`?range=${option}`}
                   preventScrollReset
                   aria-current={option === range ? "page" : undefined}
-                  aria-label={`Last ${option} days`}
                   className={cn(
-                    "block rounded-sm px-3 py-1.5 font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
+                    "block rounded-sm px-2.5 py-1.5 font-medium whitespace-nowrap sm:px-3 text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
                     option === range && "bg-background text-foreground shadow-sm",
                   )}
                 >
-                  {option}d
+                  {/* The name reads "Last 7 days" and contains what is seen ("7 days"). */}
+                  <span className="sr-only">Last </span>
+                  {`${option} days`}
                 </Link>
               </li>
             ))}
