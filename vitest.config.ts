@@ -5,6 +5,8 @@ export default defineWorkersConfig(async () => ({
   test: {
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
+    // A local fake of the Stripe API (Node), for the tests that give the SDK a key.
+    globalSetup: ["./tests/workers/fake-stripe.ts"],
     // The Worker's one-line-per-request logs would drown the test report.
     onConsoleLog: (log) => !log.includes('"message":"request"'),
     // Remix's server packages are CommonJS with circular requires; pre-bundling them as ESM
@@ -28,7 +30,8 @@ export default defineWorkersConfig(async () => ({
             SESSION_SECRET: "test-secret-0123456789-0123456789-0123456789",
             RESEND_API_KEY: "",
             STRIPE_SECRET_KEY: "",
-            STRIPE_WEBHOOK_SECRET: "",
+            // The webhook tests sign their payloads with this secret.
+            STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdef",
           },
         },
       },

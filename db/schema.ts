@@ -187,6 +187,9 @@ export const organizationMembers = sqliteTable(
     stripeSubscriptionId: text("stripe_subscription_id"),
     // The admin who paid, told when the subscription starts or ends.
     subscribedBy: text("subscribed_by").references(() => users.id, { onDelete: "set null" }),
+    // Creation time (Stripe's, in ms) of the newest event applied to this subscription: Stripe
+    // does not deliver in order, so an older event never overwrites what a newer one set.
+    subscriptionEventAt: integer("subscription_event_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     check("organization_members_status_check", inList("status", MEMBERSHIP_STATUSES)),

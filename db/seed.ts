@@ -44,6 +44,15 @@ export const DEMO_USERS = {
 } as const satisfies Record<string, { id: string; email: string; name: string; userType: UserType }>;
 
 export const DEMO_ORGANISATION_ID = "5eed0000-0000-4000-8000-000000000100";
+
+/** Achievements the demo organisation gave Sam, by how many days before the seed ran. */
+export const DEMO_RECOGNITION_HISTORY: { title: string; type: "award" | "training" | "milestone"; daysAgo: number }[] = [
+  { title: "Weekend Rota Hero", type: "award", daysAgo: 10 },
+  { title: "Manual Handling Refresher", type: "training", daysAgo: 24 },
+  { title: "First Solo Night Shift", type: "milestone", daysAgo: 45 },
+  { title: "Patient Feedback Star", type: "award", daysAgo: 75 },
+  { title: "Safeguarding Level 2", type: "training", daysAgo: 130 },
+];
 const seedId = (n: number) => `5eed0000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
 type Statement = BatchItem<"sqlite">;
@@ -89,7 +98,7 @@ export async function seed(db: Db) {
       .values([
         member(301, admin.id, "approved", daysAgo(400)),
         member(302, alex.id, "approved", daysAgo(380)),
-        member(303, sam.id, "approved", daysAgo(90)),
+        member(303, sam.id, "approved", daysAgo(200)),
         member(304, jordan.id, "pending", daysAgo(2)),
       ])
       .onConflictDoNothing(),
@@ -126,6 +135,25 @@ export async function seed(db: Db) {
         status: "pending",
       })
       .onConflictDoNothing(),
+    // A recognition history for the analytics panel, dated back from today so that every range
+    // (7, 30, 90, 365 days) and the 6-month trend show something different.
+    ...DEMO_RECOGNITION_HISTORY.map((item, index) =>
+      db
+        .insert(achievements)
+        .values({
+          id: seedId(500 + index),
+          userId: sam.id,
+          organizationId: DEMO_ORGANISATION_ID,
+          createdBy: admin.id,
+          title: item.title,
+          description: null,
+          date: daysAgo(item.daysAgo).toISOString().slice(0, 10),
+          type: item.type,
+          status: "accepted",
+          createdAt: daysAgo(item.daysAgo),
+        })
+        .onConflictDoNothing(),
+    ),
   ];
   await db.batch(statements as [Statement, ...Statement[]]);
 

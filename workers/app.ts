@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import * as build from "../build/server/index.js";
 import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, RATE_LIMITED_AUTH_PATHS } from "#app/utils/rate-limit.server.ts";
-import { getLoadContext } from "./load-context.ts";
+import { cloudflareContext, getLoadContext } from "./load-context.ts";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
@@ -53,16 +53,6 @@ app.onError((error, c) => {
   });
   return c.text("Internal Server Error", 500);
 });
-
-function cloudflareContext(c: { env: Env; executionCtx: ExecutionContext; req: { raw: Request } }) {
-  return {
-    cloudflare: {
-      env: c.env,
-      ctx: c.executionCtx,
-      cf: c.req.raw.cf,
-    },
-  };
-}
 
 export { NotificationHub } from "./notification-hub.ts";
 

@@ -52,3 +52,14 @@ export function getLoadContext({
     requestId,
   };
 }
+
+/** The Cloudflare part of the load context, from a Hono handler's context. */
+export function cloudflareContext(c: { env: Env; executionCtx: ExecutionContext; req: { raw: Request } }) {
+  return {
+    cloudflare: {
+      env: c.env,
+      ctx: c.executionCtx,
+      cf: c.req.raw.cf,
+    },
+  };
+}

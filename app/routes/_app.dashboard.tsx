@@ -13,6 +13,9 @@ import { AchievementError, giveAchievement, readAchievementUpload, submitAchieve
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
+import { parseAnalyticsRange } from "#app/utils/analytics.ts";
+import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
+import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
 import type { FormActionData } from "#app/utils/use-validated-form.ts";
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
 import {
@@ -45,6 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return {
       kind: "admin" as const,
       admin: await loadAdminDashboard(context.db, active.id),
+      analytics: await loadRecognitionAnalytics(context.db, active.id, parseAnalyticsRange(new URL(request.url).searchParams.get("range"))),
       inviteUrl: `${origin}/join/${active.id}`,
     };
   }
@@ -119,6 +123,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
     }
 
+    const onSubscription = await subscriptionAction(context, request, viewer.id, formData);
+    if (onSubscription) return onSubscription;
+
     const onMembership = membershipAction.safeParse(Object.fromEntries(formData));
     if (onMembership.success) {
       const { intent, membershipId } = onMembership.data;
@@ -146,7 +153,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
   return data.kind === "admin" ? (
-    <AdminDashboard dashboard={data.admin} inviteUrl={data.inviteUrl} />
+    <AdminDashboard dashboard={data.admin} analytics={data.analytics} inviteUrl={data.inviteUrl} />
   ) : (
     <PersonalDashboard summary={data.summary} directory={data.directory} searchError={data.searchError} />
   );

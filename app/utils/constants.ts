@@ -7,6 +7,7 @@ export const MEMBER_SUBSCRIPTION = { unitAmount: 299, currency: "GBP", interval:
 export const formatMoney = (minorUnits: number, currency: string) =>
   new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(minorUnits / 100);
 export const MEMBER_PRICE_LABEL = formatMoney(MEMBER_SUBSCRIPTION.unitAmount, MEMBER_SUBSCRIPTION.currency);
+export const SUBSCRIPTION_PRODUCT = `${PRODUCT_NAME} member subscription`;
 
 export const MINIMUM_AGE = 16;
 export const GOVERNING_LAW = "England and Wales";

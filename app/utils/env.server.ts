@@ -15,6 +15,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("Career Passport <no-reply@localhost>"),
   STRIPE_SECRET_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
+  // Where the Stripe SDK sends API calls; only tests set it (a local fake of the Stripe API).
+  STRIPE_API_BASE: optional.pipe(z.url().optional()),
   FREE_ACHIEVEMENTS_PER_MEMBER: optional
     .transform((value) => (value === undefined ? undefined : Number(value)))
     .pipe(z.number().int().positive().optional()),

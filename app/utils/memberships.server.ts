@@ -15,6 +15,7 @@ import {
 } from "#db/queries/organizations.ts";
 import type { Toast } from "./cookies.server.ts";
 import { notify } from "./notifications.server.ts";
+import { cancelStripeSubscriptionOf } from "./stripe.server.ts";
 
 /** A refusal the route turns into a toast; nothing was changed. */
 export class MembershipError extends Error {
@@ -92,6 +93,7 @@ export async function approve(context: AppLoadContext, adminId: string, membersh
 export async function rejectOrRemove(context: AppLoadContext, adminId: string, membershipId: string, kind: "reject" | "remove") {
   const membership = await requireMembershipForAdmin(context, adminId, membershipId);
   await guardLastAdmin(context, membership);
+  await stopSubscription(context, membership.id);
   if (await deleteMembership(context.db, membership)) {
     const organization = await findOrganization(context.db, membership.organizationId);
     const name = organization?.name ?? "the organisation";
@@ -112,6 +114,7 @@ export async function leave(context: AppLoadContext, userId: string, organizatio
   if (!membership) throw new Response("Membership not found", { status: 404 });
   const target = { id: membership.id, userId, organizationId };
   await guardLastAdmin(context, target);
+  await stopSubscription(context, membership.id);
   await deleteMembership(context.db, target);
   return { title: "Left organisation" } satisfies Toast;
 }
@@ -119,4 +122,17 @@ export async function leave(context: AppLoadContext, userId: string, organizatio
 async function guardLastAdmin(context: AppLoadContext, membership: { userId: string; organizationId: string }) {
   const isAdmin = await isOrganizationAdmin(context.db, membership.userId, membership.organizationId);
   if (isAdmin && (await countAdmins(context.db, membership.organizationId)) <= 1) throw LAST_ADMIN;
+}
+
+async function stopSubscription(context: AppLoadContext, membershipId: string) {
+  try {
+    await cancelStripeSubscriptionOf(context, membershipId);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", message: "stripe cancel failed", membershipId, error: String(error) }));
+    throw new MembershipError({
+      title: "Error",
+      description: "The member's subscription could not be cancelled, so nothing was changed. Please try again.",
+      variant: "destructive",
+    });
+  }
 }

@@ -7,8 +7,11 @@ import { SubmitButton } from "#app/components/forms.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatShortDate } from "#app/utils/dates.ts";
+import type { RecognitionAnalytics } from "#db/queries/analytics.ts";
+import { AnalyticsPanel } from "./analytics-panel.tsx";
 import { DashboardHeader } from "./dashboard-header.tsx";
 import { StatCards } from "./stat-cards.tsx";
+import { SubscriptionControl } from "./subscription-control.tsx";
 
 type Member = {
   id: string;
@@ -27,7 +30,15 @@ export type AdminDashboardData = {
   stats: { totalMembers: number; pending: number; achievements: number };
 };
 
-export function AdminDashboard({ dashboard, inviteUrl }: { dashboard: AdminDashboardData; inviteUrl: string }) {
+export function AdminDashboard({
+  dashboard,
+  analytics,
+  inviteUrl,
+}: {
+  dashboard: AdminDashboardData;
+  analytics: RecognitionAnalytics;
+  inviteUrl: string;
+}) {
   const { organization, pending, members, stats, adminIds } = dashboard;
   return (
     <div className="mx-auto grid max-w-5xl gap-8">
@@ -114,7 +125,7 @@ export function AdminDashboard({ dashboard, inviteUrl }: { dashboard: AdminDashb
                     <Badge variant={member.subscriptionStatus === "active" ? "success" : "secondary"}>
                       {member.subscriptionStatus === "active" ? "Subscribed" : "Not Subscribed"}
                     </Badge>
-                    {/* The subscription control joins this row with the payments work. */}
+                    <SubscriptionControl member={member} />
                     <AchievementDialog
                       kind="give"
                       id={`give-${member.userId}`}
@@ -148,6 +159,8 @@ export function AdminDashboard({ dashboard, inviteUrl }: { dashboard: AdminDashb
           )}
         </CardContent>
       </Card>
+
+      <AnalyticsPanel analytics={analytics} />
     </div>
   );
 }

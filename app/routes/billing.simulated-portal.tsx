@@ -1,0 +1,92 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { SubmitButton } from "#app/components/forms.tsx";
+import { LogoHeader } from "#app/components/logo.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { MEMBER_PRICE_LABEL, PRODUCT_NAME, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
+import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { requireDevelopment } from "#app/utils/dev-only.server.ts";
+import { requireMembershipForAdmin } from "#app/utils/memberships.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import { cancelMemberSubscription, SubscriptionError } from "#app/utils/subscriptions.server.ts";
+import { findMembershipOf } from "#db/queries/subscriptions.ts";
+
+export const meta: MetaFunction = () => [{ title: `Simulated customer portal · ${PRODUCT_NAME}` }];
+
+// The local stand-in for Stripe's customer portal: it shows the subscription and cancels it
+// through the same code as the Cancel button on the dashboard.
+const membershipIdOf = (value: unknown) => {
+  const parsed = z.uuid().safeParse(value);
+  if (!parsed.success) throw new Response("This portal link is incomplete.", { status: 400 });
+  return parsed.data;
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireDevelopment(context);
+  const viewer = await requireViewer(request, context);
+  const membershipId = membershipIdOf(new URL(request.url).searchParams.get("membershipId"));
+  const { organizationId, userId } = await requireMembershipForAdmin(context, viewer.id, membershipId);
+  const membership = await findMembershipOf(context.db, organizationId, userId);
+  if (!membership) throw new Response("Membership not found", { status: 404 });
+  return { membershipId, memberName: membership.memberName, organizationName: membership.organizationName, active: membership.subscriptionStatus === "active" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireDevelopment(context);
+  const viewer = await requireViewer(request, context);
+  const membershipId = membershipIdOf((await request.formData()).get("membershipId"));
+  try {
+    return redirectWithToast(context.env, request, "/dashboard", await cancelMemberSubscription(context, viewer.id, membershipId));
+  } catch (error) {
+    if (error instanceof SubscriptionError) return redirectWithToast(context.env, request, "/dashboard", error.toast);
+    throw error;
+  }
+}
+
+export default function SimulatedPortal() {
+  const { membershipId, memberName, organizationName, active } = useLoaderData<typeof loader>();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <LogoHeader />
+      <main className="mx-auto grid w-full max-w-md flex-1 content-start gap-4 px-4 py-10">
+        <Card>
+          <CardHeader>
+            <CardTitle as="h1" className="text-2xl">
+              Simulated customer portal
+            </CardTitle>
+            <CardDescription>This page stands in for Stripe's customer portal while no Stripe key is configured.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-muted-foreground">Product</dt>
+              <dd>{SUBSCRIPTION_PRODUCT}</dd>
+              <dt className="text-muted-foreground">Member</dt>
+              <dd className="break-words">{memberName}</dd>
+              <dt className="text-muted-foreground">Organisation</dt>
+              <dd className="break-words">{organizationName}</dd>
+              <dt className="text-muted-foreground">Price</dt>
+              <dd>{`${MEMBER_PRICE_LABEL} per month`}</dd>
+              <dt className="text-muted-foreground">Status</dt>
+              <dd className="font-semibold">{active ? "Active" : "Not subscribed"}</dd>
+            </dl>
+          </CardContent>
+          <CardFooter className="flex flex-wrap justify-end gap-2">
+            <Button asChild variant="outline">
+              <Link to="/dashboard">Back to dashboard</Link>
+            </Button>
+            {active ? (
+              <Form method="post">
+                <input type="hidden" name="membershipId" value={membershipId} />
+                <SubmitButton intent="cancel-subscription" variant="destructive">
+                  Cancel subscription
+                </SubmitButton>
+              </Form>
+            ) : null}
+          </CardFooter>
+        </Card>
+      </main>
+    </div>
+  );
+}

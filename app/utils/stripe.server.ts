@@ -1,0 +1,46 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { organizationMembers } from "#db/schema.ts";
+import type { AppEnv } from "./env.server.ts";
+
+/**
+ * The Stripe client, or null when no key is set (local development, tests: the simulated
+ * checkout stands in). Workers have no Node http module, so the SDK uses fetch; tests aim it at
+ * a local fake through STRIPE_API_BASE, so no test reaches the internet.
+ */
+export function stripeClient(env: AppEnv) {
+  if (!env.STRIPE_SECRET_KEY) return null;
+  const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
+  return new Stripe(env.STRIPE_SECRET_KEY, {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 1,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "https:" ? 443 : 80),
+          protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const),
+        }
+      : {}),
+  });
+}
+
+/** Verifies a webhook with Web Crypto: the synchronous verifier needs Node's crypto. */
+export function verifyStripeEvent(payload: string, signature: string, secret: string) {
+  return Stripe.webhooks.constructEventAsync(payload, signature, secret, undefined, Stripe.createSubtleCryptoProvider());
+}
+
+/**
+ * A membership about to be deleted (removed, left, rejected) stops its Stripe subscription first,
+ * so nobody keeps paying for a member who is gone. Without Stripe there is nothing to stop.
+ */
+export async function cancelStripeSubscriptionOf(context: AppLoadContext, membershipId: string) {
+  const stripe = stripeClient(context.env);
+  if (!stripe) return;
+  const [row] = await context.db
+    .select({ subscriptionId: organizationMembers.stripeSubscriptionId, status: organizationMembers.subscriptionStatus })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.id, membershipId))
+    .limit(1);
+  if (row?.subscriptionId && row.status === "active") await stripe.subscriptions.cancel(row.subscriptionId);
+}

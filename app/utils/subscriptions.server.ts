@@ -1,0 +1,280 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type Stripe from "stripe";
+import { isOrganizationAdmin } from "#db/queries/organizations.ts";
+import {
+  applySubscriptionChange,
+  findMembershipBySubscription,
+  findMembershipOf,
+  type SubscribedMembership,
+  type SubscriptionChange,
+} from "#db/queries/subscriptions.ts";
+import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "./constants.ts";
+import type { Toast } from "./cookies.server.ts";
+import { requireMembershipForAdmin } from "./memberships.server.ts";
+import { notify } from "./notifications.server.ts";
+import { stripeClient } from "./stripe.server.ts";
+
+// Per-member subscriptions. Stripe (or, without a key, the local simulated checkout) takes the
+// payment; the state in organization_members only ever changes through handleStripeEvent, the
+// one code path for verified webhooks and simulated ones alike.
+
+/** A refusal shown as a toast; nothing was changed. */
+export class SubscriptionError extends Error {
+  constructor(readonly toast: Toast) {
+    super(toast.description ?? toast.title);
+  }
+}
+
+export const SIMULATED_CHECKOUT_PATH = "/billing/simulated-checkout";
+export const SIMULATED_PORTAL_PATH = "/billing/simulated-portal";
+export const CHECKOUT_RETURN_PATH = "/billing/return";
+
+export type SubscriptionMetadata = { organizationId: string; memberUserId: string; adminUserId: string };
+
+const notConfigured = () =>
+  new SubscriptionError({ title: "Error", description: "Payments are not configured yet. Please try again later.", variant: "destructive" });
+
+/**
+ * The member an admin may subscribe: only an admin of the organisation, only its approved
+ * members. Anything else is forbidden, whoever asks and whatever the form said.
+ */
+export async function requireSubscribableMember(
+  context: AppLoadContext,
+  adminId: string,
+  { organizationId, memberUserId }: { organizationId: string; memberUserId: string },
+) {
+  if (!(await isOrganizationAdmin(context.db, adminId, organizationId))) throw new Response("Forbidden", { status: 403 });
+  const membership = await findMembershipOf(context.db, organizationId, memberUserId);
+  if (membership?.status !== "approved") throw new Response("Forbidden", { status: 403 });
+  return membership;
+}
+
+/**
+ * create-personal-subscription: a Checkout Session in subscription mode at the one member price,
+ * tied to the organisation, the member and the paying admin through its metadata. Returns the
+ * url to open (Stripe's, or the local simulated checkout's).
+ */
+export async function createPersonalSubscription(
+  context: AppLoadContext,
+  adminId: string,
+  input: { organizationId: string; memberUserId: string },
+  origin: string,
+) {
+  const membership = await requireSubscribableMember(context, adminId, input);
+  if (membership.subscriptionStatus === "active") {
+    throw new SubscriptionError({ title: "Already subscribed", description: `${membership.memberName} already has an active subscription.` });
+  }
+  const stripe = stripeClient(context.env);
+  if (!stripe) {
+    if (context.env.ENVIRONMENT === "production") throw notConfigured();
+    return { url: `${origin}${SIMULATED_CHECKOUT_PATH}?${new URLSearchParams(input)}` };
+  }
+  const metadata: SubscriptionMetadata = { ...input, adminUserId: adminId };
+  const session = await stripe.checkout.sessions.create({
+    mode: "subscription",
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: MEMBER_SUBSCRIPTION.currency.toLowerCase(),
+          unit_amount: MEMBER_SUBSCRIPTION.unitAmount,
+          recurring: { interval: MEMBER_SUBSCRIPTION.interval },
+          product_data: { name: SUBSCRIPTION_PRODUCT, description: `${membership.memberName} at ${membership.organizationName}` },
+        },
+      },
+    ],
+    ...(membership.stripeCustomerId ? { customer: membership.stripeCustomerId } : {}),
+    client_reference_id: membership.id,
+    metadata,
+    // Copied onto the subscription, so its own events find the member even before checkout's.
+    subscription_data: { metadata },
+    success_url: `${origin}${CHECKOUT_RETURN_PATH}?checkout=complete`,
+    cancel_url: `${origin}${CHECKOUT_RETURN_PATH}?checkout=cancelled`,
+  });
+  if (!session.url) throw new Error("Stripe returned a Checkout Session without a url");
+  return { url: session.url };
+}
+
+async function requireActiveSubscription(context: AppLoadContext, adminId: string, membershipId: string) {
+  const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
+  const membership = await findMembershipOf(context.db, organizationId, userId);
+  if (!membership || membership.subscriptionStatus !== "active") {
+    throw new SubscriptionError({ title: "Not subscribed", description: "This member has no active subscription.", variant: "destructive" });
+  }
+  return membership;
+}
+
+/** Manage: Stripe's customer portal for the member's subscription (or the simulated one). */
+export async function openCustomerPortal(context: AppLoadContext, adminId: string, membershipId: string, origin: string) {
+  const membership = await requireActiveSubscription(context, adminId, membershipId);
+  const stripe = stripeClient(context.env);
+  if (!stripe) {
+    if (context.env.ENVIRONMENT === "production") throw notConfigured();
+    return { url: `${origin}${SIMULATED_PORTAL_PATH}?${new URLSearchParams({ membershipId })}` };
+  }
+  if (!membership.stripeCustomerId) throw notConfigured();
+  const portal = await stripe.billingPortal.sessions.create({ customer: membership.stripeCustomerId, return_url: `${origin}/dashboard` });
+  return { url: portal.url };
+}
+
+/**
+ * Cancel: ends the subscription now. The state changes through the same event handling as a
+ * webhook, so the later customer.subscription.deleted from Stripe finds nothing left to do.
+ */
+export async function cancelMemberSubscription(context: AppLoadContext, adminId: string, membershipId: string) {
+  const membership = await requireActiveSubscription(context, adminId, membershipId);
+  const stripe = stripeClient(context.env);
+  let subscription: Stripe.Subscription;
+  if (stripe) {
+    if (!membership.stripeSubscriptionId) throw notConfigured();
+    subscription = await stripe.subscriptions.cancel(membership.stripeSubscriptionId);
+  } else {
+    if (context.env.ENVIRONMENT === "production") throw notConfigured();
+    subscription = simulatedSubscription(membership, "canceled");
+  }
+  await handleStripeEvent(context, localEvent("customer.subscription.deleted", subscription));
+  return { title: "Subscription cancelled", description: `${membership.memberName}'s subscription has ended.` } satisfies Toast;
+}
+
+// ---- Events: verified webhooks and the simulated checkout both arrive here ----
+
+type Located = { membership: SubscribedMembership | null; change: Omit<SubscriptionChange, "eventId" | "eventType" | "eventAt"> };
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+
+function metadataOf(metadata: Stripe.Metadata | null | undefined): Partial<SubscriptionMetadata> {
+  return { organizationId: metadata?.organizationId, memberUserId: metadata?.memberUserId, adminUserId: metadata?.adminUserId };
+}
+
+/** The membership an event is about: by subscription id, else by the metadata we put on it. */
+async function locate(
+  context: AppLoadContext,
+  subscriptionId: string | null,
+  metadata: Partial<SubscriptionMetadata>,
+): Promise<SubscribedMembership | null> {
+  const bySubscription = subscriptionId ? await findMembershipBySubscription(context.db, subscriptionId) : null;
+  if (bySubscription) return bySubscription;
+  if (!metadata.organizationId || !metadata.memberUserId) return null;
+  const byMember = await findMembershipOf(context.db, metadata.organizationId, metadata.memberUserId);
+  return byMember?.status === "approved" ? byMember : null;
+}
+
+/** What an event says about a subscription's state, derived from the event's own object. */
+async function interpret(context: AppLoadContext, event: Stripe.Event): Promise<Located | null> {
+  switch (event.type) {
+    case "checkout.session.completed": {
+      const session = event.data.object;
+      if (session.mode !== "subscription" || session.payment_status === "unpaid") return null;
+      const metadata = metadataOf(session.metadata);
+      const subscriptionId = idOf(session.subscription);
+      return {
+        membership: await locate(context, subscriptionId, metadata),
+        change: { status: "active", stripeSubscriptionId: subscriptionId, stripeCustomerId: idOf(session.customer), subscribedBy: metadata.adminUserId ?? null },
+      };
+    }
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted": {
+      const subscription = event.data.object;
+      const live = event.type === "customer.subscription.updated" && ["active", "trialing"].includes(subscription.status);
+      const metadata = metadataOf(subscription.metadata);
+      return {
+        membership: await locate(context, subscription.id, metadata),
+        change: {
+          status: live ? "active" : "inactive",
+          stripeSubscriptionId: subscription.id,
+          stripeCustomerId: idOf(subscription.customer),
+          subscribedBy: metadata.adminUserId ?? null,
+        },
+      };
+    }
+    case "invoice.payment_failed": {
+      const details = event.data.object.parent?.subscription_details;
+      const subscriptionId = idOf(details?.subscription);
+      if (!subscriptionId) return null;
+      const metadata = metadataOf(details?.metadata);
+      return {
+        membership: await locate(context, subscriptionId, metadata),
+        change: { status: "inactive", stripeSubscriptionId: subscriptionId, stripeCustomerId: idOf(event.data.object.customer), subscribedBy: null },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+export type EventOutcome = "applied" | "unchanged" | "duplicate" | "unknown-member" | "ignored";
+
+/**
+ * Applies one Stripe event at most once, in the order Stripe created them (whatever order they
+ * arrive in), and tells the paying admin when a subscription starts or ends.
+ */
+export async function handleStripeEvent(context: AppLoadContext, event: Stripe.Event): Promise<EventOutcome> {
+  const located = await interpret(context, event);
+  if (!located) return "ignored";
+  const change: SubscriptionChange = { ...located.change, eventId: event.id, eventType: event.type, eventAt: new Date(Math.round(event.created * 1000)) };
+  const { membership } = located;
+  const result = await applySubscriptionChange(context.db, membership?.id ?? null, change);
+  if (!result.isNew) return "duplicate";
+  if (!membership) {
+    console.warn(JSON.stringify({ level: "warn", message: "stripe event for an unknown member", eventId: event.id, type: event.type }));
+    return "unknown-member";
+  }
+  if (!result.applied) return "unchanged";
+  const payer = change.subscribedBy ?? membership.subscribedBy;
+  if (payer && membership.subscriptionStatus !== change.status) {
+    await notify(context, [
+      change.status === "active"
+        ? {
+            userId: payer,
+            title: "Subscription active",
+            message: `${membership.memberName} is subscribed at ${membership.organizationName} (${MEMBER_PRICE_LABEL} per month).`,
+            type: "success",
+          }
+        : {
+            userId: payer,
+            title: event.type === "invoice.payment_failed" ? "Subscription payment failed" : "Subscription ended",
+            message:
+              event.type === "invoice.payment_failed"
+                ? `The payment for ${membership.memberName}'s subscription at ${membership.organizationName} failed; it is inactive until paid.`
+                : `${membership.memberName}'s subscription at ${membership.organizationName} has ended.`,
+            type: "warning",
+          },
+    ]);
+  }
+  return "applied";
+}
+
+// ---- The local stand-in: events shaped as Stripe's, made on this server ----
+
+/** An event this server made itself; created in fractional seconds, so quick steps stay ordered. */
+export function localEvent<T extends "checkout.session.completed" | "customer.subscription.deleted">(
+  type: T,
+  object: T extends "checkout.session.completed" ? Stripe.Checkout.Session : Stripe.Subscription,
+) {
+  return { id: `evt_local_${crypto.randomUUID()}`, object: "event", type, created: Date.now() / 1000, data: { object } } as unknown as Stripe.Event;
+}
+
+export function simulatedCheckoutSession(metadata: SubscriptionMetadata) {
+  return {
+    id: `cs_local_${crypto.randomUUID()}`,
+    object: "checkout.session",
+    mode: "subscription",
+    status: "complete",
+    payment_status: "paid",
+    currency: MEMBER_SUBSCRIPTION.currency.toLowerCase(),
+    amount_total: MEMBER_SUBSCRIPTION.unitAmount,
+    customer: `cus_local_${crypto.randomUUID()}`,
+    subscription: `sub_local_${crypto.randomUUID()}`,
+    metadata,
+  } as unknown as Stripe.Checkout.Session;
+}
+
+function simulatedSubscription(membership: SubscribedMembership, status: Stripe.Subscription.Status) {
+  return {
+    id: membership.stripeSubscriptionId ?? `sub_local_${crypto.randomUUID()}`,
+    object: "subscription",
+    status,
+    customer: membership.stripeCustomerId,
+    metadata: { organizationId: membership.organizationId, memberUserId: membership.userId },
+  } as unknown as Stripe.Subscription;
+}

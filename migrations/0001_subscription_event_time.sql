@@ -1,0 +1,1 @@
+ALTER TABLE `organization_members` ADD `subscription_event_at` integer;
