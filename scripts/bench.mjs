@@ -1,0 +1,153 @@
+// `npm run bench`: the benchmark of issue 8. Builds the production bundle, serves it under
+// `wrangler dev` with fresh seeded state, and measures the public passport (and the landing page)
+// against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals.
+// Writes bench/results.md and exits non-zero when a budget is missed. See README "Benchmark".
+//
+// Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
+// per page (5), BENCH_SKIP_BUILD=1 to reuse build/ while iterating on the bench itself.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { join, relative } from "node:path";
+import { GZIP_LEVEL, measurePageBytes } from "./bench/bytes.mjs";
+import { measureLoad, timedGet } from "./bench/load.mjs";
+import { buildReport, machine } from "./bench/report.mjs";
+import { BENCH_PASSPORT } from "./bench/seed.mjs";
+import { build, prepareState, startServer } from "./bench/server.mjs";
+import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
+
+const config = {
+  port: Number(process.env.BENCH_PORT ?? 8797),
+  durationMs: Number(process.env.BENCH_SECONDS ?? 5) * 1000,
+  vitalsRuns: Number(process.env.BENCH_RUNS ?? 5),
+  connections: [8, 32],
+  skipBuild: process.env.BENCH_SKIP_BUILD === "1",
+};
+const RESULTS_FILE = "bench/results.md";
+// What makes a request skip the edge cache of the public passport.
+const BYPASS = { "Cache-Control": "no-cache" };
+
+async function main() {
+  if (!config.skipBuild) build();
+  prepareState(BENCH_PASSPORT);
+  const server = await startServer(config.port);
+  try {
+    const results = await measure(server.origin);
+    const { markdown, passed } = buildReport(results);
+    mkdirSync("bench", { recursive: true });
+    writeFileSync(RESULTS_FILE, markdown);
+    console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
+    return passed;
+  } finally {
+    server.stop();
+  }
+}
+
+async function measure(origin) {
+  const passportPath = `/passport/${BENCH_PASSPORT.userId}`;
+  const passportUrl = origin + passportPath;
+  const first = await timedGet(passportUrl, BYPASS);
+  if (first.status !== 200) throw new Error(`GET ${passportPath} answered ${first.status}: is the bench passport seeded and public?`);
+  const staticAsset = closestStaticAsset(first.bytes);
+
+  log("D1 round trips");
+  const d1 = await roundTrips(passportUrl);
+
+  const load = [];
+  const targets = [
+    { target: "static", url: origin + staticAsset.path },
+    { target: "passport cached", url: passportUrl },
+    { target: "passport uncached", url: passportUrl, headers: BYPASS },
+  ];
+  for (const connections of config.connections) {
+    for (const { target, url, headers } of targets) {
+      log(`load: ${target}, ${connections} connections, ${config.durationMs / 1000} s`);
+      load.push({ target, connections, result: await measureLoad({ url, headers, connections, durationMs: config.durationMs }) });
+    }
+  }
+
+  const pages = { "Public passport": passportUrl, "Landing page": `${origin}/` };
+  const bytes = {};
+  for (const [page, url] of Object.entries(pages)) {
+    log(`page weight: ${page}`);
+    bytes[page] = await measurePageBytes(url);
+  }
+
+  const browser = await launchBrowser();
+  const chromiumVersion = browser.version();
+  const vitals = {};
+  try {
+    for (const [page, url] of Object.entries(pages)) {
+      log(`web vitals: ${page}, ${config.vitalsRuns} runs`);
+      vitals[page] = await measureVitals(browser, url, config.vitalsRuns);
+    }
+  } finally {
+    await browser.close();
+  }
+
+  return {
+    date: new Date().toISOString(),
+    machine: machine(),
+    wrangler: `wrangler ${packageVersion("wrangler")}`,
+    chromium: `Chromium ${chromiumVersion}`,
+    origin,
+    passportPath,
+    passportAchievements: BENCH_PASSPORT.achievements,
+    passportHtmlBytes: first.bytes,
+    staticPath: staticAsset.path,
+    staticBytes: staticAsset.bytes,
+    durationMs: config.durationMs,
+    gzipLevel: GZIP_LEVEL,
+    throttling: THROTTLING,
+    vitalsRuns: config.vitalsRuns,
+    load,
+    d1,
+    bytes,
+    vitals,
+  };
+}
+
+/** X-D1-Round-Trips of one uncached request and of one cached request after a warm-up. */
+async function roundTrips(passportUrl) {
+  const agent = new http.Agent();
+  const uncached = await timedGet(passportUrl, BYPASS, agent);
+  await timedGet(passportUrl, {}, agent);
+  const cached = await timedGet(passportUrl, {}, agent);
+  return { uncached, cached };
+}
+
+/**
+ * The file in build/client whose size is nearest the passport's uncompressed HTML: the fairest
+ * "what serving these bytes costs anyway" baseline the same Worker offers.
+ */
+function closestStaticAsset(targetBytes) {
+  const root = "build/client";
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(".")) continue;
+      const path = join(dir, name);
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path);
+      else files.push({ path: `/${relative(root, path)}`, bytes: stat.size });
+    }
+  };
+  walk(root);
+  files.sort((a, b) => Math.abs(a.bytes - targetBytes) - Math.abs(b.bytes - targetBytes));
+  return files[0];
+}
+
+function packageVersion(name) {
+  return JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version;
+}
+
+function log(message) {
+  console.log(`[bench] ${message}`);
+}
+
+main().then(
+  (passed) => process.exit(passed ? 0 : 1),
+  (error) => {
+    console.error(error);
+    process.exit(2);
+  },
+);

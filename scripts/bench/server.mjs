@@ -1,0 +1,86 @@
+// Builds the production bundle and serves it under `wrangler dev` from its own fresh local state,
+// like scripts/e2e-server.mjs, so a benchmark never touches (or depends on) `npm start`'s data.
+import { execSync, spawn } from "node:child_process";
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { seedSql } from "./seed.mjs";
+
+export const PERSIST_TO = ".wrangler/bench";
+const LOG_FILE = ".wrangler/bench.log";
+// Wrangler would otherwise try to send usage metrics: there is no network to send them to.
+const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+// `quiet` swallows stdout (wrangler d1 execute prints every statement's result) but keeps errors.
+const run = (command, env = {}, { quiet = false } = {}) =>
+  execSync(command, { stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], env: { ...baseEnv, ...env } });
+
+export function build() {
+  run("node scripts/prepare-local.mjs");
+  run("npm run build");
+}
+
+/** Fresh state: migrations, the demo seed (the bench passport's organisation lives there), then the bench passport. */
+export function prepareState(passport) {
+  rmSync(PERSIST_TO, { recursive: true, force: true });
+  mkdirSync(PERSIST_TO, { recursive: true });
+  run(`npx wrangler d1 migrations apply DB --local --persist-to ${PERSIST_TO}`, { CI: "1" });
+  run("npx tsx scripts/seed.ts", { PERSIST_TO });
+  const file = join(PERSIST_TO, "bench-seed.sql");
+  writeFileSync(file, seedSql(passport));
+  run(`npx wrangler d1 execute DB --local --persist-to ${PERSIST_TO} --file ${file}`, { CI: "1" }, { quiet: true });
+  console.log(`Seeded the bench passport (${passport.achievements} achievements) from ${file}.`);
+}
+
+/**
+ * Starts `wrangler dev` in its own process group (npx → wrangler → workerd), so stopping it
+ * ends the whole tree and nothing is left listening on the port after the bench.
+ */
+export async function startServer(port) {
+  const log = openSync(LOG_FILE, "w");
+  const child = spawn(
+    "npx",
+    [
+      "wrangler", "dev", "--port", String(port), "--persist-to", PERSIST_TO,
+      // `development` keeps the diagnostic headers (X-D1-Round-Trips) on, whatever .dev.vars says.
+      "--var", "ENVIRONMENT:development", "--var", `APP_URL:http://localhost:${port}`,
+    ],
+    { stdio: ["ignore", log, log], env: baseEnv, detached: true },
+  );
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  // A crash or Ctrl-C in the middle of a run must not leave workerd behind.
+  process.once("exit", stop);
+  for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
+
+  const origin = `http://localhost:${port}`;
+  try {
+    await waitUntilReady(origin, child);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { origin, stop };
+}
+
+async function waitUntilReady(origin, child, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${logTail()}`);
+    try {
+      const response = await fetch(`${origin}/api/auth/ok`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`wrangler dev did not answer on ${origin} within ${timeoutMs / 1000} s:\n${logTail()}`);
+}
+
+function logTail() {
+  return readFileSync(LOG_FILE, "utf8").split("\n").slice(-30).join("\n");
+}
