@@ -31,6 +31,9 @@ export const MEDIA_MESSAGES = {
   invalidImage: "Images must be JPG, PNG or WebP files.",
   invalidMedia: "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video.",
   invalidVideo: "Please upload a video file.",
+  markupInImage: "This image contains web page code and cannot be used.",
+  typeMismatch: "The file's contents do not match its type.",
+  emptyFile: "The file is empty.",
 } as const;
 
 export const IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/webp"];

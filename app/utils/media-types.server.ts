@@ -32,6 +32,27 @@ export function sniffMedia(head: Uint8Array): MediaType | null {
   return null;
 }
 
+/**
+ * Watches an image's bytes for web-page markup: a "polyglot" file that is a valid JPEG and also
+ * an HTML page could be rendered as a page by a careless browser or proxy. Real photos never
+ * contain these tags, so any image with them is refused. Chunk borders are covered by a tail.
+ */
+export class MarkupScanner {
+  private static readonly PATTERN = /<(?:script|html|body|svg|iframe|object|embed|!doctype)\b/i;
+  private tail = "";
+  found = false;
+
+  push(chunk: Uint8Array) {
+    if (this.found) return;
+    let text = this.tail;
+    for (let offset = 0; offset < chunk.length; offset += 8192) {
+      text += String.fromCharCode(...chunk.subarray(offset, offset + 8192));
+    }
+    this.found = MarkupScanner.PATTERN.test(text);
+    this.tail = text.slice(-16);
+  }
+}
+
 // A duration reader is a generator that asks for bytes ({ read: n } gets exactly n bytes, or
 // null when the file ended cleanly right there) or to pass over bytes ({ skip: n }). The feeder
 // below drives it from the upload stream, so a video is never held in memory to be measured.

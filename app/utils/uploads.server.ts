@@ -1,7 +1,7 @@
 import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
 import { BUCKETS, mediaKeyFromUrl, mediaUrl } from "./media.server.ts";
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "./media-limits.ts";
-import { concat, DurationProbe, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
+import { concat, DurationProbe, MarkupScanner, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
 
 // Uploads stream from the request straight into R2: the size limit, the real type (from the
 // first bytes) and a video's duration (from its container header) are checked while the bytes
@@ -125,7 +125,7 @@ export async function readUploadForm(request: Request, bucket: R2Bucket, rules: 
       if (!rule) throw new UploadError("Upload refused", "This form does not take that file.", part.name);
       if (files.has(part.name)) throw new UploadError("Upload refused", "Only one file per field.", part.name);
       try {
-        const stored = await streamToR2(bucket, part.data, rule);
+        const stored = await streamToR2(bucket, part, rule);
         if (stored) files.set(part.name, stored);
       } catch (error) {
         if (error instanceof UploadError) throw new UploadError(error.title, error.description, part.name);
@@ -156,27 +156,42 @@ async function readText(data: AsyncIterable<Uint8Array>) {
 
 /**
  * Streams one file into R2 under the rule's key. Returns null for an empty file field (no file
- * chosen); refuses a file whose bytes are not an accepted type, one past its size limit, or a
- * video whose duration is over its limit or cannot be read.
+ * chosen); refuses an empty file, a file whose bytes are not an accepted type (or not the kind,
+ * image or video, it claims to be), one past its size limit, an image carrying web-page markup,
+ * or a video whose duration is over its limit or cannot be read. The file's name is never used.
  */
-async function streamToR2(bucket: R2Bucket, data: AsyncIterable<Uint8Array>, rule: FileRule): Promise<StoredFile | null> {
+async function streamToR2(
+  bucket: R2Bucket,
+  { data, filename, contentType }: { data: AsyncIterable<Uint8Array>; filename?: string; contentType?: string },
+  rule: FileRule,
+): Promise<StoredFile | null> {
   let head: Uint8Array[] = [];
   let size = 0;
   let writer: R2StreamWriter | null = null;
   let type: MediaType | null = null;
   let limit: FileLimit | undefined;
   let probe: DurationProbe | null = null;
+  let markup: MarkupScanner | null = null;
 
   const begin = (bytes: Uint8Array) => {
     type = sniffMedia(bytes);
     limit = type ? rule[type.kind] : undefined;
     if (!type || !limit) throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, rule.invalidType);
+    const claimed = contentType?.split("/")[0];
+    if ((claimed === "image" || claimed === "video") && claimed !== type.kind) {
+      throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.typeMismatch);
+    }
     if (size > limit.maxBytes) throw new UploadError(MEDIA_MESSAGES.tooLargeTitle, limit.tooLarge);
     probe = type.kind === "video" ? new DurationProbe(type) : null;
+    markup = type.kind === "image" ? new MarkupScanner() : null;
     writer = new R2StreamWriter(bucket, rule.key(type), type.mime);
   };
   const write = async (chunk: Uint8Array) => {
     if (size > limit!.maxBytes) throw new UploadError(MEDIA_MESSAGES.tooLargeTitle, limit!.tooLarge);
+    if (markup) {
+      markup.push(chunk);
+      if (markup.found) throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.markupInImage);
+    }
     if (probe) {
       probe.push(chunk);
       if (probe.duration !== null && probe.duration > limit!.maxSeconds!) throw new UploadError(MEDIA_MESSAGES.tooLongTitle, limit!.tooLong!);
@@ -199,7 +214,11 @@ async function streamToR2(bucket: R2Bucket, data: AsyncIterable<Uint8Array>, rul
       begin(bytes);
       await write(bytes);
     }
-    if (size === 0) return null;
+    // Browsers send an empty, nameless part for a file field left empty.
+    if (size === 0) {
+      if (filename) throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.emptyFile);
+      return null;
+    }
     if (!writer) {
       const bytes = concat(head);
       begin(bytes);

@@ -270,3 +270,48 @@ describe("introduction video", () => {
     expect(await keysUnder(`achievement-videos/intro-${person.id}-`)).toEqual([]);
   });
 });
+
+describe("upload attacks", () => {
+  const refusedWith = async (form: FormData, message: string) => {
+    const person = await createAccount();
+    const response = await postMultipart("/passport?add=self", form, { cookie: person.cookie });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(message);
+    expect(await storedMediaOf(person.id)).toBeNull();
+    expect(await selfKeys(person.id)).toEqual([]);
+  };
+
+  it("refuses a JPEG that is also an HTML page", async () => {
+    const polyglot = new File([JPEG_BYTES, "<html><body><script>alert(document.cookie)</script></body></html>", new Uint8Array(64)], "x.jpg", { type: "image/jpeg" });
+    await refusedWith(selfAchievementForm({ media: polyglot }), "This image contains web page code and cannot be used.");
+  });
+
+  it("refuses markup split across two chunks of the stream", async () => {
+    const padding = new Uint8Array(70_000).fill(0x41);
+    const polyglot = new File([PNG_BYTES, padding, "<scr", "ipt>alert(1)</script>"], "x.png", { type: "image/png" });
+    await refusedWith(selfAchievementForm({ media: polyglot }), "This image contains web page code and cannot be used.");
+  });
+
+  it("refuses a picture that claims to be a video", async () => {
+    await refusedWith(selfAchievementForm({ media: new File([PNG_BYTES], "clip.mp4", { type: "video/mp4" }) }), "The file&#x27;s contents do not match its type.");
+  });
+
+  it("refuses an empty file that has a name", async () => {
+    await refusedWith(selfAchievementForm({ media: new File([], "empty.png", { type: "image/png" }) }), "The file is empty.");
+  });
+
+  it("refuses a form with too many parts before storing anything", async () => {
+    const form = selfAchievementForm();
+    for (let i = 0; i < 40; i++) form.append(`extra${i}`, "x");
+    form.set("media", new File([PNG_BYTES], "late.png", { type: "image/png" }));
+    await refusedWith(form, "The form has too many parts.");
+  });
+
+  it("never uses the file's name: a path-traversal name lands under a random key", async () => {
+    const person = await createAccount();
+    const form = selfAchievementForm({ media: new File([PNG_BYTES], "../../../avatars/someone-else/avatar.png", { type: "image/png" }) });
+    expect((await postMultipart("/passport?add=self", form, { cookie: person.cookie })).status).toBe(302);
+    const [key] = await selfKeys(person.id);
+    expect(key).toMatch(new RegExp(`^achievement-images/self-achievements/${person.id}/[0-9a-f-]{36}\\.png$`));
+  });
+});
