@@ -32,6 +32,8 @@ export type StoredFile = { key: string; url: string; type: MediaType; duration: 
 const PART_BYTES = 5 * 1024 * 1024;
 const MAX_PARTS = 30;
 const MAX_TEXT_FIELD_BYTES = 64 * 1024;
+/** Room for a form's text fields and multipart framing in the body-size check. */
+const MAX_TEXT_BYTES = 1024 * 1024;
 
 /** Key patterns of the spec, under the bucket prefixes of decisions.md. */
 const bucketOf = (type: MediaType) => (type.kind === "video" ? BUCKETS.videos : BUCKETS.images);
@@ -100,10 +102,13 @@ export async function readUploadForm(request: Request, bucket: R2Bucket, rules: 
     },
   };
 
-  const largest = Math.max(...Object.values(rules).flatMap((rule) => [rule.image?.maxBytes ?? 0, rule.video?.maxBytes ?? 0]));
-  const allowedBody = Object.values(rules).reduce((sum, rule) => sum + Math.max(rule.image?.maxBytes ?? 0, rule.video?.maxBytes ?? 0), 0) + 1024 * 1024;
+  // A body longer than every file at its limit, plus room for the text, is refused unread.
+  const fieldLimits = Object.values(rules).map((rule) =>
+    [rule.image, rule.video].reduce<FileLimit | undefined>((big, limit) => (limit && limit.maxBytes > (big?.maxBytes ?? 0) ? limit : big), undefined),
+  );
+  const allowedBody = fieldLimits.reduce((sum, limit) => sum + (limit?.maxBytes ?? 0), MAX_TEXT_BYTES);
   if (Number(request.headers.get("Content-Length") ?? 0) > allowedBody) {
-    const biggest = Object.values(rules).flatMap((rule) => [rule.image, rule.video]).find((limit) => limit?.maxBytes === largest);
+    const biggest = fieldLimits.reduce((big, limit) => ((limit?.maxBytes ?? 0) > (big?.maxBytes ?? 0) ? limit : big), undefined);
     form.error = new UploadError(MEDIA_MESSAGES.tooLargeTitle, biggest?.tooLarge ?? "The upload is too large.");
     return form;
   }
