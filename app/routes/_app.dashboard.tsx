@@ -12,7 +12,7 @@ import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { AchievementError, giveAchievement, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { validationToast } from "#app/utils/validation.ts";
+import { requiredText, validationToast } from "#app/utils/validation.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
 import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
@@ -32,11 +32,12 @@ const RECENT_ACHIEVEMENTS = 3;
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
 export const searchSchema = z.object({
-  q: z
-    .string({ error: "Search term cannot be empty" })
-    .trim()
-    .min(1, "Search term cannot be empty")
-    .max(100, "Search term must be less than 100 characters"),
+  q: requiredText({
+    label: "Search term",
+    required: "Search term cannot be empty",
+    max: 100,
+    tooLong: "Search term must be less than 100 characters",
+  }),
 });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

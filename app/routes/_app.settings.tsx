@@ -24,7 +24,7 @@ import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.serv
 import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { nameField, optionalText, passwordField, validationToast } from "#app/utils/validation.ts";
+import { bioField, nameField, passwordField, requiredText, validationToast } from "#app/utils/validation.ts";
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updateProfile } from "#db/queries/profiles.ts";
@@ -35,14 +35,14 @@ import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
 
-const profileSchema = z.object({
+export const profileSchema = z.object({
   intent: z.literal("update-profile"),
   fullName: nameField,
-  bio: optionalText(1000, "Bio must be less than 1000 characters"),
+  bio: bioField,
   isPublic: z.literal("on").optional(),
 });
 
-const passwordSchema = z
+export const passwordSchema = z
   .object({
     intent: z.literal("change-password"),
     currentPassword: z.string({ error: "Current password is required" }),
@@ -54,13 +54,15 @@ const passwordSchema = z
     path: ["confirmPassword"],
   });
 
-const feedbackSchema = z.object({
+export const feedbackSchema = z.object({
   intent: z.literal("send-feedback"),
-  message: z
-    .string({ error: "Feedback is required" })
-    .trim()
-    .min(1, "Feedback is required")
-    .max(2000, "Feedback must be less than 2000 characters"),
+  message: requiredText({
+    label: "Feedback",
+    required: "Feedback is required",
+    max: 2000,
+    tooLong: "Feedback must be less than 2000 characters",
+    multiline: true,
+  }),
   rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").optional(),
 });
 
