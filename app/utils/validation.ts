@@ -15,8 +15,10 @@ export const passwordField = z
 // ---- Plain text: what every stored and shown-again text field accepts (decision 010) ----
 
 /** C0 and C1 control characters (NUL included) and DEL; multi-line fields keep tab, LF and CR. */
+/* eslint-disable no-control-regex -- matching control characters is the point */
 const SINGLE_LINE_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 const MULTI_LINE_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/* eslint-enable no-control-regex */
 /**
  * Bidirectional embeddings, overrides and isolates (LRE RLE PDF LRO RLO, LRI RLI FSI PDI): they
  * reorder the text shown after them ("Trojan Source" spoofing). Marks (LRM, RLM, ALM) and every
