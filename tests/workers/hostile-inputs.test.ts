@@ -238,7 +238,7 @@ describe("hostile input corpus", { timeout: 120_000 }, () => {
   });
 });
 
-describe("image and video URL fields accept only https links", () => {
+describe("image and video URL fields accept only https links", { timeout: 60_000 }, () => {
   const refused = [
     "javascript:alert(1)",
     "JaVaScRiPt:alert(1)",
