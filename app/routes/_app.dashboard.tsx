@@ -3,7 +3,6 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AdminDashboard } from "#app/components/dashboard/admin-dashboard.tsx";
-import { createOrganizationSchema } from "#app/components/dashboard/create-organization.tsx";
 import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
@@ -13,6 +12,7 @@ import { AchievementError, giveAchievement, readAchievementUpload, submitAchieve
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
+import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
 import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
@@ -31,13 +31,6 @@ const RECENT_ACHIEVEMENTS = 3;
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
-export const searchSchema = z.object({
-  q: z
-    .string({ error: "Search term cannot be empty" })
-    .trim()
-    .min(1, "Search term cannot be empty")
-    .max(100, "Search term must be less than 100 characters"),
-});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);

@@ -23,17 +23,14 @@ import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { optionalText, validationToast } from "#app/utils/validation.ts";
+import { validationToast } from "#app/utils/validation.ts";
+import { bioSchema } from "#app/utils/form-schemas.ts";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { updateBio } from "#db/queries/profiles.ts";
 import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
-const bioSchema = z.object({
-  intent: z.literal("update-bio"),
-  bio: optionalText(1000, "Bio must be less than 1000 characters"),
-});
 const answerSchema = z.object({ intent: z.enum(["accept", "reject"]), achievementId: z.uuid() });
 const visibilitySchema = z.object({ intent: z.literal("set-visibility"), achievementId: z.uuid(), visible: z.enum(["true", "false"]) });
 

@@ -10,7 +10,6 @@ import {
 import { Form, Link, useActionData, useSubmit } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { z } from "zod";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -24,7 +23,8 @@ import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.serv
 import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { nameField, optionalText, passwordField, validationToast } from "#app/utils/validation.ts";
+import { validationToast } from "#app/utils/validation.ts";
+import { feedbackSchema, passwordSchema, profileSchema } from "#app/utils/form-schemas.ts";
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updateProfile } from "#db/queries/profiles.ts";
@@ -35,34 +35,6 @@ import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
 
-const profileSchema = z.object({
-  intent: z.literal("update-profile"),
-  fullName: nameField,
-  bio: optionalText(1000, "Bio must be less than 1000 characters"),
-  isPublic: z.literal("on").optional(),
-});
-
-const passwordSchema = z
-  .object({
-    intent: z.literal("change-password"),
-    currentPassword: z.string({ error: "Current password is required" }),
-    newPassword: passwordField,
-    confirmPassword: z.string({ error: "Passwords don't match" }),
-  })
-  .refine((value) => value.newPassword === value.confirmPassword, {
-    message: "Passwords don't match",
-    path: ["confirmPassword"],
-  });
-
-const feedbackSchema = z.object({
-  intent: z.literal("send-feedback"),
-  message: z
-    .string({ error: "Feedback is required" })
-    .trim()
-    .min(1, "Feedback is required")
-    .max(2000, "Feedback must be less than 2000 characters"),
-  rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").optional(),
-});
 
 const FORM_SCHEMAS = {
   "update-profile": profileSchema,

@@ -20,7 +20,8 @@ import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cook
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { descriptionField, emailField, nameField, organizationNameField, passwordField, validationToast } from "#app/utils/validation.ts";
+import { validationToast } from "#app/utils/validation.ts";
+import { signInSchema, signUpSchema, orgSignUpSchema, resendSchema } from "#app/utils/form-schemas.ts";
 import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
@@ -54,32 +55,6 @@ function modeHref(mode: Mode, searchParams: URLSearchParams) {
 
 // ---- Schemas: one per form, used by the browser and the server alike ----
 
-const redirectToField = z.string().optional();
-
-export const signInSchema = z.object({
-  intent: z.literal("signin"),
-  email: emailField,
-  password: passwordField,
-  remember: z.literal("on").optional(),
-  redirectTo: redirectToField,
-});
-
-// Fields in the order the form shows them: the toast names the first that fails.
-export const signUpSchema = z.object({
-  intent: z.literal("signup"),
-  name: nameField,
-  email: emailField,
-  password: passwordField,
-  redirectTo: redirectToField,
-});
-
-export const orgSignUpSchema = signUpSchema.extend({
-  intent: z.literal("org-signup"),
-  organizationName: organizationNameField,
-  organizationDescription: descriptionField,
-});
-
-export const resendSchema = z.object({ intent: z.literal("resend-verification"), email: emailField });
 
 const SCHEMAS = {
   signin: signInSchema,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ACHIEVEMENT_TYPES } from "#db/schema.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_MIME_TYPES } from "./media-limits.ts";
-import { optionalText } from "./validation.ts";
+import { httpsUrlField, optionalText, requiredText } from "./validation.ts";
 
 // The achievement forms' rules and messages (spec section 5), shared by browser and server.
 
@@ -11,11 +11,7 @@ export function latestTodayAnywhere(now = Date.now()) {
 }
 
 const achievementFields = {
-  title: z
-    .string({ error: "Title is required" })
-    .trim()
-    .min(1, "Title is required")
-    .max(200, "Title must be less than 200 characters"),
+  title: requiredText({ label: "Title", required: "Title is required", max: 200, tooLong: "Title must be less than 200 characters" }),
   description: optionalText(1000, "Description must be less than 1000 characters"),
   date: z
     .string({ error: "Date is required" })
@@ -42,10 +38,7 @@ const achievementFields = {
     .max(MEDIA_LIMITS.cover.maxBytes, MEDIA_LIMITS.cover.tooLarge)
     .mime(IMAGE_MIME_TYPES, MEDIA_MESSAGES.invalidImage)
     .optional(),
-  mediaUrl: z
-    .url({ protocol: /^https$/, error: "Image or video URL must be an https:// link" })
-    .max(2000, "Image or video URL must be less than 2000 characters")
-    .optional(),
+  mediaUrl: httpsUrlField.optional(),
 };
 
 export const giveAchievementSchema = z.object({
@@ -57,11 +50,12 @@ export const giveAchievementSchema = z.object({
 export const selfAchievementSchema = z.object({
   intent: z.literal("add-self-achievement"),
   ...achievementFields,
-  company: z
-    .string({ error: "Company/Organization is required" })
-    .trim()
-    .min(1, "Company/Organization is required")
-    .max(200, "Company name must be less than 200 characters"),
+  company: requiredText({
+    label: "Company name",
+    required: "Company/Organization is required",
+    max: 200,
+    tooLong: "Company name must be less than 200 characters",
+  }),
 });
 
 export const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;

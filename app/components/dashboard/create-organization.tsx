@@ -4,15 +4,8 @@ import { FormError, SubmitButton, TextareaField, TextField } from "#app/componen
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog.tsx";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { descriptionField, organizationNameField } from "#app/utils/validation.ts";
-import { z } from "zod";
+import { createOrganizationSchema } from "#app/utils/form-schemas.ts";
 
-/** The form's one schema: the dashboard's action validates with it, the browser too. */
-export const createOrganizationSchema = z.object({
-  intent: z.literal("create-organization"),
-  name: organizationNameField,
-  description: descriptionField,
-});
 
 /** The create-organisation dialog; without JavaScript, ?create=1 shows the same form inline. */
 export function CreateOrganization() {

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import {
+  bioField,
+  descriptionField,
+  emailField,
+  nameField,
+  organizationNameField,
+  passwordField,
+  requiredText,
+} from "./validation.ts";
+
+// The schemas of the app's forms (besides the achievement forms, in achievement-schemas.ts), one
+// per form, used by the browser and the server alike. Kept out of the route modules so that
+// tests (tests/workers/schema-properties.test.ts) can check them without the React tree.
+
+// ---- Sign-in and sign-up (routes/auth.tsx) ----
+
+const redirectToField = z.string().optional();
+
+export const signInSchema = z.object({
+  intent: z.literal("signin"),
+  email: emailField,
+  password: passwordField,
+  remember: z.literal("on").optional(),
+  redirectTo: redirectToField,
+});
+
+// Fields in the order the form shows them: the toast names the first that fails.
+export const signUpSchema = z.object({
+  intent: z.literal("signup"),
+  name: nameField,
+  email: emailField,
+  password: passwordField,
+  redirectTo: redirectToField,
+});
+
+export const orgSignUpSchema = signUpSchema.extend({
+  intent: z.literal("org-signup"),
+  organizationName: organizationNameField,
+  organizationDescription: descriptionField,
+});
+
+export const resendSchema = z.object({ intent: z.literal("resend-verification"), email: emailField });
+
+// ---- Settings (routes/_app.settings.tsx) ----
+
+export const profileSchema = z.object({
+  intent: z.literal("update-profile"),
+  fullName: nameField,
+  bio: bioField,
+  isPublic: z.literal("on").optional(),
+});
+
+export const passwordSchema = z
+  .object({
+    intent: z.literal("change-password"),
+    currentPassword: z.string({ error: "Current password is required" }),
+    newPassword: passwordField,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });
+
+export const feedbackSchema = z.object({
+  intent: z.literal("send-feedback"),
+  message: requiredText({
+    label: "Feedback",
+    required: "Feedback is required",
+    max: 2000,
+    tooLong: "Feedback must be less than 2000 characters",
+    multiline: true,
+  }),
+  rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").optional(),
+});
+
+// ---- Own passport (routes/_app.passport._index.tsx) ----
+
+export const bioSchema = z.object({
+  intent: z.literal("update-bio"),
+  bio: bioField,
+});
+
+// ---- Dashboard (routes/_app.dashboard.tsx, components/dashboard/create-organization.tsx) ----
+
+export const searchSchema = z.object({
+  q: requiredText({
+    label: "Search term",
+    required: "Search term cannot be empty",
+    max: 100,
+    tooLong: "Search term must be less than 100 characters",
+  }),
+});
+
+/** The form's one schema: the dashboard's action validates with it, the browser too. */
+export const createOrganizationSchema = z.object({
+  intent: z.literal("create-organization"),
+  name: organizationNameField,
+  description: descriptionField,
+});
