@@ -7,6 +7,11 @@ export default defineWorkersConfig(async () => ({
     setupFiles: ["./tests/workers/setup.ts"],
     // A local fake of the Stripe API (Node), for the tests that give the SDK a key.
     globalSetup: ["./tests/workers/fake-stripe.ts"],
+    // Tests drive whole flows (sign-up, confirm, several posts) through workerd; on a busy
+    // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
+    // rest of the run. A real hang still fails.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     // The Worker's one-line-per-request logs would drown the test report.
     onConsoleLog: (log) => !log.includes('"message":"request"'),
     // Remix's server packages are CommonJS with circular requires; pre-bundling them as ESM
