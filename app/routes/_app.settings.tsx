@@ -24,13 +24,14 @@ import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.serv
 import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { nameField, optionalText, passwordField, validationToast } from "#app/utils/validation.ts";
+import { nameField, optionalText, passwordField, submissionKeyField, validationToast } from "#app/utils/validation.ts";
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updateProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
+import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
@@ -62,6 +63,7 @@ const feedbackSchema = z.object({
     .min(1, "Feedback is required")
     .max(2000, "Feedback must be less than 2000 characters"),
   rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").optional(),
+  submissionKey: submissionKeyField,
 });
 
 const FORM_SCHEMAS = {
@@ -145,7 +147,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
 
     case "send-feedback":
-      await insertFeedback(context.db, viewer.id, { message: value.message, rating: value.rating ?? null });
+      // A resubmitted form (same key) is answered the same, and stored once.
+      await insertFeedback(context.db, viewer.id, { message: value.message, rating: value.rating ?? null, submissionKey: value.submissionKey ?? null });
       return redirectWithToast(context.env, request, "/settings", {
         title: "Feedback sent",
         description: "Thank you for helping us improve.",
@@ -274,6 +277,7 @@ function ChangePassword({ actionData }: { actionData?: SettingsActionData }) {
 
 function BetaFeedback({ actionData }: { actionData?: SettingsActionData }) {
   const { fields, formProps } = useValidatedForm({ id: "send-feedback", schema: feedbackSchema, actionData });
+  const submissionKey = useSubmissionKey();
   return (
     <Card>
       <CardHeader>
@@ -282,6 +286,7 @@ function BetaFeedback({ actionData }: { actionData?: SettingsActionData }) {
       </CardHeader>
       <CardContent>
         <Form method="post" {...formProps} className="grid gap-4">
+          <input type="hidden" name="submissionKey" value={submissionKey} />
           <TextareaField field={fields.message} label="Your feedback" rows={4} />
           <fieldset className="grid gap-2">
             <legend className="text-sm font-medium">Rating (optional)</legend>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ACHIEVEMENT_TYPES } from "#db/schema.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_MIME_TYPES } from "./media-limits.ts";
-import { optionalText } from "./validation.ts";
+import { optionalText, submissionKeyField } from "./validation.ts";
 
 // The achievement forms' rules and messages (spec section 5), shared by browser and server.
 
@@ -46,6 +46,8 @@ const achievementFields = {
     .url({ protocol: /^https$/, error: "Image or video URL must be an https:// link" })
     .max(2000, "Image or video URL must be less than 2000 characters")
     .optional(),
+  // The idempotency key of the form render (decision 012); forms without one are not deduplicated.
+  submissionKey: submissionKeyField,
 };
 
 export const giveAchievementSchema = z.object({
