@@ -45,8 +45,8 @@ const log = (message) => console.log(`[soak] ${message}`);
 
 const stats = { requests: 0, byStatus: new Map(), latencies: [], networkErrors: 0, proxyDrops: 0, serverErrors: [], clientErrors: new Map() };
 // wrangler dev's own proxy answers this when its connection to the Worker drops (a keep-alive
-// race under load, cloudflare/workers-sdk#14641): the request never reached the app. It is
-// retried like a network error and counted apart; the app's own 5xx are read from its log.
+// race under load, cloudflare/workers-sdk#14641), not the app. It is retried like a network
+// error and counted apart; the app's own 5xx are read from its log.
 const PROXY_DROP = "Your worker restarted mid-request";
 const ledger = {
   signups: new Map(), // email -> { kind }
@@ -446,7 +446,7 @@ function report(results) {
     `| Latency p95 | ${results.p95.toFixed(0)} ms |`,
     `| Latency p99 | ${results.p99.toFixed(0)} ms |`,
     `| Network errors (retried) | ${stats.networkErrors} |`,
-    `| Dropped by the wrangler dev proxy before reaching the app (503, retried) | ${stats.proxyDrops} |`,
+    `| Dropped by the wrangler dev proxy (503, retried) | ${stats.proxyDrops} |`,
     "",
     "| Status | Responses |",
     "| --- | --- |",
@@ -496,6 +496,12 @@ async function main() {
   const keys = await listBucket();
   const orphaned = orphans(keys);
   for (const key of orphaned) violations.push(`orphaned R2 object: ${key}`);
+  // A run that never got as far as some kind of write proved nothing about it: that is a failure
+  // too (a machine too busy for the load; raise SOAK_SECONDS), not a pass.
+  for (const [name, n] of Object.entries(counts)) {
+    if (n === 0 && name !== "achievementsWithImage") violations.push(`inconclusive: no acknowledged ${name} in ${config.durationMs / 1000} s`);
+  }
+  if (counts.achievementsWithImage === 0) violations.push("inconclusive: no achievement with a picture was acknowledged");
   const sorted = [...stats.latencies].sort((a, b) => a - b);
   results = {
     date: new Date().toISOString(),
