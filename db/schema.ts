@@ -230,10 +230,14 @@ export const achievements = sqliteTable(
     videoUrl: text("video_url"),
     status: text("status", { enum: ACHIEVEMENT_STATUSES }).notNull().default("pending"),
     isVisible: integer("is_visible", { mode: "boolean" }).notNull().default(true),
+    // The idempotency key of the form render that created it (decision 012): a resubmitted form
+    // finds its row instead of adding a second one. Null for rows made without a form.
+    submissionKey: text("submission_key"),
     createdAt: createdAt(),
   },
   (t) => [
     check("achievements_type_check", inList("type", ACHIEVEMENT_TYPES)),
+    uniqueIndex("achievements_submission_key_idx").on(t.createdBy, t.userId, t.submissionKey),
     check("achievements_status_check", inList("status", ACHIEVEMENT_STATUSES)),
     // Public and own passport: a user's accepted (visible) achievements by date.
     index("achievements_user_status_date_idx").on(t.userId, t.status, t.isVisible, t.date),
@@ -284,9 +288,14 @@ export const betaFeedback = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     message: text("message").notNull(),
     rating: integer("rating"),
+    // The idempotency key of the form render that sent it (decision 012).
+    submissionKey: text("submission_key"),
     createdAt: createdAt(),
   },
-  () => [check("beta_feedback_rating_check", sql`rating is null or rating between 1 and 5`)],
+  (t) => [
+    check("beta_feedback_rating_check", sql`rating is null or rating between 1 and 5`),
+    uniqueIndex("beta_feedback_submission_key_idx").on(t.userId, t.submissionKey),
+  ],
 );
 
 // Stripe retries webhooks; an event id seen once is never applied twice.

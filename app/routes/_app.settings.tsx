@@ -31,6 +31,7 @@ import { updateProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
+import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
@@ -117,7 +118,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
 
     case "send-feedback":
-      await insertFeedback(context.db, viewer.id, { message: value.message, rating: value.rating ?? null });
+      // A resubmitted form (same key) is answered the same, and stored once.
+      await insertFeedback(context.db, viewer.id, { message: value.message, rating: value.rating ?? null, submissionKey: value.submissionKey ?? null });
       return redirectWithToast(context.env, request, "/settings", {
         title: "Feedback sent",
         description: "Thank you for helping us improve.",
@@ -246,6 +248,7 @@ function ChangePassword({ actionData }: { actionData?: SettingsActionData }) {
 
 function BetaFeedback({ actionData }: { actionData?: SettingsActionData }) {
   const { fields, formProps } = useValidatedForm({ id: "send-feedback", schema: feedbackSchema, actionData });
+  const submissionKey = useSubmissionKey();
   return (
     <Card>
       <CardHeader>
@@ -254,6 +257,7 @@ function BetaFeedback({ actionData }: { actionData?: SettingsActionData }) {
       </CardHeader>
       <CardContent>
         <Form method="post" {...formProps} className="grid gap-4">
+          <input type="hidden" name="submissionKey" value={submissionKey} />
           <TextareaField field={fields.message} label="Your feedback" rows={4} />
           <fieldset className="grid gap-2">
             <legend className="text-sm font-medium">Rating (optional)</legend>

@@ -14,7 +14,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     readPreferences(request),
     loadNotifications(context.db, viewer.id),
   ]);
-  return { viewer, notifications, sidebarOpen };
+  // A fresh idempotency key for the forms of this render (decision 012). Loaders run again after
+  // every action, so each new render of a form gets a new key; a resubmitted one repeats its key.
+  return { viewer, notifications, sidebarOpen, submissionKey: crypto.randomUUID() };
 }
 
 export function useViewer() {

@@ -202,7 +202,17 @@ async function signUp(
     asResponse: true,
   });
   const { ok, body } = await readAuthResponse(response);
+  const answer = () =>
+    redirectWithToast(context.env, request, `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`, {
+      title: "Check your email",
+      description: `We sent a confirmation link to ${value.email}.`,
+    });
   if (!ok || !body.user) {
+    // Two sign-ups for one address at once (a double click, a retry): the other one created the
+    // account and sends its mail. Answer as for any taken address, the same as for a new one.
+    if (await context.db.query.users.findFirst({ where: (users, { eq }) => eq(users.email, value.email.toLowerCase()), columns: { id: true } })) {
+      return answer();
+    }
     const message = body.message ?? "An error occurred";
     return failure(submission, { title: "Error", description: message, variant: "destructive" }, 400, message);
   }
@@ -220,10 +230,7 @@ async function signUp(
   await context.auth.api.sendVerificationEmail({ body: { email: value.email }, headers: request.headers }).catch((error) => {
     console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
   });
-  return redirectWithToast(context.env, request, `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`, {
-    title: "Check your email",
-    description: `We sent a confirmation link to ${value.email}.`,
-  });
+  return answer();
 }
 
 // ---- Screens ----

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ACHIEVEMENT_TYPES } from "#db/schema.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_MIME_TYPES } from "./media-limits.ts";
-import { httpsUrlField, optionalText, requiredText } from "./validation.ts";
+import { httpsUrlField, optionalText, requiredText, submissionKeyField } from "./validation.ts";
 
 // The achievement forms' rules and messages (spec section 5), shared by browser and server.
 
@@ -39,6 +39,8 @@ const achievementFields = {
     .mime(IMAGE_MIME_TYPES, MEDIA_MESSAGES.invalidImage)
     .optional(),
   mediaUrl: httpsUrlField.optional(),
+  // The idempotency key of the form render (decision 012); forms without one are not deduplicated.
+  submissionKey: submissionKeyField,
 };
 
 export const giveAchievementSchema = z.object({

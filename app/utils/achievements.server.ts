@@ -28,6 +28,16 @@ export class AchievementError extends Error {
 }
 
 /**
+ * The form was already saved under this submission key (a double click, a retry, a resubmitted
+ * page): the caller answers as it did the first time, and whatever this request stored goes.
+ */
+export class AlreadySaved extends Error {
+  constructor(readonly toast: Toast) {
+    super("already saved");
+  }
+}
+
+/**
  * An admin of the organisation recognises one of its approved members. The organisation is the
  * admin's active one (held on the server), never a value from the form.
  */
@@ -49,7 +59,9 @@ export async function giveAchievement(
       variant: "destructive",
     });
   }
-  await insertGivenAchievement(context.db, { ...input, organizationId: admin.organizationId, createdBy: admin.id });
+  const toast = { title: "Achievement created", description: "The person will be notified to accept this achievement." } satisfies Toast;
+  const id = await insertGivenAchievement(context.db, { ...input, organizationId: admin.organizationId, createdBy: admin.id });
+  if (!id) throw new AlreadySaved(toast);
   const organization = await findOrganization(context.db, admin.organizationId);
   await notify(context, [
     {
@@ -59,13 +71,14 @@ export async function giveAchievement(
       type: "success",
     },
   ]);
-  return { title: "Achievement created", description: "The person will be notified to accept this achievement." } satisfies Toast;
+  return toast;
 }
 
 export async function addSelfAchievement(context: AppLoadContext, userId: string, input: NewAchievement & { company: string }) {
-  await insertSelfAchievement(context.db, userId, input);
+  const toast = { title: "Achievement added", description: `"${input.title}" was added to your passport` } satisfies Toast;
+  if (!(await insertSelfAchievement(context.db, userId, input))) throw new AlreadySaved(toast);
   await invalidatePassports(userId);
-  return { title: "Achievement added", description: `"${input.title}" was added to your passport` } satisfies Toast;
+  return toast;
 }
 
 /** The achievement a recipient acts on: 404 when absent, 403 when it is someone else's. */
@@ -146,5 +159,11 @@ export async function submitAchievementForm<Schema extends AchievementSchema>(
     return { refused: data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 }) };
   }
   const media = await achievementMedia(upload, (submission.value as { mediaUrl?: string }).mediaUrl);
-  return { toast: await upload.use(() => save(submission.value as z.output<Schema>, media)) };
+  try {
+    return { toast: await upload.use(() => save(submission.value as z.output<Schema>, media)) };
+  } catch (error) {
+    // A resubmission: use() has deleted this request's files; the first one's stay with its row.
+    if (error instanceof AlreadySaved) return { toast: error.toast };
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@ import {
   organizationNameField,
   passwordField,
   requiredText,
+  submissionKeyField,
 } from "./validation.ts";
 
 // The schemas of the app's forms (besides the achievement forms, in achievement-schemas.ts), one
@@ -73,6 +74,7 @@ export const feedbackSchema = z.object({
     multiline: true,
   }),
   rating: z.coerce.number().int().min(1, "Rating must be 1 to 5").max(5, "Rating must be 1 to 5").optional(),
+  submissionKey: submissionKeyField,
 });
 
 // ---- Own passport (routes/_app.passport._index.tsx) ----

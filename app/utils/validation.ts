@@ -144,3 +144,9 @@ export function validationToast(error: Record<string, string[] | null> | null | 
   const message = firstError(error) ?? "Please check the form";
   return { ...(SPECIAL_TOASTS[message] ?? { title: "Validation error", description: message }), variant: "destructive" as const };
 }
+
+/**
+ * The idempotency key a form was rendered with (decision 012): the same key twice is the same
+ * submission. Optional, so a form posted without one still works (it is just not deduplicated).
+ */
+export const submissionKeyField = z.uuid({ error: "This form has expired. Please reload the page and try again." }).optional();

@@ -85,9 +85,14 @@ export type NewAchievement = {
   type: AchievementType;
   imageUrl?: string | null;
   videoUrl?: string | null;
+  /** The form render's idempotency key (decision 012). */
+  submissionKey?: string | null;
 };
 
-/** An organisation's recognition: pending until the recipient accepts, visible once accepted. */
+/**
+ * An organisation's recognition: pending until the recipient accepts, visible once accepted.
+ * Null when this form render was already saved (the same submission key): nothing is added.
+ */
 export async function insertGivenAchievement(
   db: Db,
   input: NewAchievement & { userId: string; organizationId: string; createdBy: string },
@@ -95,18 +100,20 @@ export async function insertGivenAchievement(
   const [row] = await db
     .insert(achievements)
     .values({ ...input, status: "pending", isVisible: true })
+    .onConflictDoNothing()
     .returning({ id: achievements.id });
-  return row!.id;
+  return row?.id ?? null;
 }
 
-/** A person's own achievement: stored as "title - company", no organisation, accepted at once. */
+/** A person's own achievement: stored as "title - company", no organisation, accepted at once. Null when already saved. */
 export async function insertSelfAchievement(db: Db, userId: string, input: NewAchievement & { company: string }) {
   const { company, ...rest } = input;
   const [row] = await db
     .insert(achievements)
     .values({ ...rest, title: `${rest.title} - ${company}`, userId, createdBy: userId, organizationId: null, status: "accepted", isVisible: true })
+    .onConflictDoNothing()
     .returning({ id: achievements.id });
-  return row!.id;
+  return row?.id ?? null;
 }
 
 export async function countAchievementsFrom(db: Db, organizationId: string, userId: string) {

@@ -1,6 +1,7 @@
 // Builds the production bundle and serves it under `wrangler dev` from its own fresh local state,
-// like scripts/e2e-server.mjs, so a benchmark never touches (or depends on) `npm start`'s data.
-import { execSync, spawn } from "node:child_process";
+// like scripts/e2e-server.mjs, so a benchmark (or the soak test) never touches `npm start`'s data.
+// Shared by `npm run bench` and `npm run soak`; each passes its own state folder and log file.
+import { execFileSync, execSync, spawn } from "node:child_process";
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedSql } from "./seed.mjs";
@@ -18,12 +19,28 @@ export function build() {
   run("npm run build");
 }
 
+/** Fresh local state in `persistTo`: empty, migrated, and seeded with the demo data. */
+export function freshState(persistTo = PERSIST_TO) {
+  rmSync(persistTo, { recursive: true, force: true });
+  mkdirSync(persistTo, { recursive: true });
+  run(`npx wrangler d1 migrations apply DB --local --persist-to ${persistTo}`, { CI: "1" });
+  run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo });
+}
+
+/** Rows of one SQL statement against the local D1 in `persistTo`, through `wrangler d1 execute --json`. */
+export function queryD1(sql, persistTo = PERSIST_TO) {
+  const args = ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql];
+  const out = execFileSync("npx", args, {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...baseEnv, CI: "1" },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return JSON.parse(out.toString()).flatMap((result) => result.results ?? []);
+}
+
 /** Fresh state: migrations, the demo seed (the bench passport's organisation lives there), then the bench passport. */
 export function prepareState(passport) {
-  rmSync(PERSIST_TO, { recursive: true, force: true });
-  mkdirSync(PERSIST_TO, { recursive: true });
-  run(`npx wrangler d1 migrations apply DB --local --persist-to ${PERSIST_TO}`, { CI: "1" });
-  run("npx tsx scripts/seed.ts", { PERSIST_TO });
+  freshState(PERSIST_TO);
   const file = join(PERSIST_TO, "bench-seed.sql");
   writeFileSync(file, seedSql(passport));
   run(`npx wrangler d1 execute DB --local --persist-to ${PERSIST_TO} --file ${file}`, { CI: "1" }, { quiet: true });
@@ -34,14 +51,14 @@ export function prepareState(passport) {
  * Starts `wrangler dev` in its own process group (npx → wrangler → workerd), so stopping it
  * ends the whole tree and nothing is left listening on the port after the bench.
  */
-export async function startServer(port) {
-  const log = openSync(LOG_FILE, "w");
+export async function startServer(port, { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development" } = {}) {
+  const log = openSync(logFile, "w");
   const child = spawn(
     "npx",
     [
-      "wrangler", "dev", "--port", String(port), "--persist-to", PERSIST_TO,
+      "wrangler", "dev", "--port", String(port), "--persist-to", persistTo,
       // `development` keeps the diagnostic headers (X-D1-Round-Trips) on, whatever .dev.vars says.
-      "--var", "ENVIRONMENT:development", "--var", `APP_URL:http://localhost:${port}`,
+      "--var", `ENVIRONMENT:${environment}`, "--var", `APP_URL:http://localhost:${port}`,
     ],
     { stdio: ["ignore", log, log], env: baseEnv, detached: true },
   );
@@ -58,7 +75,7 @@ export async function startServer(port) {
 
   const origin = `http://localhost:${port}`;
   try {
-    await waitUntilReady(origin, child);
+    await waitUntilReady(origin, child, logFile);
   } catch (error) {
     stop();
     throw error;
@@ -66,10 +83,10 @@ export async function startServer(port) {
   return { origin, stop };
 }
 
-async function waitUntilReady(origin, child, timeoutMs = 120_000) {
+async function waitUntilReady(origin, child, logFile, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${logTail()}`);
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${logTail(logFile)}`);
     try {
       const response = await fetch(`${origin}/api/auth/ok`);
       if (response.ok) return;
@@ -78,9 +95,9 @@ async function waitUntilReady(origin, child, timeoutMs = 120_000) {
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`wrangler dev did not answer on ${origin} within ${timeoutMs / 1000} s:\n${logTail()}`);
+  throw new Error(`wrangler dev did not answer on ${origin} within ${timeoutMs / 1000} s:\n${logTail(logFile)}`);
 }
 
-function logTail() {
-  return readFileSync(LOG_FILE, "utf8").split("\n").slice(-30).join("\n");
+function logTail(logFile) {
+  return readFileSync(logFile, "utf8").split("\n").slice(-30).join("\n");
 }

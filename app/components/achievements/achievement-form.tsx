@@ -10,6 +10,7 @@ import { prepareVideo } from "#app/components/media-inputs.tsx";
 import { ACHIEVEMENT_TYPE_LABELS, giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 
 const selectClass =
@@ -82,6 +83,7 @@ function AchievementForm({
   });
   const all = fields as unknown as Record<AchievementField, FieldMetadata<string | undefined>>;
   const intent = kind === "give" ? "give-achievement" : "add-self-achievement";
+  const submissionKey = useSubmissionKey();
   return (
     <Form
       method="post"
@@ -93,6 +95,7 @@ function AchievementForm({
       {/* First in the body, so the server knows the form even when a file further on is refused. */}
       <input type="hidden" name="formId" value={formId} />
       <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="submissionKey" value={submissionKey} />
       <FormError errors={form.errors} />
       {kind === "give" ? (
         <div className="grid gap-2">
