@@ -5,6 +5,7 @@ import * as build from "../build/server/index.js";
 import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, RATE_LIMITED_AUTH_PATHS } from "#app/utils/rate-limit.server.ts";
 import { cloudflareContext, getLoadContext } from "./load-context.ts";
+import { securityEvent } from "#app/utils/log.server.ts";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
@@ -15,6 +16,22 @@ import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./routes/stripe-webhoo
 import { scheduled } from "./scheduled.ts";
 import type { WorkerEnv } from "./types.ts";
 
+/**
+ * The auth library's HTTP endpoints that are served (method and path); anything else is 404.
+ * The product's own forms (Remix actions) sign up, confirm, resend and change passwords through
+ * the server-side API, with the app's validation, profiles and archive rules. Serving the rest of
+ * the library's HTTP API would skip those: GET /verify-email confirms and signs in from a link
+ * (a login CSRF), /sign-up/email makes accounts without a profile or our name limits,
+ * /update-user and /change-password work for archived accounts.
+ */
+export const AUTH_API_ENDPOINTS = new Set([
+  `GET ${AUTH_BASE_PATH}/ok`,
+  `GET ${AUTH_BASE_PATH}/get-session`,
+  `POST ${AUTH_BASE_PATH}/sign-in/email`,
+  `POST ${AUTH_BASE_PATH}/sign-out`,
+]);
+const AUTHENTICATING_ENDPOINTS = new Set([`${AUTH_BASE_PATH}/sign-in/email`]);
+
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
 export const app = new Hono<WorkerEnv>()
@@ -24,12 +41,21 @@ export const app = new Hono<WorkerEnv>()
   .use(countD1RoundTrips)
   .use(passportEdgeCache)
   .on(["GET", "POST"], `${AUTH_BASE_PATH}/*`, async (c) => {
-    const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c) });
-    const limited = RATE_LIMITED_AUTH_PATHS[new URL(c.req.url).pathname];
+    const path = new URL(c.req.url).pathname;
+    // Only the endpoints the product offers; the rest of the library's API (a GET that confirms an
+    // address and signs in, profile and account changes that skip our validation) is not served.
+    if (!AUTH_API_ENDPOINTS.has(`${c.req.method} ${path}`)) return c.json({ code: "NOT_FOUND", message: "Not found" }, 404);
+    const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });
+    const limited = RATE_LIMITED_AUTH_PATHS[path];
     if (c.req.method === "POST" && limited && !(await consumeRateLimit(context.db, c.req.raw, limited))) {
+      securityEvent("auth.failed", { reason: "rate limited", action: limited, route: `POST ${path}`, requestId: c.get("requestId") });
       return c.json({ code: "RATE_LIMITED", message: RATE_LIMIT_MESSAGE }, 429);
     }
-    return context.auth.handler(c.req.raw);
+    const response = await context.auth.handler(c.req.raw);
+    if (c.req.method === "POST" && AUTHENTICATING_ENDPOINTS.has(path) && [400, 401, 403].includes(response.status)) {
+      securityEvent("auth.failed", { reason: `auth API answered ${response.status}`, route: `POST ${path}`, requestId: c.get("requestId") });
+    }
+    return response;
   })
   .route("/media", mediaRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)

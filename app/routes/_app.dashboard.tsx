@@ -11,6 +11,7 @@ import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { AchievementError, giveAchievement, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
+import { forbidden } from "#app/utils/denial.server.ts";
 import { validationToast } from "#app/utils/validation.ts";
 import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
@@ -89,7 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // may send one: checked before a byte of the body is read.
   const organizationId = viewer.activeOrganization?.id ?? null;
   const isAdmin = organizationId !== null && (await isOrganizationAdmin(context.db, viewer.id, organizationId));
-  if (isUpload(request) && !isAdmin) throw new Response("Forbidden", { status: 403 });
+  if (isUpload(request) && !isAdmin) throw forbidden(context, "upload from a non-admin", { userId: viewer.id, organizationId });
   // (Without an organisation no file gets this far, so the key is never made.)
   const upload = await readAchievementUpload(request, context, mediaKeys.organisation(organizationId ?? "none"));
   const formData = upload.fields;
@@ -97,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   try {
     if (intent === "give-achievement") {
-      if (!organizationId) throw new Response("Forbidden", { status: 403 });
+      if (!organizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
       const outcome = await submitAchievementForm(upload, giveAchievementSchema, (value, media) => {
         const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
         return giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, ...media });
@@ -107,7 +108,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await upload.discard();
 
     if (intent === "create-organization") {
-      if (viewer.userType !== "organization") throw new Response("Only organisation accounts create organisations", { status: 403 });
+      if (viewer.userType !== "organization") {
+        throw forbidden(context, "not an organisation account", { userId: viewer.id }, "Only organisation accounts create organisations");
+      }
       const submission = parseWithZod(formData, { schema: createOrganizationSchema });
       if (submission.status !== "success") {
         return data({ result: submission.reply(), toast: validationToast(submission.error) } satisfies FormActionData, { status: 400 });

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   data,
@@ -106,6 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         asResponse: true,
       });
       if (!response.ok) {
+        securityEvent("auth.failed", { reason: "wrong current password", route: pathOf(request), requestId: context.requestId, userId: viewer.id });
         const message = "Current password is incorrect";
         return fail({ title: "Error changing password", description: message, variant: "destructive" }, 400, {
           fieldErrors: { currentPassword: [message] },

@@ -25,6 +25,7 @@ import { signInSchema, signUpSchema, orgSignUpSchema, resendSchema } from "#app/
 import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
 
 // ---- Modes: the URL's ?mode= picks the screen, so every step is a link that works without JS ----
 
@@ -122,6 +123,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limitKey: RateLimitedAction =
     value.intent === "signin" ? "sign-in" : value.intent === "resend-verification" ? "resend-verification" : "sign-up";
   if (await rateLimited(context, request, limitKey)) {
+    securityEvent("auth.failed", { reason: "rate limited", action: limitKey, route: pathOf(request), requestId: context.requestId });
     return failure(submission, { title: "Too many attempts", description: RATE_LIMIT_MESSAGE, variant: "destructive" }, 429, RATE_LIMIT_MESSAGE);
   }
 
@@ -153,6 +155,12 @@ async function signIn(
   });
   const { ok, body, headers } = await readAuthResponse(response);
   if (!ok || !body.user) {
+    securityEvent("auth.failed", {
+      reason: body.code === "EMAIL_NOT_VERIFIED" ? "email not verified" : "invalid email or password",
+      route: pathOf(request),
+      requestId: context.requestId,
+      email: await emailFingerprint(value.email),
+    });
     const message =
       body.code === "EMAIL_NOT_VERIFIED"
         ? "Please confirm your email address first. We have sent you a new confirmation link."
@@ -168,6 +176,7 @@ async function signIn(
     const graceEnds = profile.deletedAt.getTime() + ARCHIVE_GRACE_DAYS * 24 * 60 * 60 * 1000;
     if (Date.now() > graceEnds) {
       // Past the grace period the account is as good as purged: answer like an unknown address.
+      securityEvent("auth.failed", { reason: "archived past the grace period", route: pathOf(request), requestId: context.requestId, userId: user.id });
       await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
       const message = "Invalid email or password";
       return failure(submission, { title: "Sign in failed", description: message, variant: "destructive" }, 401, message);

@@ -6,6 +6,7 @@ import { AuthCard } from "#app/components/auth-card.tsx";
 import { showToast } from "#app/components/toaster.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
+import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { completeSignUp } from "#db/queries/accounts.ts";
 
 const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
@@ -31,10 +32,22 @@ function tokenSubject(token: string) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const token = (await request.formData()).get("token");
   const subject = typeof token === "string" ? tokenSubject(token) : null;
-  if (typeof token !== "string" || !subject) return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+  if (typeof token !== "string" || !subject) {
+    securityEvent("auth.failed", { reason: "malformed confirmation token", route: pathOf(request), requestId: context.requestId });
+    return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+  }
 
   const response = await context.auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true });
-  if (!response.ok) return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+  if (!response.ok) {
+    securityEvent("auth.failed", {
+      reason: "invalid or expired confirmation token",
+      route: pathOf(request),
+      requestId: context.requestId,
+      userId: subject.userId,
+      status: response.status,
+    });
+    return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+  }
 
   const user = await context.db.query.users.findFirst({
     where: (users, { eq }) => eq(users.email, subject.email.toLowerCase()),

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { forbidden } from "#app/utils/denial.server.ts";
 import { requireUser } from "#app/utils/session.server.ts";
 import { listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
 
@@ -13,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) throw new Response("Invalid organisation", { status: 400 });
   const organizations = await listMemberOrganizations(context.db, user.id);
   if (!organizations.some((org) => org.id === parsed.data.organizationId)) {
-    throw new Response("Forbidden", { status: 403 });
+    throw forbidden(context, "not a member of the organisation", { userId: user.id, organizationId: parsed.data.organizationId });
   }
   await setActiveOrganization(context.db, user.id, parsed.data.organizationId);
   return redirect(safeRedirectPath(parsed.data.redirectTo, "/dashboard"));

@@ -17,6 +17,7 @@ import type { giveAchievementSchema, selfAchievementSchema } from "./achievement
 import { isVideoUrl } from "./media-limits.ts";
 import { achievementFileRules, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
 import { validationToast } from "./validation.ts";
+import { forbidden } from "./denial.server.ts";
 import { notify } from "./notifications.server.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
 
@@ -46,7 +47,9 @@ export async function giveAchievement(
   admin: { id: string; organizationId: string },
   input: NewAchievement & { userId: string },
 ) {
-  if (!(await isOrganizationAdmin(context.db, admin.id, admin.organizationId))) throw new Response("Forbidden", { status: 403 });
+  if (!(await isOrganizationAdmin(context.db, admin.id, admin.organizationId))) {
+    throw forbidden(context, "not an admin of the organisation", { userId: admin.id, organizationId: admin.organizationId });
+  }
   const member = await findOrganizationMember(context.db, admin.organizationId, input.userId);
   if (member?.status !== "approved") {
     throw new AchievementError({ title: "Error creating achievement", description: "Please select a person", variant: "destructive" });
@@ -85,7 +88,7 @@ export async function addSelfAchievement(context: AppLoadContext, userId: string
 async function requireOwnAchievement(context: AppLoadContext, userId: string, achievementId: string) {
   const achievement = await findAchievement(context.db, achievementId);
   if (!achievement) throw new Response("Achievement not found", { status: 404 });
-  if (achievement.userId !== userId) throw new Response("Forbidden", { status: 403 });
+  if (achievement.userId !== userId) throw forbidden(context, "not the recipient of the achievement", { userId, achievementId });
   return achievement;
 }
 

@@ -14,6 +14,7 @@ import {
   listAdminIds,
 } from "#db/queries/organizations.ts";
 import type { Toast } from "./cookies.server.ts";
+import { forbidden } from "./denial.server.ts";
 import { notify } from "./notifications.server.ts";
 import { cancelStripeSubscriptionOf } from "./stripe.server.ts";
 
@@ -41,7 +42,7 @@ export async function requireMembershipForAdmin(context: AppLoadContext, adminId
   const membership = await findMembershipById(context.db, membershipId);
   if (!membership) throw new Response("Membership not found", { status: 404 });
   if (!(await isOrganizationAdmin(context.db, adminId, membership.organizationId))) {
-    throw new Response("Forbidden", { status: 403 });
+    throw forbidden(context, "not an admin of the membership's organisation", { userId: adminId, membershipId, organizationId: membership.organizationId });
   }
   return membership;
 }

@@ -31,10 +31,10 @@ export async function consumeRateLimit(db: Db, request: Request, action: RateLim
   return (row?.count ?? 0) <= max;
 }
 
-/** Paths of the auth library's HTTP API that count against the same limits. */
+/**
+ * Paths of the auth library's HTTP API that count against the same limits. (Sign-up, resending
+ * and password changes are not served over that API: see AUTH_API_ENDPOINTS in workers/app.ts.)
+ */
 export const RATE_LIMITED_AUTH_PATHS: Record<string, RateLimitedAction> = {
   "/api/auth/sign-in/email": "sign-in",
-  "/api/auth/sign-up/email": "sign-up",
-  "/api/auth/send-verification-email": "resend-verification",
-  "/api/auth/change-password": "change-password",
 };

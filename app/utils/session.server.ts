@@ -4,6 +4,7 @@ import {
   listMemberOrganizations,
   setActiveOrganization,
 } from "#db/queries/profiles.ts";
+import { pathOf, securityEvent } from "./log.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {
@@ -15,12 +16,28 @@ export function signInRedirect(request: Request) {
 /** The guard every protected loader and action starts with. */
 export async function requireSession(request: Request, context: AppLoadContext) {
   const session = await context.getSession();
-  if (!session) throw signInRedirect(request);
+  if (!session) {
+    securityEvent("authz.denied", { reason: "signed out", status: 302, requestId: context.requestId, route: pathOf(request) });
+    throw signInRedirect(request);
+  }
   return session;
 }
 
+/**
+ * The signed-in user, for routes that need no more than the id. An archived account is signed
+ * out here too, as by requireViewer: it may reach only Settings (through requireViewer).
+ */
 export async function requireUser(request: Request, context: AppLoadContext) {
-  return (await requireSession(request, context)).user;
+  const { user } = await requireSession(request, context);
+  const profile = await findViewerProfile(context.db, user.id);
+  if (!profile || profile.deletedAt) await refuseArchived(request, context, user.id, profile ? "archived account" : "no profile");
+  return user;
+}
+
+/** Signs out an account that may not be here (archived, or without a profile) and sends it home. */
+async function refuseArchived(request: Request, context: AppLoadContext, userId: string, reason: string): Promise<never> {
+  securityEvent("authz.denied", { reason, status: 302, requestId: context.requestId, route: pathOf(request), userId });
+  throw redirect("/", { headers: await signOutHeaders(request, context) });
 }
 
 /** Signed-in visitors have no business on the sign-in page. */
@@ -53,10 +70,8 @@ export async function requireViewer(
     findViewerProfile(context.db, user.id),
     listMemberOrganizations(context.db, user.id),
   ]);
-  if (!profile) throw redirect("/", { headers: await signOutHeaders(request, context) });
-  if (profile.deletedAt && !allowArchived) {
-    throw redirect("/", { headers: await signOutHeaders(request, context) });
-  }
+  if (!profile) return refuseArchived(request, context, user.id, "no profile");
+  if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");
 
   let activeOrganization = organizations.find((org) => org.id === profile.activeOrganizationId) ?? null;
   if (!activeOrganization && organizations[0] && !profile.deletedAt) {

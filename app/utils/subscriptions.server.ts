@@ -11,6 +11,7 @@ import {
 import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "./constants.ts";
 import type { Toast } from "./cookies.server.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
+import { forbidden } from "./denial.server.ts";
 import { notify } from "./notifications.server.ts";
 import { stripeClient } from "./stripe.server.ts";
 
@@ -43,9 +44,11 @@ export async function requireSubscribableMember(
   adminId: string,
   { organizationId, memberUserId }: { organizationId: string; memberUserId: string },
 ) {
-  if (!(await isOrganizationAdmin(context.db, adminId, organizationId))) throw new Response("Forbidden", { status: 403 });
+  if (!(await isOrganizationAdmin(context.db, adminId, organizationId))) {
+    throw forbidden(context, "not an admin of the organisation", { userId: adminId, organizationId });
+  }
   const membership = await findMembershipOf(context.db, organizationId, memberUserId);
-  if (membership?.status !== "approved") throw new Response("Forbidden", { status: 403 });
+  if (membership?.status !== "approved") throw forbidden(context, "not an approved member", { userId: adminId, organizationId, memberUserId });
   return membership;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { organizationMembers, organizations, profiles, users } from "../schema.ts";
 
@@ -36,7 +36,11 @@ export function listMemberOrganizations(db: Db, userId: string) {
 }
 
 export async function setActiveOrganization(db: Db, userId: string, organizationId: string | null) {
-  await db.update(profiles).set({ activeOrganizationId: organizationId }).where(eq(profiles.id, userId));
+  // Only when it changes: a sign-out of a user with none set writes nothing (not even updated_at).
+  const changes = organizationId === null
+    ? isNotNull(profiles.activeOrganizationId)
+    : or(isNull(profiles.activeOrganizationId), ne(profiles.activeOrganizationId, organizationId));
+  await db.update(profiles).set({ activeOrganizationId: organizationId }).where(and(eq(profiles.id, userId), changes));
 }
 
 /** Profile fields the owner edits; the account name follows the full name (it greets e-mails). */

@@ -1,5 +1,8 @@
 import type { MiddlewareHandler } from "hono";
+import { log } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
+
+export { log };
 
 // One structured JSON line per request, tied to an id that is also returned to the caller.
 export const requestLog: MiddlewareHandler<WorkerEnv> = async (c, next) => {
@@ -20,10 +23,3 @@ export const requestLog: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   }
   c.res.headers.set("X-Request-Id", requestId);
 };
-
-export function log(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown> = {}) {
-  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
-  if (level === "error") console.error(line);
-  else if (level === "warn") console.warn(line);
-  else console.log(line);
-}

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { securityEvent } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -17,6 +18,12 @@ export const sameOriginMutations: MiddlewareHandler<WorkerEnv> = async (c, next)
   if (c.env.APP_URL) allowed.add(new URL(c.env.APP_URL).origin);
   const foreignOrigin = origin !== undefined && !allowed.has(origin);
   if (foreignOrigin || c.req.header("Sec-Fetch-Site") === "cross-site") {
+    securityEvent("csrf.refused", {
+      reason: foreignOrigin ? "foreign origin" : "cross-site fetch",
+      origin: origin ?? null,
+      route: `${c.req.method} ${url.pathname}`,
+      requestId: c.get("requestId"),
+    });
     return c.text("Forbidden: cross-site request", 403);
   }
   return next();

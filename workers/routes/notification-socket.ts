@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { getLoadContext } from "../load-context.ts";
+import { findViewerProfile } from "#db/queries/profiles.ts";
+import { securityEvent } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
 export const NOTIFICATION_SOCKET_PATH = "/api/notifications/socket";
@@ -12,14 +14,26 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
   const url = new URL(c.req.url);
   const origin = c.req.header("Origin");
   const allowed = [url.origin, c.env.APP_URL && new URL(c.env.APP_URL).origin];
-  if (!origin || !allowed.includes(origin)) return c.text("Forbidden", 403);
+  if (!origin || !allowed.includes(origin)) {
+    securityEvent("csrf.refused", { reason: origin ? "foreign origin" : "missing origin", origin: origin ?? null, route: `GET ${NOTIFICATION_SOCKET_PATH}`, requestId: c.get("requestId") });
+    return c.text("Forbidden", 403);
+  }
 
   const context = getLoadContext({
     request: c.req.raw,
     context: { cloudflare: { env: c.env, ctx: c.executionCtx } },
   });
   const user = await context.getUser();
-  if (!user) return c.text("Unauthorized", 401);
+  if (!user) {
+    securityEvent("authz.denied", { reason: "signed out", status: 401, route: `GET ${NOTIFICATION_SOCKET_PATH}`, requestId: c.get("requestId") });
+    return c.text("Unauthorized", 401);
+  }
+  // An archived account is signed out everywhere but Settings: it gets no live feed either.
+  const profile = await findViewerProfile(context.db, user.id);
+  if (!profile || profile.deletedAt) {
+    securityEvent("authz.denied", { reason: "archived account", status: 403, route: `GET ${NOTIFICATION_SOCKET_PATH}`, userId: user.id, requestId: c.get("requestId") });
+    return c.text("Forbidden", 403);
+  }
 
   const hub = c.env.NOTIFICATIONS.get(c.env.NOTIFICATIONS.idFromName(user.id));
   const headers = new Headers(c.req.raw.headers);

@@ -3,6 +3,17 @@ import { handleStripeEvent } from "#app/utils/subscriptions.server.ts";
 import { verifyStripeEvent } from "#app/utils/stripe.server.ts";
 import { cloudflareContext, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";
+import { securityEvent } from "#app/utils/log.server.ts";
+
+/** A message from the verifier, with anything that looks like a key or a signature taken out. */
+function redactSecrets(message: string, secret: string) {
+  return message
+    .split(secret)
+    .join("[secret]")
+    .replace(/\b(?:whsec|sk|rk)_[A-Za-z0-9_]+/g, "[secret]")
+    .replace(/\bv1=[0-9a-f]+/g, "v1=[signature]")
+    .slice(0, 200);
+}
 
 export const STRIPE_WEBHOOK_PATH = "/api/stripe/webhook";
 
@@ -14,11 +25,16 @@ export const stripeWebhookRoutes = new Hono<WorkerEnv>().post("/", async (c) => 
   const secret = c.env.STRIPE_WEBHOOK_SECRET;
   const signature = c.req.header("Stripe-Signature");
   if (!secret) return c.text("Stripe webhooks are not configured", 404);
-  if (!signature) return c.text("Missing Stripe-Signature", 400);
+  if (!signature) {
+    securityEvent("webhook.refused", { reason: "missing signature", requestId: c.get("requestId") });
+    return c.text("Missing Stripe-Signature", 400);
+  }
   let event;
   try {
     event = await verifyStripeEvent(await c.req.text(), signature, secret);
-  } catch {
+  } catch (error) {
+    // The library's message names what failed (timestamp, no matching signature), never the secret.
+    securityEvent("webhook.refused", { reason: "invalid signature", detail: redactSecrets(String(error), secret), requestId: c.get("requestId") });
     return c.text("Invalid signature", 400);
   }
   const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });

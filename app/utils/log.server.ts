@@ -1,0 +1,40 @@
+/**
+ * The one logger: a structured JSON line per event, for the Worker middleware and the app alike.
+ * Fields are values we chose to log; never pass a request body, header or token here.
+ */
+export type LogLevel = "info" | "warn" | "error";
+
+export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}) {
+  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+}
+
+/**
+ * The security events the issue asks for, each one a named structured event:
+ * - `auth.failed`: a sign-in, a confirmation or a password change that did not authenticate;
+ * - `authz.denied`: a shared guard refused a caller (signed out, archived, not the owner, not an admin);
+ * - `csrf.refused`: a mutation (or the WebSocket upgrade) sent on behalf of another site;
+ * - `webhook.refused`: a Stripe webhook without a valid signature.
+ * They carry the reason, the route and ids of the rows involved; never a secret, token or password.
+ */
+export type SecurityEvent = "auth.failed" | "authz.denied" | "csrf.refused" | "webhook.refused";
+
+export function securityEvent(event: SecurityEvent, fields: Record<string, unknown> & { reason: string }) {
+  log("warn", event, { event, ...fields });
+}
+
+/** Where a request went, without its query (which may carry a token). */
+export function pathOf(request: Request) {
+  return `${request.method} ${new URL(request.url).pathname}`;
+}
+
+/**
+ * A short, stable pseudonym for an e-mail address, so repeated failures for one account can be
+ * correlated without writing the address itself into the logs.
+ */
+export async function emailFingerprint(email: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email.trim().toLowerCase()));
+  return [...new Uint8Array(digest).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
