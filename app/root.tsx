@@ -1,3 +1,5 @@
+// First: it configures zod before any route module defines a schema.
+import "./utils/zod-config.ts";
 import {
   data,
   type LinksFunction,
