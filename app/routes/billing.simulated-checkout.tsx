@@ -2,9 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { LogoHeader } from "#app/components/logo.tsx";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { MEMBER_PRICE_LABEL, PRODUCT_NAME, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
+import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-page.tsx";
+import { MEMBER_PRICE_LABEL, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireDevelopment } from "#app/utils/dev-only.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
@@ -55,49 +54,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SimulatedCheckout() {
   const { organizationId, memberUserId, memberName, organizationName, active } = useLoaderData<typeof loader>();
   return (
-    <div className="flex min-h-dvh flex-col">
-      <LogoHeader />
-      <main className="mx-auto grid w-full max-w-md flex-1 content-start gap-4 px-4 py-10">
-        <Card>
-          <CardHeader>
-            <CardTitle as="h1" className="text-2xl">
-              Simulated checkout
-            </CardTitle>
-            <CardDescription>
-              No payment is taken: this page stands in for Stripe Checkout while no Stripe key is configured.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-              <dt className="text-muted-foreground">Product</dt>
-              <dd>{SUBSCRIPTION_PRODUCT}</dd>
-              <dt className="text-muted-foreground">Member</dt>
-              <dd className="break-words">{memberName}</dd>
-              <dt className="text-muted-foreground">Organisation</dt>
-              <dd className="break-words">{organizationName}</dd>
-              <dt className="text-muted-foreground">Price</dt>
-              <dd className="font-semibold">{`${MEMBER_PRICE_LABEL} per month`}</dd>
-            </dl>
-            {active ? (
-              <p role="status" className="mt-4 text-sm font-medium">
-                {memberName} already has an active subscription.
-              </p>
-            ) : null}
-          </CardContent>
-          <CardFooter>
-            <Form method="post" className="flex w-full flex-wrap justify-end gap-2">
-              <input type="hidden" name="organizationId" value={organizationId} />
-              <input type="hidden" name="memberUserId" value={memberUserId} />
-              <SubmitButton intent="cancel" variant="outline">
-                Cancel
-              </SubmitButton>
-              <SubmitButton intent="complete" disabled={active}>
-                Complete payment
-              </SubmitButton>
-            </Form>
-          </CardFooter>
-        </Card>
-      </main>
-    </div>
+    <SimulatedStripePage
+      title="Simulated checkout"
+      description="No payment is taken: this page stands in for Stripe Checkout while no Stripe key is configured."
+      memberName={memberName}
+      organizationName={organizationName}
+      footer={
+        <Form method="post" className="flex w-full flex-wrap justify-end gap-2">
+          <input type="hidden" name="organizationId" value={organizationId} />
+          <input type="hidden" name="memberUserId" value={memberUserId} />
+          <SubmitButton intent="cancel" variant="outline">
+            Cancel
+          </SubmitButton>
+          <SubmitButton intent="complete" disabled={active}>
+            Complete payment
+          </SubmitButton>
+        </Form>
+      }
+    >
+      {active ? (
+        <p role="status" className="mt-4 text-sm font-medium">
+          {memberName} already has an active subscription.
+        </p>
+      ) : null}
+    </SimulatedStripePage>
   );
 }

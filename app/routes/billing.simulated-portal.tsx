@@ -2,10 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { LogoHeader } from "#app/components/logo.tsx";
+import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-page.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { MEMBER_PRICE_LABEL, PRODUCT_NAME, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireDevelopment } from "#app/utils/dev-only.server.ts";
 import { requireMembershipForAdmin } from "#app/utils/memberships.server.ts";
@@ -48,45 +47,32 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SimulatedPortal() {
   const { membershipId, memberName, organizationName, active } = useLoaderData<typeof loader>();
   return (
-    <div className="flex min-h-dvh flex-col">
-      <LogoHeader />
-      <main className="mx-auto grid w-full max-w-md flex-1 content-start gap-4 px-4 py-10">
-        <Card>
-          <CardHeader>
-            <CardTitle as="h1" className="text-2xl">
-              Simulated customer portal
-            </CardTitle>
-            <CardDescription>This page stands in for Stripe's customer portal while no Stripe key is configured.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-              <dt className="text-muted-foreground">Product</dt>
-              <dd>{SUBSCRIPTION_PRODUCT}</dd>
-              <dt className="text-muted-foreground">Member</dt>
-              <dd className="break-words">{memberName}</dd>
-              <dt className="text-muted-foreground">Organisation</dt>
-              <dd className="break-words">{organizationName}</dd>
-              <dt className="text-muted-foreground">Price</dt>
-              <dd>{`${MEMBER_PRICE_LABEL} per month`}</dd>
-              <dt className="text-muted-foreground">Status</dt>
-              <dd className="font-semibold">{active ? "Active" : "Not subscribed"}</dd>
-            </dl>
-          </CardContent>
-          <CardFooter className="flex flex-wrap justify-end gap-2">
-            <Button asChild variant="outline">
-              <Link to="/dashboard">Back to dashboard</Link>
-            </Button>
-            {active ? (
-              <Form method="post">
-                <input type="hidden" name="membershipId" value={membershipId} />
-                <SubmitButton intent="cancel-subscription" variant="destructive">
-                  Cancel subscription
-                </SubmitButton>
-              </Form>
-            ) : null}
-          </CardFooter>
-        </Card>
-      </main>
-    </div>
+    <SimulatedStripePage
+      title="Simulated customer portal"
+      description="This page stands in for Stripe's customer portal while no Stripe key is configured."
+      memberName={memberName}
+      organizationName={organizationName}
+      details={
+        <>
+          <dt className="text-muted-foreground">Status</dt>
+          <dd className="font-semibold">{active ? "Active" : "Not subscribed"}</dd>
+        </>
+      }
+      footer={
+        <div className="flex w-full flex-wrap justify-end gap-2">
+          <Button asChild variant="outline">
+            <Link to="/dashboard">Back to dashboard</Link>
+          </Button>
+          {active ? (
+            <Form method="post">
+              <input type="hidden" name="membershipId" value={membershipId} />
+              <SubmitButton intent="cancel-subscription" variant="destructive">
+                Cancel subscription
+              </SubmitButton>
+            </Form>
+          ) : null}
+        </div>
+      }
+    />
   );
 }
