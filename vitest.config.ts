@@ -23,7 +23,10 @@ export default defineWorkersConfig(async () => ({
     },
     poolOptions: {
       workers: {
-        singleWorker: true,
+        // A fresh isolate per test file: in one shared isolate, state the long suites leave
+        // behind (the authorization matrix runs ~900 requests) slowed later files until workerd
+        // ran out of stack.
+        singleWorker: false,
         isolatedStorage: true,
         main: "./workers/app.ts",
         wrangler: { configPath: "./wrangler.toml" },
