@@ -11,6 +11,10 @@ export default defineWorkersConfig(async () => ({
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
     // rest of the run. A real hang still fails.
     testTimeout: 30_000,
+    // One file at a time (each in its own isolate), and one retry: under load workerd's
+    // isolated-storage connection has dropped after a passing test ("Network connection lost").
+    fileParallelism: false,
+    retry: 1,
     hookTimeout: 60_000,
     // The Worker's one-line-per-request logs would drown the test report.
     onConsoleLog: (log) => !log.includes('"message":"request"'),
