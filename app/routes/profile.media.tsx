@@ -3,7 +3,8 @@ import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cook
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { deleteMedia, mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
+import { deleteMedia } from "#app/utils/media.server.ts";
+import { mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
 import { replaceIntroVideo, updateAvatar } from "#db/queries/profiles.ts";
 
 // The owner's picture and introduction video, posted from the own passport, the public
@@ -31,15 +32,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
 
   // A refused file stops the reading, so the intent (sent last, by the button) may be unknown.
-  if (upload.error) return refuse(upload.error.field === "avatar" ? "Error uploading avatar" : upload.error.title, upload.error.description);
+  if (upload.error) return refuse(upload.error.title, upload.error.description);
 
   if (intent === "upload-avatar") {
     const avatar = upload.files.get("avatar");
-    if (!avatar) return refuse("Error uploading avatar", "Please upload an image file");
+    if (!avatar) return refuse(MEDIA_MESSAGES.invalidTypeTitle, "Please upload an image file");
     await upload.keepOnly([avatar.url]);
     // The key stays {userId}/avatar.{ext}; the version makes browsers and caches fetch the new picture.
     await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
-    const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) => `avatars/${viewer.id}/avatar.${ext}`);
+    const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) => mediaKeys.avatar(viewer.id)({ ext }));
     await bucket.delete(stale);
     await invalidatePassports(viewer.id);
     return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });

@@ -7,7 +7,7 @@ import {
 } from "#db/queries/accounts.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
-import { deleteByPrefix, mediaKeyFromUrl, userMediaPrefixes } from "./media.server.ts";
+import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "./media.server.ts";
 
 /**
  * Deletes every R2 object and every row of one user. Objects go first: if that fails, the rows
@@ -15,12 +15,7 @@ import { deleteByPrefix, mediaKeyFromUrl, userMediaPrefixes } from "./media.serv
  */
 export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
   const achievementMedia = await findAchievementMediaOf(db, userId);
-  const keys = achievementMedia
-    .flatMap((row) => [mediaKeyFromUrl(row.imageUrl), mediaKeyFromUrl(row.videoUrl)])
-    .filter((key): key is string => key !== null);
-  for (let start = 0; start < keys.length; start += 1000) {
-    await media.delete(keys.slice(start, start + 1000));
-  }
+  await deleteMedia(media, achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]));
   for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
   await deleteUser(db, userId);
   await invalidatePassports(userId);

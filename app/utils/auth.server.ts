@@ -8,6 +8,8 @@ import type { AppEnv } from "./env.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
+/** Our cookies are named {prefix}.{name}; the session cookie is {prefix}.session_token. */
+export const AUTH_COOKIE_PREFIX = "passport";
 const THIRTY_DAYS_IN_SECONDS = 60 * 60 * 24 * 30;
 const ONE_DAY_IN_SECONDS = 60 * 60 * 24;
 export const PASSWORD_MIN_LENGTH = 6;
@@ -64,7 +66,7 @@ export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: s
     rateLimit: { enabled: false },
     advanced: {
       database: { generateId: () => crypto.randomUUID() },
-      cookiePrefix: "passport",
+      cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: appUrl.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },

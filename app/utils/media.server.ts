@@ -39,6 +39,12 @@ export function userMediaPrefixes(userId: string) {
   ];
 }
 
+/** Deletes our files behind these URLs (R2 takes at most 1000 keys a call); outside links are ignored. */
+export async function deleteMedia(bucket: R2Bucket, urls: (string | null | undefined)[]) {
+  const keys = urls.map(mediaKeyFromUrl).filter((key): key is string => key !== null);
+  for (let start = 0; start < keys.length; start += 1000) await bucket.delete(keys.slice(start, start + 1000));
+}
+
 export async function deleteByPrefix(bucket: R2Bucket, prefix: string) {
   let cursor: string | undefined;
   do {

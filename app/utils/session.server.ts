@@ -5,6 +5,7 @@ import {
   setActiveOrganization,
 } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
+import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {
@@ -97,7 +98,10 @@ export async function requireViewer(
 
 export type Viewer = Awaited<ReturnType<typeof requireViewer>>;
 
+// Secure contexts prefix the name with __Secure-.
+const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.session_token=`);
+
 /** Whether the request carries a session cookie at all (cheap; says nothing of its validity). */
 export function hasSessionCookie(request: Request) {
-  return /(?:^|;\s*)(?:__Secure-)?passport\.session_token=/.test(request.headers.get("Cookie") ?? "");
+  return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
 }

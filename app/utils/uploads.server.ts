@@ -1,5 +1,5 @@
 import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
-import { BUCKETS, mediaKeyFromUrl, mediaUrl } from "./media.server.ts";
+import { BUCKETS, mediaUrl } from "./media.server.ts";
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "./media-limits.ts";
 import { concat, DurationProbe, MarkupScanner, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
 
@@ -40,7 +40,7 @@ const bucketOf = (type: MediaType) => (type.kind === "video" ? BUCKETS.videos : 
 export const mediaKeys = {
   organisation: (organizationId: string) => (type: MediaType) => `${bucketOf(type)}/${organizationId}/${crypto.randomUUID()}.${type.ext}`,
   self: (userId: string) => (type: MediaType) => `${bucketOf(type)}/self-achievements/${userId}/${crypto.randomUUID()}.${type.ext}`,
-  avatar: (userId: string) => (type: MediaType) => `${BUCKETS.avatars}/${userId}/avatar.${type.ext}`,
+  avatar: (userId: string) => (type: Pick<MediaType, "ext">) => `${BUCKETS.avatars}/${userId}/avatar.${type.ext}`,
   intro: (userId: string, at: number) => (type: MediaType) =>
     `${BUCKETS.videos}/intro-${userId}-${at}${type.kind === "image" ? "-thumbnail" : ""}.${type.ext}`,
 };
@@ -287,10 +287,4 @@ class R2StreamWriter {
   async abort() {
     await this.upload?.abort();
   }
-}
-
-/** Deletes files of ours that a change replaced; outside links and missing files are ignored. */
-export async function deleteMedia(bucket: R2Bucket, urls: (string | null | undefined)[]) {
-  const keys = urls.map(mediaKeyFromUrl).filter((key): key is string => key !== null);
-  if (keys.length) await bucket.delete(keys);
 }
