@@ -12,7 +12,11 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, mode }) => ({
+  // Wrangler replaces process.env.NODE_ENV with "development" under `wrangler dev`, which would
+  // make the server bundle run React's development build (about twice the render cost). The
+  // build's own mode decides instead.
+  define: command === "build" ? { "process.env.NODE_ENV": JSON.stringify(mode) } : undefined,
   plugins: [
     // Bindings (local D1, R2) for `npm run dev`; the production build does not need them.
     command === "serve" ? remixCloudflareDevProxy({ getLoadContext }) : null,

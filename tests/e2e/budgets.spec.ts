@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { expect, test } from "./fixtures.ts";
 
@@ -40,3 +41,9 @@ for (const [name, path] of [
     expect([...origins]).toEqual([new URL(baseURL!).origin]);
   });
 }
+
+test("the server bundle is production code, whatever server runs it", () => {
+  // `wrangler dev` would otherwise make it run React's development build, about twice the render
+  // cost of every page (docs/decisions/013).
+  expect(readFileSync("build/server/index.js", "utf8")).not.toContain("process.env.NODE_ENV");
+});
