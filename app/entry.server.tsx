@@ -1,7 +1,8 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
-import { renderToReadableStream } from "react-dom/server";
+import { renderToReadableStream, renderToString } from "react-dom/server";
+import { pageHydrates } from "./utils/hydration.ts";
 import { NonceProvider } from "./utils/nonce.tsx";
 
 const ABORT_DELAY_MS = 5_000;
@@ -13,6 +14,15 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+
+  // A page without scripts has nothing to stream in after the shell: one string, encoded once,
+  // costs a third less CPU than the stream's many small chunks (measured by `npm run bench`).
+  if (!pageHydrates(matchesOf(remixContext))) {
+    const html = renderToString(<RemixServer context={remixContext} url={request.url} />);
+    return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+  }
+
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), ABORT_DELAY_MS);
   const nonce = loadContext.nonce;
@@ -37,6 +47,13 @@ export default async function handleRequest(
   // Crawlers and link previews get the whole document at once.
   if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
 
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+}
+
+/** The matched routes with their handles and loader data, as `useMatches` sees them. */
+function matchesOf({ staticHandlerContext, routeModules }: EntryContext) {
+  return staticHandlerContext.matches.map((match) => ({
+    handle: routeModules[match.route.id]?.handle,
+    data: staticHandlerContext.loaderData[match.route.id],
+  }));
 }

@@ -23,6 +23,7 @@ import { ErrorPage, NotFoundPage } from "./components/error-pages.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { readPreferences, readToast } from "./utils/cookies.server.ts";
 import { PRODUCT_NAME } from "./utils/constants.ts";
+import { pageHydrates } from "./utils/hydration.ts";
 import { useNonce } from "./utils/nonce.tsx";
 import stylesheet from "./styles/app.css?url";
 
@@ -51,17 +52,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-/**
- * What a route may say about its page. `hydrate` returning false serves the page without any
- * client JavaScript (the public passport and the landing page: links, forms and the Popover
- * API do all they need, and phones on slow networks get them sooner).
- */
-export type RouteHandle = { hydrate?: (data: unknown) => boolean };
-
-function useHydration() {
-  return useMatches().every((match) => (match.handle as RouteHandle | undefined)?.hydrate?.(match.data) ?? true);
-}
-
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
@@ -69,7 +59,7 @@ export function useRootData() {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const rootData = useRootData();
-  const hydrate = useHydration();
+  const hydrate = pageHydrates(useMatches());
   return (
     <html lang="en-GB">
       <head>

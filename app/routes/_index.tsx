@@ -7,7 +7,7 @@ import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import type { RouteHandle } from "#app/root.tsx";
+import type { RouteHandle } from "#app/utils/hydration.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
