@@ -24,6 +24,20 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
+/**
+ * What is the same for every request an isolate serves, built on its first request: the
+ * validated variables and the database client (drizzle reads the whole schema when created).
+ */
+const isolatePartsCache = new WeakMap<Env, { env: AppEnv; db: Db }>();
+function isolateParts(bindings: Env) {
+  let parts = isolatePartsCache.get(bindings);
+  if (!parts) {
+    parts = { env: readEnv(bindings as unknown as Record<string, unknown>), db: createDb(bindings.DB) };
+    isolatePartsCache.set(bindings, parts);
+  }
+  return parts;
+}
+
 // Built once per request, for the Worker and for the Vite dev server alike.
 export function getLoadContext({
   request,
@@ -36,16 +50,20 @@ export function getLoadContext({
   nonce?: string;
   requestId?: string;
 }): AppLoadContext {
-  const env = readEnv(context.cloudflare.env as unknown as Record<string, unknown>);
-  const db = createDb(context.cloudflare.env.DB);
-  const auth = createAuth({ db, env, origin: new URL(request.url).origin });
+  const { env, db } = isolateParts(context.cloudflare.env);
+  // The auth library builds its whole API when created: only requests that use it pay for that
+  // (a visitor's public passport or landing page never does).
+  let auth: Auth | undefined;
+  const getAuth = () => (auth ??= createAuth({ db, env, origin: new URL(request.url).origin }));
   let session: Promise<SessionData | null> | undefined;
-  const getSession = () => (session ??= auth.api.getSession({ headers: request.headers }));
+  const getSession = () => (session ??= getAuth().api.getSession({ headers: request.headers }));
   return {
     cloudflare: context.cloudflare,
     env,
     db,
-    auth,
+    get auth() {
+      return getAuth();
+    },
     getSession,
     getUser: () => getSession().then((data) => data?.user ?? null),
     nonce,

@@ -41,8 +41,10 @@ export async function redirectWithToast(
 
 /** Reads the pending toast, if any, and the header that clears it. */
 export async function readToast(env: AppEnv, request: Request) {
+  const header = request.headers.get("Cookie");
+  if (!header) return { toast: null, clearHeader: null };
   const cookie = toastCookie(env, request);
-  const parsed = toastSchema.safeParse(await cookie.parse(request.headers.get("Cookie")));
+  const parsed = toastSchema.safeParse(await cookie.parse(header));
   if (!parsed.success) return { toast: null, clearHeader: null };
   return { toast: parsed.data, clearHeader: await cookie.serialize("", { maxAge: 0 }) };
 }
@@ -57,10 +59,17 @@ export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
 const cookieConsentCookie = createCookie("cookie-consent", { path: "/", sameSite: "lax", maxAge: ONE_YEAR });
 const sidebarCookie = createCookie("sidebar_state", { path: "/", sameSite: "lax", maxAge: SIDEBAR_COOKIE_MAX_AGE });
 
+const consentSchema = z.enum(COOKIE_CONSENT_VALUES);
+const sidebarSchema = z.boolean();
+/** What a visitor who never made a choice gets: the cookie banner and an open sidebar. */
+const DEFAULT_PREFERENCES = { cookieConsent: null, sidebarOpen: true } as const;
+
 export async function readPreferences(request: Request) {
   const header = request.headers.get("Cookie");
-  const consent = z.enum(COOKIE_CONSENT_VALUES).safeParse(await cookieConsentCookie.parse(header));
-  const sidebar = z.boolean().safeParse(await sidebarCookie.parse(header));
+  // Most visitors of a shared passport send no cookie at all: nothing to parse.
+  if (!header) return DEFAULT_PREFERENCES;
+  const consent = consentSchema.safeParse(await cookieConsentCookie.parse(header));
+  const sidebar = sidebarSchema.safeParse(await sidebarCookie.parse(header));
   return {
     cookieConsent: consent.success ? consent.data : null,
     sidebarOpen: sidebar.success ? sidebar.data : true,

@@ -1,5 +1,12 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 import type { WorkerEnv } from "../types.ts";
+import { setResponseHeaders } from "./response-headers.ts";
+
+/** The round trips of the request being served; requests interleave in one isolate. */
+const requestRoundTrips = new AsyncLocalStorage<{ count: number }>();
+/** One counting copy of the bindings per isolate, so the load context's per-isolate parts stay cached. */
+const countingEnvs = new WeakMap<Env, Env>();
 
 /**
  * Outside production, counts the D1 calls each request makes (a statement run, a batch, an
@@ -8,11 +15,16 @@ import type { WorkerEnv } from "../types.ts";
  */
 export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (c.env.ENVIRONMENT === "production") return next();
-  let roundTrips = 0;
-  c.env = { ...c.env, DB: countingD1(c.env.DB, () => roundTrips++) };
-  await next();
-  c.res = new Response(c.res.body, c.res);
-  c.res.headers.set("X-D1-Round-Trips", String(roundTrips));
+  let env = countingEnvs.get(c.env);
+  if (!env) {
+    const count = () => requestRoundTrips.getStore()!.count++;
+    env = { ...c.env, DB: countingD1(c.env.DB, count) };
+    countingEnvs.set(c.env, env);
+  }
+  c.env = env;
+  const roundTrips = { count: 0 };
+  await requestRoundTrips.run(roundTrips, next);
+  setResponseHeaders(c, { "X-D1-Round-Trips": String(roundTrips.count) });
 };
 
 const STATEMENT_CALLS = new Set(["first", "all", "run", "raw"]);

@@ -8,6 +8,7 @@ import {
 import { readPreferences } from "#app/utils/cookies.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 /**
  * Serves public passports from the edge cache and fills it. A visitor with a session (who may
@@ -15,8 +16,9 @@ import type { WorkerEnv } from "../types.ts";
  * asks for a fresh render, which then replaces the cached one. X-Passport-Cache says which.
  */
 export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) => {
+  if (c.req.method !== "GET") return next();
   const url = new URL(c.req.url);
-  if (c.req.method !== "GET" || !passportCacheKey(url, false)) return next();
+  if (!passportCacheKey(url, false)) return next();
   // The page differs only by whether the cookie banner shows: one entry for each.
   const { cookieConsent } = await readPreferences(c.req.raw);
   const key = passportCacheKey(url, cookieConsent !== null)!;
@@ -29,24 +31,27 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
       // Visitors' pages carry no script (see the routes' `hydrate`), so a stored page holds no
       // nonce that could go stale: this response's CSP nonce simply has nothing to match.
       c.res = new Response(hit.body, hit);
-      c.res.headers.set("Cache-Control", PASSPORT_BROWSER_CACHE_CONTROL);
-      c.res.headers.set("X-Passport-Cache", "HIT");
+      setResponseHeaders(c, { "Cache-Control": PASSPORT_BROWSER_CACHE_CONTROL, "X-Passport-Cache": "HIT" });
       return;
     }
   }
 
   await next();
-  const response = new Response(c.res.body, c.res);
-  if (!personal && response.status === 200 && !response.headers.has("Set-Cookie")) {
-    c.executionCtx.waitUntil(store(key, response.clone()));
+  if (!personal && c.res.status === 200 && !c.res.headers.has("Set-Cookie")) {
+    // Read once, then answer and store copies of the same bytes: with a tee'd body, the
+    // visitor's response and the cache write would wait on each other.
+    const page = await c.res.arrayBuffer();
+    c.res = new Response(page, c.res);
+    c.executionCtx.waitUntil(store(key, page, c.res.headers));
   }
-  response.headers.set("Cache-Control", personal ? "private, no-store" : PASSPORT_BROWSER_CACHE_CONTROL);
-  response.headers.set("X-Passport-Cache", personal || refresh ? "BYPASS" : "MISS");
-  c.res = response;
+  setResponseHeaders(c, {
+    "Cache-Control": personal ? "private, no-store" : PASSPORT_BROWSER_CACHE_CONTROL,
+    "X-Passport-Cache": personal || refresh ? "BYPASS" : "MISS",
+  });
 };
 
-async function store(key: string, response: Response) {
-  const stored = new Response(response.body, response);
+async function store(key: string, page: ArrayBuffer, headers: Headers) {
+  const stored = new Response(page, { headers });
   stored.headers.set("Cache-Control", PASSPORT_EDGE_CACHE_CONTROL);
   await edgeCache().put(key, stored);
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { log } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 export { log };
 
@@ -21,5 +22,5 @@ export const requestLog: MiddlewareHandler<WorkerEnv> = async (c, next) => {
       durationMs: Date.now() - started,
     });
   }
-  c.res.headers.set("X-Request-Id", requestId);
+  setResponseHeaders(c, { "X-Request-Id": requestId });
 };

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { securityEvent } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -52,23 +53,21 @@ export function contentSecurityPolicy(nonce: string) {
   ].join("; ");
 }
 
+const BASELINE_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+};
+
 // Baseline headers for every response, and a per-request nonce CSP for every HTML page.
 export const securityHeaders: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   const nonce = createNonce();
   c.set("nonce", nonce);
   await next();
 
-  // Responses straight from fetch() or a cache can have immutable headers.
-  c.res = new Response(c.res.body, c.res);
-  const headers = c.res.headers;
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()");
-  if (new URL(c.req.url).protocol === "https:") {
-    headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-  }
-  if (headers.get("Content-Type")?.startsWith("text/html")) {
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
-  }
+  const headers: Record<string, string> = { ...BASELINE_HEADERS };
+  if (new URL(c.req.url).protocol === "https:") headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  if (c.res.headers.get("Content-Type")?.startsWith("text/html")) headers["Content-Security-Policy"] = contentSecurityPolicy(nonce);
+  setResponseHeaders(c, headers);
 };
