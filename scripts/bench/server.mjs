@@ -48,20 +48,17 @@ export function prepareState(passport) {
 }
 
 /**
- * Starts `wrangler dev` in its own process group (npx → wrangler → workerd), so stopping it
- * ends the whole tree and nothing is left listening on the port after the bench.
+ * Starts the production build under `wrangler dev` (scripts/bench/dev-server.mjs) in its own
+ * process group, so stopping it ends the whole tree (node → workerd) and nothing is left
+ * listening on the port after the bench.
  */
 export async function startServer(port, { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development" } = {}) {
   const log = openSync(logFile, "w");
-  const child = spawn(
-    "npx",
-    [
-      "wrangler", "dev", "--port", String(port), "--persist-to", persistTo,
-      // `development` keeps the diagnostic headers (X-D1-Round-Trips) on, whatever .dev.vars says.
-      "--var", `ENVIRONMENT:${environment}`, "--var", `APP_URL:http://localhost:${port}`,
-    ],
-    { stdio: ["ignore", log, log], env: baseEnv, detached: true },
-  );
+  const child = spawn("node", ["scripts/bench/dev-server.mjs", String(port), persistTo, environment], {
+    stdio: ["ignore", log, log],
+    env: baseEnv,
+    detached: true,
+  });
   const stop = () => {
     try {
       process.kill(-child.pid, "SIGTERM");
