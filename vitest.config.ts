@@ -16,8 +16,6 @@ export default defineWorkersConfig(async () => ({
     fileParallelism: false,
     retry: 1,
     hookTimeout: 60_000,
-    // The Worker's one-line-per-request logs would drown the test report.
-    onConsoleLog: (log) => !log.includes('"message":"request"'),
     // Remix's server packages are CommonJS with circular requires; pre-bundling them as ESM
     // is what lets workerd load them under Vitest.
     deps: {

@@ -12,6 +12,7 @@
 // SOAK_SKIP_BUILD=1 to reuse build/ while iterating on the soak itself.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { Miniflare } from "miniflare";
 import { percentile } from "./bench/load.mjs";
 import { machine } from "./bench/report.mjs";
@@ -366,9 +367,18 @@ function check(clients) {
   for (const message of ledger.feedback.keys()) if (!feedbackCounts.has(message)) violations.push(`lost feedback: "${message}"`);
 
   for (const error of stats.serverErrors.slice(0, 20)) violations.push(`5xx: ${error}`);
-  // Every request the app handled, from its own structured log: none may have answered 5xx.
-  const appLog = readFileSync(LOG_FILE, "utf8").split("\n").filter((line) => line.startsWith('{"level"'));
-  const appErrors = appLog.flatMap((line) => { try { return [JSON.parse(line)]; } catch { return []; } }).filter((entry) => entry.message === "request" && entry.status >= 500);
+  // Every request the app failed (5xx), from its own structured log: there must be none.
+  // Wrangler prints warnings and errors as "▲ [WARNING] {...}" / "✘ [ERROR] {...}" with colours.
+  const appLog = readFileSync(LOG_FILE, "utf8").split("\n").flatMap((line) => {
+    const plain = stripVTControlCharacters(line);
+    const start = plain.indexOf('{"level"');
+    try {
+      return start < 0 ? [] : [JSON.parse(plain.slice(start))];
+    } catch {
+      return [];
+    }
+  });
+  const appErrors = appLog.filter((entry) => entry.message === "request failed");
   for (const entry of appErrors.slice(0, 20)) violations.push(`5xx in the app's log: ${entry.method} ${entry.path} → ${entry.status}`);
   if (stats.serverErrors.length > 20) violations.push(`… and ${stats.serverErrors.length - 20} more 5xx`);
   return {

@@ -1,4 +1,4 @@
-import { and, count, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, countDistinct, desc, eq, fillPlaceholders, inArray, type Placeholder, sql } from "drizzle-orm";
 import type { AchievementType } from "../schema.ts";
 import type { Db } from "../client.ts";
 import { achievements, organizations, profiles } from "../schema.ts";
@@ -18,16 +18,17 @@ const passportColumns = {
   isSelf: sql<boolean>`${achievements.organizationId} is null`.mapWith(Boolean),
 };
 
-const shownOnPassport = (userId: string) =>
+const shownOnPassport = (userId: string | Placeholder) =>
   and(eq(achievements.userId, userId), eq(achievements.status, "accepted"), eq(achievements.isVisible, true));
 
 /**
- * Everything a public passport shows, in one D1 round trip: the profile, the first `limit`
- * accepted and visible achievements (newest first) and how many there are in all.
+ * The public passport's three statements, built (and their SQL written) once per database
+ * client rather than on every visit: building them cost more CPU than running them.
  */
-export async function loadPassport(db: Db, userId: string, limit: number) {
-  const [profileRows, entries, [total]] = await db.batch([
-    db
+function passportStatements(db: Db) {
+  const userId = sql.placeholder("userId");
+  return {
+    profile: db
       .select({
         fullName: profiles.fullName,
         bio: profiles.bio,
@@ -39,18 +40,45 @@ export async function loadPassport(db: Db, userId: string, limit: number) {
       })
       .from(profiles)
       .where(eq(profiles.id, userId))
-      .limit(1),
-    db
+      .limit(1)
+      .prepare(),
+    entries: db
       .select(passportColumns)
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
       .where(shownOnPassport(userId))
       .orderBy(desc(achievements.date), desc(achievements.createdAt))
-      .limit(Math.min(limit, MAX_LISTED_ACHIEVEMENTS)),
-    db.select({ value: count() }).from(achievements).where(shownOnPassport(userId)),
-  ]);
-  const profile = profileRows[0];
-  return profile ? { profile, achievements: entries, total: total?.value ?? 0 } : null;
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+    total: db.select({ value: count() }).from(achievements).where(shownOnPassport(userId)).prepare(),
+  };
+}
+const passportStatementsByDb = new WeakMap<Db, ReturnType<typeof passportStatements>>();
+
+/**
+ * Everything a public passport shows, in one D1 round trip: the profile, the first `limit`
+ * accepted and visible achievements (newest first) and how many there are in all.
+ */
+export async function loadPassport(db: Db, userId: string, limit: number) {
+  let statements = passportStatementsByDb.get(db);
+  if (!statements) passportStatementsByDb.set(db, (statements = passportStatements(db)));
+  const { profile, entries, total } = statements;
+  const values = { userId, limit: Math.min(limit, MAX_LISTED_ACHIEVEMENTS) };
+  // drizzle's batch() cannot fill placeholders: bind the prepared SQL and map the rows with
+  // each statement's own result mapping.
+  const bound = [profile, entries, total].map((statement) => {
+    const query = statement.getQuery();
+    return db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
+  });
+  const [profileResult, entriesResult, totalResult] = await db.$client.batch(bound);
+  const [profileRow] = profile.mapAllResult(profileResult, true) as Awaited<ReturnType<typeof profile.all>>;
+  const [totalRow] = total.mapAllResult(totalResult, true) as Awaited<ReturnType<typeof total.all>>;
+  if (!profileRow) return null;
+  return {
+    profile: profileRow,
+    achievements: entries.mapAllResult(entriesResult, true) as Awaited<ReturnType<typeof entries.all>>,
+    total: totalRow?.value ?? 0,
+  };
 }
 
 /** The personal dashboard: counts and the latest few of the user's live achievements. */

@@ -204,8 +204,7 @@ describe("no secret is ever logged", () => {
     const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, cryptoProvider: Stripe.createSubtleCryptoProvider() });
     secrets.add(/v1=([0-9a-f]+)/.exec(signature)![1]!);
 
-    // The run logged something, including the security events...
-    expect(lines.length).toBeGreaterThan(10);
+    // The run logged its security events...
     expect(events("auth.failed").length).toBeGreaterThanOrEqual(3);
     expect(events("webhook.refused")).toHaveLength(1);
     // ...and not one line carries a secret.
