@@ -9,10 +9,11 @@ import { performance } from "node:perf_hooks";
  * Runs one load scenario and returns throughput, latency percentiles and how the Worker answered
  * (status codes and X-Passport-Cache values), so a "cached" run that was not cached shows up.
  */
-export async function measureLoad({ url, headers = {}, connections, durationMs, warmupMs = 500 }) {
+export async function measureLoad({ url, headers = {}, connections, durationMs, warmupMs = 2000 }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   try {
-    // Warm-up opens the sockets and lets the Worker's isolate settle before timing starts.
+    // Warm-up opens the sockets and lets the isolate compile the path (2 s: the first scenario ran
+    // on a cold isolate with less, which flattered every ratio) before timing starts.
     await runLoop({ url, headers, agent, connections, durationMs: warmupMs });
     const started = performance.now();
     const samples = await runLoop({ url, headers, agent, connections, durationMs });

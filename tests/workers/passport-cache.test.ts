@@ -60,7 +60,7 @@ describe("public passport at the edge", () => {
     expect(html).not.toContain("nonce=");
   });
 
-  it("serves a signed-in visitor (perhaps the owner) a fresh, private page, and refreshes on no-cache", async () => {
+  it("serves a signed-in visitor (perhaps the owner) a fresh, private page, and renders afresh on no-cache", async () => {
     const person = await personWithAchievements(["Owner View"]);
     await warm(person.id);
     const owner = await get(`/passport/${person.id}`, person.cookie);
@@ -69,6 +69,16 @@ describe("public passport at the edge", () => {
     const refreshed = await visit(person.id, "", { "Cache-Control": "no-cache" });
     expect(cacheStatus(refreshed)).toBe("BYPASS");
     expect(roundTrips(refreshed)).toBe(1);
+  });
+
+  it("stores no refreshed page: only a miss fills the cache", async () => {
+    const person = await personWithAchievements(["Refreshed"]);
+    const refreshed = await visit(person.id, "", { "Cache-Control": "no-cache" });
+    expect(cacheStatus(refreshed)).toBe("BYPASS");
+    expect(await refreshed.text()).toContain("Refreshed - Acme");
+    const next = await visit(person.id);
+    expect(cacheStatus(next)).toBe("MISS");
+    await next.text();
   });
 
   it("keeps ?all=1 apart and caches no missing passport", async () => {

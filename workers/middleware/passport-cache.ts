@@ -13,7 +13,8 @@ import { setResponseHeaders } from "./response-headers.ts";
 /**
  * Serves public passports from the edge cache and fills it. A visitor with a session (who may
  * be the owner) or a toast to show always gets a fresh, private page; `Cache-Control: no-cache`
- * asks for a fresh render, which then replaces the cached one. X-Passport-Cache says which.
+ * asks for a fresh render (a hard reload, and the benchmark's uncached requests), which is not
+ * stored. X-Passport-Cache says which.
  */
 export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (c.req.method !== "GET") return next();
@@ -37,7 +38,9 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
   }
 
   await next();
-  if (!personal && c.res.status === 200 && !c.res.headers.has("Set-Cookie")) {
+  // Only a miss fills the cache. A refresh renders for its visitor alone: every change has
+  // already deleted the stored page, so writing it again would only repeat the work.
+  if (!personal && !refresh && c.res.status === 200 && !c.res.headers.has("Set-Cookie")) {
     // Read once, then answer and store copies of the same bytes: with a tee'd body, the
     // visitor's response and the cache write would wait on each other.
     const page = await c.res.arrayBuffer();
