@@ -12,30 +12,54 @@ const PAGES = ["", "?all=1"];
 const BANNER_STATES = ["banner", "no-banner"] as const;
 
 /** How long the edge keeps a page, and how long it may serve it stale while it refreshes. */
-export const PASSPORT_EDGE_CACHE_CONTROL = "public, max-age=0, s-maxage=300, stale-while-revalidate=600";
+const PASSPORT_EDGE_CACHE_CONTROL = "public, max-age=0, s-maxage=300, stale-while-revalidate=600";
 /** Browsers always ask again, so a change shows on the next visit. */
 export const PASSPORT_BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 const keyOf = (userId: string, page: string, banner: (typeof BANNER_STATES)[number]) =>
   `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/${banner}${page}`;
+/** Per user, when its passport last changed: a render that started before then is not stored. */
+const changeMarkerKey = (userId: string) => `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/changed`;
+const CHANGED_AT_HEADER = "X-Passport-Changed-At";
 
-/** The cache key of a public passport URL, or null for any other URL (or another page of it). */
-export function passportCacheKey(url: URL, cookieChoiceMade: boolean) {
+/** The user and cache key of a public passport URL, or null for any other URL (or another page of it). */
+export function passportCacheEntry(url: URL, cookieChoiceMade: boolean) {
   const match = PASSPORT_PATH.exec(url.pathname);
   if (!match || !PAGES.includes(url.search)) return null;
-  return keyOf(match[1]!, url.search, cookieChoiceMade ? "no-banner" : "banner");
+  return { userId: match[1]!, key: keyOf(match[1]!, url.search, cookieChoiceMade ? "no-banner" : "banner") };
 }
 
 /** The Worker's edge cache (the DOM typings of `caches` do not know `default`). */
 export const edgeCache = () => (caches as unknown as { default: Cache }).default;
 
-/** Forgets every cached page of these users' passports. */
+/**
+ * Stores a rendered page, unless its passport changed after the render began: a visit that read
+ * the old data can finish after the change's invalidation, and must not put the old page back.
+ */
+export async function storePassportPage(
+  entry: { userId: string; key: string },
+  page: ArrayBuffer,
+  headers: Headers,
+  renderStartedAt: number,
+) {
+  const marker = await edgeCache().match(changeMarkerKey(entry.userId));
+  if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= renderStartedAt) return;
+  const stored = new Response(page, { headers });
+  stored.headers.set("Cache-Control", PASSPORT_EDGE_CACHE_CONTROL);
+  await edgeCache().put(entry.key, stored);
+}
+
+/** Forgets every cached page of these users' passports, and notes when they changed. */
 export async function invalidatePassports(...userIds: string[]) {
   // caches is absent under the Vite dev server's Node runtime; nothing is cached there.
   if (typeof caches === "undefined") return;
+  const changedAt = String(Date.now());
+  // The marker outlives any render in flight (a Worker request cannot run for minutes).
+  const marker = () => new Response("", { headers: { "Cache-Control": "s-maxage=300", [CHANGED_AT_HEADER]: changedAt } });
   await Promise.all(
-    userIds.flatMap((userId) =>
-      PAGES.flatMap((page) => BANNER_STATES.map((banner) => edgeCache().delete(keyOf(userId, page, banner)))),
-    ),
+    userIds.flatMap((userId) => [
+      edgeCache().put(changeMarkerKey(userId), marker()),
+      ...PAGES.flatMap((page) => BANNER_STATES.map((banner) => edgeCache().delete(keyOf(userId, page, banner)))),
+    ]),
   );
 }

@@ -81,6 +81,38 @@ describe("public passport at the edge", () => {
     await next.text();
   });
 
+  it("does not store a page whose render began before its passport changed", async () => {
+    const { edgeCache, invalidatePassports, passportCacheEntry, storePassportPage } = await import("#app/utils/passport-cache.server.ts");
+    const person = await personWithAchievements(["Raced"]);
+    const entry = passportCacheEntry(new URL(`${ORIGIN}/passport/${person.id}`), false)!;
+    const page = new TextEncoder().encode("<p>the page as it was</p>").buffer;
+    const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+
+    // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
+    const renderStartedAt = Date.now();
+    await invalidatePassports(person.id);
+    await storePassportPage(entry, page, headers, renderStartedAt);
+    expect(await edgeCache().match(entry.key)).toBeUndefined();
+    expect(cacheStatus(await visit(person.id))).toBe("MISS");
+
+    // A render that began after the change is stored as usual.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await storePassportPage(entry, page, headers, Date.now());
+    expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page as it was</p>");
+  });
+
+  it("stores the page as rendered, without the per-response headers", async () => {
+    const person = await personWithAchievements(["Headers"]);
+    await (await visit(person.id)).text();
+    await warm(person.id);
+    const { edgeCache, passportCacheEntry } = await import("#app/utils/passport-cache.server.ts");
+    const stored = (await edgeCache().match(passportCacheEntry(new URL(`${ORIGIN}/passport/${person.id}`), false)!.key))!;
+    await stored.text();
+    for (const header of ["X-Passport-Cache", "X-Request-Id", "Content-Security-Policy", "X-D1-Round-Trips"]) {
+      expect(stored.headers.has(header), header).toBe(false);
+    }
+  });
+
   it("keeps ?all=1 apart and caches no missing passport", async () => {
     const person = await personWithAchievements(["Only One"]);
     await warm(person.id);

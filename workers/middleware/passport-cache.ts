@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from "hono";
 import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
-  PASSPORT_EDGE_CACHE_CONTROL,
-  passportCacheKey,
+  passportCacheEntry,
+  storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
 import { readPreferences } from "#app/utils/cookies.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
@@ -19,15 +19,15 @@ import { setResponseHeaders } from "./response-headers.ts";
 export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (c.req.method !== "GET") return next();
   const url = new URL(c.req.url);
-  if (!passportCacheKey(url, false)) return next();
+  if (!passportCacheEntry(url, false)) return next();
   // The page differs only by whether the cookie banner shows: one entry for each.
   const { cookieConsent } = await readPreferences(c.req.raw);
-  const key = passportCacheKey(url, cookieConsent !== null)!;
+  const entry = passportCacheEntry(url, cookieConsent !== null)!;
   const personal = hasSessionCookie(c.req.raw) || /(?:^|;\s*)passport_toast=/.test(c.req.header("Cookie") ?? "");
   const refresh = /\bno-cache\b/.test(c.req.header("Cache-Control") ?? "");
 
   if (!personal && !refresh) {
-    const hit = await edgeCache().match(key);
+    const hit = await edgeCache().match(entry.key);
     if (hit) {
       // Visitors' pages carry no script (see the routes' `hydrate`), so a stored page holds no
       // nonce that could go stale: this response's CSP nonce simply has nothing to match.
@@ -37,6 +37,7 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
     }
   }
 
+  const renderStartedAt = Date.now();
   await next();
   // Only a miss fills the cache. A refresh renders for its visitor alone: every change has
   // already deleted the stored page, so writing it again would only repeat the work.
@@ -45,16 +46,11 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
     // visitor's response and the cache write would wait on each other.
     const page = await c.res.arrayBuffer();
     c.res = new Response(page, c.res);
-    c.executionCtx.waitUntil(store(key, page, c.res.headers));
+    // The headers as rendered: the ones set below and by the outer middleware are per response.
+    c.executionCtx.waitUntil(storePassportPage(entry, page, new Headers(c.res.headers), renderStartedAt));
   }
   setResponseHeaders(c, {
     "Cache-Control": personal ? "private, no-store" : PASSPORT_BROWSER_CACHE_CONTROL,
     "X-Passport-Cache": personal || refresh ? "BYPASS" : "MISS",
   });
 };
-
-async function store(key: string, page: ArrayBuffer, headers: Headers) {
-  const stored = new Response(page, { headers });
-  stored.headers.set("Cache-Control", PASSPORT_EDGE_CACHE_CONTROL);
-  await edgeCache().put(key, stored);
-}
