@@ -24,9 +24,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
+const userIdSchema = z.uuid();
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const showAll = new URL(request.url).searchParams.get("all") === "1";
-  const userId = z.uuid().safeParse(params.userId);
+  const userId = userIdSchema.safeParse(params.userId);
   const passport = userId.success
     ? await loadPassport(context.db, userId.data, showAll ? MAX_LISTED_ACHIEVEMENTS : PUBLIC_PASSPORT_INITIAL_ENTRIES)
     : null;
