@@ -17,7 +17,11 @@ export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) =
   if (c.env.ENVIRONMENT === "production") return next();
   let env = countingEnvs.get(c.env);
   if (!env) {
-    const count = () => requestRoundTrips.getStore()!.count++;
+    const count = () => {
+      // A call outside any request (none is known) is simply not attributed.
+      const roundTrips = requestRoundTrips.getStore();
+      if (roundTrips) roundTrips.count++;
+    };
     env = { ...c.env, DB: countingD1(c.env.DB, count) };
     countingEnvs.set(c.env, env);
   }
