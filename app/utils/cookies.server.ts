@@ -13,8 +13,9 @@ export const toastSchema = z.object({
 });
 export type Toast = z.infer<typeof toastSchema>;
 
+const TOAST_COOKIE_NAME = "passport_toast";
 const toastCookie = (env: AppEnv, request: Request) =>
-  createCookie("passport_toast", {
+  createCookie(TOAST_COOKIE_NAME, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
@@ -37,6 +38,12 @@ export async function redirectWithToast(
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await toastHeader(env, request, toast));
   return redirect(url, { ...init, headers });
+}
+
+const TOAST_COOKIE_SENT = new RegExp(`(?:^|;\\s*)${TOAST_COOKIE_NAME}=`);
+/** Whether the request carries a pending toast, without verifying it (the edge cache's check). */
+export function hasToastCookie(request: Request) {
+  return TOAST_COOKIE_SENT.test(request.headers.get("Cookie") ?? "");
 }
 
 /** Reads the pending toast, if any, and the header that clears it. */

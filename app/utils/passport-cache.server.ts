@@ -22,11 +22,16 @@ const keyOf = (userId: string, page: string, banner: (typeof BANNER_STATES)[numb
 const changeMarkerKey = (userId: string) => `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/changed`;
 const CHANGED_AT_HEADER = "X-Passport-Changed-At";
 
-/** The user and cache key of a public passport URL, or null for any other URL (or another page of it). */
-export function passportCacheEntry(url: URL, cookieChoiceMade: boolean) {
+/** The user and page of a public passport URL, or null for any other URL (or another page of it). */
+export function passportPage(url: URL) {
   const match = PASSPORT_PATH.exec(url.pathname);
   if (!match || !PAGES.includes(url.search)) return null;
-  return { userId: match[1]!, key: keyOf(match[1]!, url.search, cookieChoiceMade ? "no-banner" : "banner") };
+  return { userId: match[1]!, page: url.search };
+}
+
+/** A page's cache entry: it is rendered with the cookie banner or, once a choice is made, without. */
+export function passportCacheEntry({ userId, page }: { userId: string; page: string }, cookieChoiceMade: boolean) {
+  return { userId, key: keyOf(userId, page, cookieChoiceMade ? "no-banner" : "banner") };
 }
 
 /** The Worker's edge cache (the DOM typings of `caches` do not know `default`). */

@@ -82,9 +82,9 @@ describe("public passport at the edge", () => {
   });
 
   it("does not store a page whose render began before its passport changed", async () => {
-    const { edgeCache, invalidatePassports, passportCacheEntry, storePassportPage } = await import("#app/utils/passport-cache.server.ts");
+    const { edgeCache, invalidatePassports, passportCacheEntry, passportPage, storePassportPage } = await import("#app/utils/passport-cache.server.ts");
     const person = await personWithAchievements(["Raced"]);
-    const entry = passportCacheEntry(new URL(`${ORIGIN}/passport/${person.id}`), false)!;
+    const entry = passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false);
     const page = new TextEncoder().encode("<p>the page as it was</p>").buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
 
@@ -105,8 +105,8 @@ describe("public passport at the edge", () => {
     const person = await personWithAchievements(["Headers"]);
     await (await visit(person.id)).text();
     await warm(person.id);
-    const { edgeCache, passportCacheEntry } = await import("#app/utils/passport-cache.server.ts");
-    const stored = (await edgeCache().match(passportCacheEntry(new URL(`${ORIGIN}/passport/${person.id}`), false)!.key))!;
+    const { edgeCache, passportCacheEntry, passportPage } = await import("#app/utils/passport-cache.server.ts");
+    const stored = (await edgeCache().match(passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false).key))!;
     await stored.text();
     for (const header of ["X-Passport-Cache", "X-Request-Id", "Content-Security-Policy", "X-D1-Round-Trips"]) {
       expect(stored.headers.has(header), header).toBe(false);

@@ -3,9 +3,10 @@ import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
   passportCacheEntry,
+  passportPage,
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
-import { readPreferences } from "#app/utils/cookies.server.ts";
+import { hasToastCookie, readPreferences } from "#app/utils/cookies.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
@@ -18,12 +19,12 @@ import { setResponseHeaders } from "./response-headers.ts";
  */
 export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (c.req.method !== "GET") return next();
-  const url = new URL(c.req.url);
-  if (!passportCacheEntry(url, false)) return next();
+  const page = passportPage(new URL(c.req.url));
+  if (!page) return next();
   // The page differs only by whether the cookie banner shows: one entry for each.
   const { cookieConsent } = await readPreferences(c.req.raw);
-  const entry = passportCacheEntry(url, cookieConsent !== null)!;
-  const personal = hasSessionCookie(c.req.raw) || /(?:^|;\s*)passport_toast=/.test(c.req.header("Cookie") ?? "");
+  const entry = passportCacheEntry(page, cookieConsent !== null);
+  const personal = hasSessionCookie(c.req.raw) || hasToastCookie(c.req.raw);
   const refresh = /\bno-cache\b/.test(c.req.header("Cache-Control") ?? "");
 
   if (!personal && !refresh) {
