@@ -4,7 +4,16 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build", ".wrangler", "node_modules", "test-results", "playwright-report", "workers/worker-configuration.d.ts"] },
+  {
+    ignores: [
+      "build",
+      ".wrangler",
+      "node_modules",
+      "test-results",
+      "playwright-report",
+      "workers/worker-configuration.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,7 +20,10 @@ export default defineWorkersConfig(async () => ({
     // is what lets workerd load them under Vitest.
     deps: {
       optimizer: {
-        ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"] },
+        ssr: {
+          enabled: true,
+          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"],
+        },
       },
     },
     poolOptions: {

@@ -36,7 +36,14 @@ export default async function handleRequest(
       signal: controller.signal,
       onError(error: unknown) {
         if (!controller.signal.aborted) {
-          console.error(JSON.stringify({ level: "error", message: "render error", requestId: loadContext.requestId, error: String(error) }));
+          console.error(
+            JSON.stringify({
+              level: "error",
+              message: "render error",
+              requestId: loadContext.requestId,
+              error: String(error),
+            }),
+          );
         }
         responseStatusCode = 500;
       },

@@ -1,11 +1,6 @@
 // First: it configures zod before any route module defines a schema.
 import "./utils/zod-config.ts";
-import {
-  data,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import {
   isRouteErrorResponse,
   Links,
@@ -46,10 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     readToast(context.env, request),
     readPreferences(request),
   ]);
-  return data(
-    { toast, ...preferences },
-    clearHeader ? { headers: { "Set-Cookie": clearHeader } } : undefined,
-  );
+  return data({ toast, ...preferences }, clearHeader ? { headers: { "Set-Cookie": clearHeader } } : undefined);
 }
 
 export function useRootData() {
@@ -93,7 +85,8 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return <NotFoundPage />;
     if (error.status === 403) return <ErrorPage title="Not allowed" message="You do not have permission to do that." />;
-    if (error.status < 500) return <ErrorPage title="That did not work" message="The request was not valid. Please go back and try again." />;
+    if (error.status < 500)
+      return <ErrorPage title="That did not work" message="The request was not valid. Please go back and try again." />;
   }
   // Only the unexpected is logged; refusals above are the app working as intended.
   console.error(error);

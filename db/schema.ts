@@ -180,9 +180,7 @@ export const organizationMembers = sqliteTable(
       .notNull()
       .$defaultFn(() => new Date()),
     approvedAt: integer("approved_at", { mode: "timestamp_ms" }),
-    subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES })
-      .notNull()
-      .default("inactive"),
+    subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }).notNull().default("inactive"),
     stripeCustomerId: text("stripe_customer_id"),
     stripeSubscriptionId: text("stripe_subscription_id"),
     // The admin who paid, told when the subscription starts or ends.
@@ -193,16 +191,9 @@ export const organizationMembers = sqliteTable(
   },
   (t) => [
     check("organization_members_status_check", inList("status", MEMBERSHIP_STATUSES)),
-    check(
-      "organization_members_subscription_status_check",
-      inList("subscription_status", SUBSCRIPTION_STATUSES),
-    ),
+    check("organization_members_subscription_status_check", inList("subscription_status", SUBSCRIPTION_STATUSES)),
     uniqueIndex("organization_members_user_org_idx").on(t.userId, t.organizationId),
-    index("organization_members_org_status_requested_idx").on(
-      t.organizationId,
-      t.status,
-      t.requestedAt,
-    ),
+    index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt),
     index("organization_members_stripe_subscription_idx").on(t.stripeSubscriptionId),
   ],
 );

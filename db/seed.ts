@@ -46,13 +46,14 @@ export const DEMO_USERS = {
 export const DEMO_ORGANISATION_ID = "5eed0000-0000-4000-8000-000000000100";
 
 /** Achievements the demo organisation gave Sam, by how many days before the seed ran. */
-export const DEMO_RECOGNITION_HISTORY: { title: string; type: "award" | "training" | "milestone"; daysAgo: number }[] = [
-  { title: "Weekend Rota Hero", type: "award", daysAgo: 10 },
-  { title: "Manual Handling Refresher", type: "training", daysAgo: 24 },
-  { title: "First Solo Night Shift", type: "milestone", daysAgo: 45 },
-  { title: "Patient Feedback Star", type: "award", daysAgo: 75 },
-  { title: "Safeguarding Level 2", type: "training", daysAgo: 130 },
-];
+export const DEMO_RECOGNITION_HISTORY: { title: string; type: "award" | "training" | "milestone"; daysAgo: number }[] =
+  [
+    { title: "Weekend Rota Hero", type: "award", daysAgo: 10 },
+    { title: "Manual Handling Refresher", type: "training", daysAgo: 24 },
+    { title: "First Solo Night Shift", type: "milestone", daysAgo: 45 },
+    { title: "Patient Feedback Star", type: "award", daysAgo: 75 },
+    { title: "Safeguarding Level 2", type: "training", daysAgo: 130 },
+  ];
 const seedId = (n: number) => `5eed0000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
 type Statement = BatchItem<"sqlite">;
@@ -64,7 +65,10 @@ export function userStatements(
   passwordHash: string,
 ): Statement[] {
   return [
-    db.insert(users).values({ id: user.id, email: user.email, name: user.name, emailVerified: true }).onConflictDoNothing(),
+    db
+      .insert(users)
+      .values({ id: user.id, email: user.email, name: user.name, emailVerified: true })
+      .onConflictDoNothing(),
     db
       .insert(accounts)
       .values({ id: user.id, accountId: user.id, providerId: "credential", userId: user.id, password: passwordHash })

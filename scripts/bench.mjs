@@ -46,7 +46,8 @@ async function measure(origin) {
   const passportPath = `/passport/${BENCH_PASSPORT.userId}`;
   const passportUrl = origin + passportPath;
   const first = await timedGet(passportUrl, BYPASS);
-  if (first.status !== 200) throw new Error(`GET ${passportPath} answered ${first.status}: is the bench passport seeded and public?`);
+  if (first.status !== 200)
+    throw new Error(`GET ${passportPath} answered ${first.status}: is the bench passport seeded and public?`);
   const staticAsset = closestStaticAsset(first.bytes);
 
   log("D1 round trips");
@@ -61,7 +62,11 @@ async function measure(origin) {
   for (const connections of config.connections) {
     for (const { target, url, headers } of targets) {
       log(`load: ${target}, ${connections} connections, ${config.durationMs / 1000} s`);
-      load.push({ target, connections, result: await measureLoad({ url, headers, connections, durationMs: config.durationMs }) });
+      load.push({
+        target,
+        connections,
+        result: await measureLoad({ url, headers, connections, durationMs: config.durationMs }),
+      });
     }
   }
 

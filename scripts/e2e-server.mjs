@@ -15,7 +15,19 @@ run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo });
 
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--port", port, "--persist-to", persistTo, "--var", "ENVIRONMENT:test", "--var", `APP_URL:http://localhost:${port}`, "--test-scheduled"],
+  [
+    "wrangler",
+    "dev",
+    "--port",
+    port,
+    "--persist-to",
+    persistTo,
+    "--var",
+    "ENVIRONMENT:test",
+    "--var",
+    `APP_URL:http://localhost:${port}`,
+    "--test-scheduled",
+  ],
   { stdio: "inherit", env: baseEnv },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -44,7 +44,15 @@ const log = (message) => console.log(`[soak] ${message}`);
 
 // ---- What every client saw: statuses, latencies and the ledger of acknowledged writes ----
 
-const stats = { requests: 0, byStatus: new Map(), latencies: [], networkErrors: 0, proxyDrops: 0, serverErrors: [], clientErrors: new Map() };
+const stats = {
+  requests: 0,
+  byStatus: new Map(),
+  latencies: [],
+  networkErrors: 0,
+  proxyDrops: 0,
+  serverErrors: [],
+  clientErrors: new Map(),
+};
 // wrangler dev's own proxy answers this when its connection to the Worker drops (a keep-alive
 // race under load, cloudflare/workers-sdk#14641), not the app. It is retried like a network
 // error and counted apart; the app's own 5xx are read from its log.
@@ -112,10 +120,12 @@ class Client {
     if (response.status >= 400 && response.status < 500) {
       // A plain error body says what it is; a page's message sits in its turbo-stream data.
       const message = text.startsWith("<") ? "" : text.slice(0, 80);
-      const key = `${method} ${path.split("?")[0].replace(/[0-9a-f-]{36}/g, "{id}")} → ${response.status} ${message}`.trim();
+      const key =
+        `${method} ${path.split("?")[0].replace(/[0-9a-f-]{36}/g, "{id}")} → ${response.status} ${message}`.trim();
       stats.clientErrors.set(key, (stats.clientErrors.get(key) ?? 0) + 1);
     }
-    if (response.status >= 500) stats.serverErrors.push(`${method} ${path} → ${response.status}: ${text.slice(0, 200)}`);
+    if (response.status >= 500)
+      stats.serverErrors.push(`${method} ${path} → ${response.status}: ${text.slice(0, 200)}`);
     let toast = null;
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(";");
@@ -181,26 +191,42 @@ function readToast(value) {
 
 /** The forms of a page: each one's hidden fields and the intents its buttons submit. */
 function forms(html) {
-  return html.split("<form").slice(1).map((chunk) => {
-    const body = chunk.slice(0, chunk.indexOf("</form>"));
-    return {
-      action: /^[^>]*action="([^"]*)"/.exec(chunk)?.[1]?.replaceAll("&amp;", "&") ?? null,
-      fields: Object.fromEntries([...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]])),
-      intents: [...body.matchAll(/name="intent" value="([^"]+)"/g)].map((m) => m[1]),
-    };
-  });
+  return html
+    .split("<form")
+    .slice(1)
+    .map((chunk) => {
+      const body = chunk.slice(0, chunk.indexOf("</form>"));
+      return {
+        action: /^[^>]*action="([^"]*)"/.exec(chunk)?.[1]?.replaceAll("&amp;", "&") ?? null,
+        fields: Object.fromEntries(
+          [...body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+        ),
+        intents: [...body.matchAll(/name="intent" value="([^"]+)"/g)].map((m) => m[1]),
+      };
+    });
 }
-const formValues = (html, name) => [...html.matchAll(new RegExp(`name="${name}" value="([^"]+)"`, "g"))].map((m) => m[1]);
+const formValues = (html, name) =>
+  [...html.matchAll(new RegExp(`name="${name}" value="([^"]+)"`, "g"))].map((m) => m[1]);
 // The idempotency key a form was rendered with, sent back as the browser would.
 const submissionKey = (html) => formValues(html, "submissionKey")[0];
 
 // ---- The simulated users ----
 
 async function signUpAndSignIn(client) {
-  const base = { intent: client.kind === "admin" ? "org-signup" : "signup", name: client.name, email: client.email, password: PASSWORD };
-  if (client.kind === "admin") Object.assign(base, { organizationName: `Soak Org ${RUN} ${client.index}`, organizationDescription: "A soak-test organisation." });
+  const base = {
+    intent: client.kind === "admin" ? "org-signup" : "signup",
+    name: client.name,
+    email: client.email,
+    password: PASSWORD,
+  };
+  if (client.kind === "admin")
+    Object.assign(base, {
+      organizationName: `Soak Org ${RUN} ${client.index}`,
+      organizationDescription: "A soak-test organisation.",
+    });
   await client.request(client.kind === "admin" ? "/auth?mode=organisation" : "/auth?mode=personal");
-  if (!(await client.submit("/auth", base, { double: chance(0.2) }))) throw new Error(`${client.email}: sign-up refused`);
+  if (!(await client.submit("/auth", base, { double: chance(0.2) })))
+    throw new Error(`${client.email}: sign-up refused`);
   ledger.signups.set(client.email, { kind: client.kind });
 
   let token;
@@ -213,11 +239,17 @@ async function signUpAndSignIn(client) {
   await client.request(`/auth/confirm?token=${token}`);
   // Confirming twice is harmless (the second answers 400: the link is used), so a retry is too.
   const confirmed = await client.post("/auth/confirm", { token });
-  if (confirmed?.status !== 200 && confirmed?.status !== 400) throw new Error(`${client.email}: confirmation answered ${confirmed?.status}`);
+  if (confirmed?.status !== 200 && confirmed?.status !== 400)
+    throw new Error(`${client.email}: confirmation answered ${confirmed?.status}`);
   client.cookies.clear();
 
   await client.request("/auth");
-  const signedIn = await client.post("/auth", { intent: "signin", email: client.email, password: PASSWORD, redirectTo: "" });
+  const signedIn = await client.post("/auth", {
+    intent: "signin",
+    email: client.email,
+    password: PASSWORD,
+    redirectTo: "",
+  });
   if (signedIn?.status !== 302) throw new Error(`${client.email}: sign-in answered ${signedIn?.status}`);
   const passport = await client.request("/passport");
   client.userId = /\/passport\/([0-9a-f-]{36})/.exec(passport.text)?.[1] ?? null;
@@ -238,7 +270,13 @@ async function individualStep(client, joined) {
       const results = await client.request(`/dashboard?q=${encodeURIComponent(organization.name)}`);
       if (formValues(results.text, "organizationId").includes(organization.id)) {
         const redirectTo = `/dashboard?q=${encodeURIComponent(organization.name)}`;
-        if (await client.submit("/dashboard", { intent: "request-join", organizationId: organization.id, redirectTo }, { double: chance(0.2) })) {
+        if (
+          await client.submit(
+            "/dashboard",
+            { intent: "request-join", organizationId: organization.id, redirectTo },
+            { double: chance(0.2) },
+          )
+        ) {
           joined.add(organization.id);
           ledger.joinRequests.push({ email: client.email, organizationId: organization.id });
         }
@@ -251,7 +289,10 @@ async function individualStep(client, joined) {
     // Answer the pending achievements: mostly accept, sometimes decline.
     const page = await client.request("/passport");
     const pending = forms(page.text).filter((form) => form.intents.includes("accept"));
-    for (const { action, fields: { achievementId } } of pending) {
+    for (const {
+      action,
+      fields: { achievementId },
+    } of pending) {
       if (ledger.answers.has(achievementId)) continue;
       const intent = chance(0.7) ? "accept" : "reject";
       // The form's own action: /passport?index (the index route's action).
@@ -274,10 +315,14 @@ async function individualStep(client, joined) {
 async function adminStep(client) {
   const dashboard = await client.request("/dashboard");
   // Each member's Give Achievement dialog opens at ?add=give-{userId}.
-  const members = [...new Set([...dashboard.text.matchAll(/add=give-([0-9a-f-]{36})/g)].map((m) => m[1]))].filter((id) => id !== client.userId);
+  const members = [...new Set([...dashboard.text.matchAll(/add=give-([0-9a-f-]{36})/g)].map((m) => m[1]))].filter(
+    (id) => id !== client.userId,
+  );
   // Recognise two members (or fewer), then approve up to four pending requests (their forms carry the approve intent).
   for (const recipientId of members.sort(() => Math.random() - 0.5).slice(0, 2)) await give(client, recipientId);
-  const pending = forms(dashboard.text).filter((form) => form.intents.includes("approve")).map((form) => form.fields.membershipId);
+  const pending = forms(dashboard.text)
+    .filter((form) => form.intents.includes("approve"))
+    .map((form) => form.fields.membershipId);
   for (const membershipId of pending.slice(0, 4)) {
     if (await client.submit("/dashboard", { intent: "approve", membershipId }, { double: chance(0.2) })) {
       ledger.approvals.push({ adminEmail: client.email, membershipId });
@@ -290,7 +335,15 @@ async function give(client, recipientId) {
   const formPath = `/dashboard?add=${encodeURIComponent(`give-${recipientId}`)}`;
   const page = await client.request(formPath);
   const title = `Soak award ${RUN} ${crypto.randomUUID().slice(0, 13)}`;
-  const form = { intent: "give-achievement", formId: `give-${recipientId}`, userId: recipientId, title, description: "For keeping the lights on.", date: today(), type: pick(["award", "training", "milestone"]) };
+  const form = {
+    intent: "give-achievement",
+    formId: `give-${recipientId}`,
+    userId: recipientId,
+    title,
+    description: "For keeping the lights on.",
+    date: today(),
+    type: pick(["award", "training", "milestone"]),
+  };
   const key = submissionKey(page.text);
   if (key) form.submissionKey = key;
   const withImage = chance(0.3);
@@ -324,11 +377,19 @@ async function simulate(client, deadline) {
 function check(clients) {
   const violations = [];
   const sqlList = (values) => values.map((value) => `'${String(value).replaceAll("'", "''")}'`).join(", ");
-  const users = new Map(queryD1(`select id, email from users where email like 'soak-${RUN}-%'`, PERSIST_TO).map((row) => [row.email, row.id]));
+  const users = new Map(
+    queryD1(`select id, email from users where email like 'soak-${RUN}-%'`, PERSIST_TO).map((row) => [
+      row.email,
+      row.id,
+    ]),
+  );
   for (const email of ledger.signups.keys()) if (!users.has(email)) violations.push(`lost sign-up: ${email}`);
   for (const client of clients) if (client.failed) violations.push(`${client.email} could not start: ${client.failed}`);
 
-  const memberships = queryD1(`select id, user_id, organization_id, status from organization_members where user_id in (${sqlList([...users.values()])})`, PERSIST_TO);
+  const memberships = queryD1(
+    `select id, user_id, organization_id, status from organization_members where user_id in (${sqlList([...users.values()])})`,
+    PERSIST_TO,
+  );
   const membershipKey = (userId, organizationId) => `${userId}:${organizationId}`;
   const membershipRows = new Map();
   for (const row of memberships) {
@@ -337,49 +398,64 @@ function check(clients) {
     membershipRows.set(key, row);
   }
   for (const { email, organizationId } of ledger.joinRequests) {
-    if (!membershipRows.has(membershipKey(users.get(email), organizationId))) violations.push(`lost join request: ${email} → ${organizationId}`);
+    if (!membershipRows.has(membershipKey(users.get(email), organizationId)))
+      violations.push(`lost join request: ${email} → ${organizationId}`);
   }
   const byId = new Map(memberships.map((row) => [row.id, row]));
   for (const { membershipId } of ledger.approvals) {
     if (byId.get(membershipId)?.status !== "approved") violations.push(`lost approval: membership ${membershipId}`);
   }
 
-  const achievements = queryD1(`select id, title, user_id, status, image_url, video_url from achievements where title like 'Soak award ${RUN} %'`, PERSIST_TO);
+  const achievements = queryD1(
+    `select id, title, user_id, status, image_url, video_url from achievements where title like 'Soak award ${RUN} %'`,
+    PERSIST_TO,
+  );
   const byTitle = new Map();
   for (const row of achievements) byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row]);
-  for (const [title, rows] of byTitle) if (rows.length > 1) violations.push(`duplicate achievement: "${title}" stored ${rows.length} times`);
+  for (const [title, rows] of byTitle)
+    if (rows.length > 1) violations.push(`duplicate achievement: "${title}" stored ${rows.length} times`);
   for (const [title, { recipientId, withImage }] of ledger.achievements) {
     const row = byTitle.get(title)?.[0];
     if (!row) violations.push(`lost achievement: "${title}"`);
-    else if (row.user_id !== recipientId) violations.push(`achievement "${title}" went to ${row.user_id}, not ${recipientId}`);
+    else if (row.user_id !== recipientId)
+      violations.push(`achievement "${title}" went to ${row.user_id}, not ${recipientId}`);
     else if (withImage && !row.image_url) violations.push(`achievement "${title}" lost its picture`);
   }
   const achievementById = new Map(achievements.map((row) => [row.id, row]));
   for (const [id, status] of ledger.answers) {
     const row = achievementById.get(id);
     if (!row) violations.push(`answered achievement ${id} is gone`);
-    else if (row.status !== status) violations.push(`lost answer: achievement ${id} is ${row.status}, answered ${status}`);
+    else if (row.status !== status)
+      violations.push(`lost answer: achievement ${id} is ${row.status}, answered ${status}`);
   }
 
-  const feedback = queryD1(`select message, count(*) as n from beta_feedback where message like 'Soak feedback ${RUN} %' group by message`, PERSIST_TO);
+  const feedback = queryD1(
+    `select message, count(*) as n from beta_feedback where message like 'Soak feedback ${RUN} %' group by message`,
+    PERSIST_TO,
+  );
   const feedbackCounts = new Map(feedback.map((row) => [row.message, row.n]));
-  for (const [message, n] of feedbackCounts) if (n > 1) violations.push(`duplicate feedback: "${message}" stored ${n} times`);
-  for (const message of ledger.feedback.keys()) if (!feedbackCounts.has(message)) violations.push(`lost feedback: "${message}"`);
+  for (const [message, n] of feedbackCounts)
+    if (n > 1) violations.push(`duplicate feedback: "${message}" stored ${n} times`);
+  for (const message of ledger.feedback.keys())
+    if (!feedbackCounts.has(message)) violations.push(`lost feedback: "${message}"`);
 
   for (const error of stats.serverErrors.slice(0, 20)) violations.push(`5xx: ${error}`);
   // Every request the app failed (5xx), from its own structured log: there must be none.
   // Wrangler prints warnings and errors as "▲ [WARNING] {...}" / "✘ [ERROR] {...}" with colours.
-  const appLog = readFileSync(LOG_FILE, "utf8").split("\n").flatMap((line) => {
-    const plain = stripVTControlCharacters(line);
-    const start = plain.indexOf('{"level"');
-    try {
-      return start < 0 ? [] : [JSON.parse(plain.slice(start))];
-    } catch {
-      return [];
-    }
-  });
+  const appLog = readFileSync(LOG_FILE, "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      const plain = stripVTControlCharacters(line);
+      const start = plain.indexOf('{"level"');
+      try {
+        return start < 0 ? [] : [JSON.parse(plain.slice(start))];
+      } catch {
+        return [];
+      }
+    });
   const appErrors = appLog.filter((entry) => entry.message === "request failed");
-  for (const entry of appErrors.slice(0, 20)) violations.push(`5xx in the app's log: ${entry.method} ${entry.path} → ${entry.status}`);
+  for (const entry of appErrors.slice(0, 20))
+    violations.push(`5xx in the app's log: ${entry.method} ${entry.path} → ${entry.status}`);
   if (stats.serverErrors.length > 20) violations.push(`… and ${stats.serverErrors.length - 20} more 5xx`);
   return {
     violations,
@@ -439,7 +515,7 @@ function report(results) {
   const lines = [
     "# Load and soak test",
     "",
-    "Written by `npm run soak` (scripts/soak.mjs). See docs/security.md, \"Load and soak test\".",
+    'Written by `npm run soak` (scripts/soak.mjs). See docs/security.md, "Load and soak test".',
     "",
     `- Date: ${results.date}`,
     `- Machine: ${results.machine.os}; ${results.machine.cpus}; ${results.machine.memory}; Node ${results.machine.node}`,
@@ -462,7 +538,14 @@ function report(results) {
     "| --- | --- |",
     ...statuses.map(([status, n]) => `| ${status} | ${n} |`),
     "",
-    ...(stats.clientErrors.size ? ["4xx answers, by request and message:", "", ...[...stats.clientErrors].map(([key, n]) => `- ${n} × ${key}`), ""] : []),
+    ...(stats.clientErrors.size
+      ? [
+          "4xx answers, by request and message:",
+          "",
+          ...[...stats.clientErrors].map(([key, n]) => `- ${n} × ${key}`),
+          "",
+        ]
+      : []),
     "## Acknowledged writes checked against D1 and R2",
     "",
     "| Ledger | Acknowledged |",
@@ -472,7 +555,9 @@ function report(results) {
     "",
     "## Verdict",
     "",
-    results.violations.length === 0 ? "PASS: no lost write, no duplicate, no orphaned R2 object, no 5xx." : `FAIL: ${results.violations.length} violation(s):`,
+    results.violations.length === 0
+      ? "PASS: no lost write, no duplicate, no orphaned R2 object, no 5xx."
+      : `FAIL: ${results.violations.length} violation(s):`,
     ...results.violations.slice(0, 50).map((v) => `- ${v}`),
     "",
   ];
@@ -484,7 +569,10 @@ async function main() {
   freshState(PERSIST_TO);
   const server = await startServer(config.port, { persistTo: PERSIST_TO, logFile: LOG_FILE });
   const admins = Math.max(5, Math.round(config.users / 7));
-  const clients = Array.from({ length: config.users }, (_, i) => new Client(server.origin, i, i < admins ? "admin" : "individual"));
+  const clients = Array.from(
+    { length: config.users },
+    (_, i) => new Client(server.origin, i, i < admins ? "admin" : "individual"),
+  );
   const started = Date.now();
   let results;
   try {
@@ -492,10 +580,12 @@ async function main() {
     const deadline = started + config.durationMs;
     const progress = setInterval(() => log(`${stats.requests} requests, ${stats.serverErrors.length} 5xx`), 10_000);
     // Arrivals spread over the first two seconds, as real users do not all click at once.
-    await Promise.all(clients.map(async (client, i) => {
-      await sleep((i / clients.length) * 2000);
-      await simulate(client, deadline);
-    }));
+    await Promise.all(
+      clients.map(async (client, i) => {
+        await sleep((i / clients.length) * 2000);
+        await simulate(client, deadline);
+      }),
+    );
     clearInterval(progress);
   } finally {
     server.stop();
@@ -509,9 +599,11 @@ async function main() {
   // A run that never got as far as some kind of write proved nothing about it: that is a failure
   // too (a machine too busy for the load; raise SOAK_SECONDS), not a pass.
   for (const [name, n] of Object.entries(counts)) {
-    if (n === 0 && name !== "achievementsWithImage") violations.push(`inconclusive: no acknowledged ${name} in ${config.durationMs / 1000} s`);
+    if (n === 0 && name !== "achievementsWithImage")
+      violations.push(`inconclusive: no acknowledged ${name} in ${config.durationMs / 1000} s`);
   }
-  if (counts.achievementsWithImage === 0) violations.push("inconclusive: no achievement with a picture was acknowledged");
+  if (counts.achievementsWithImage === 0)
+    violations.push("inconclusive: no achievement with a picture was acknowledged");
   const sorted = [...stats.latencies].sort((a, b) => a - b);
   results = {
     date: new Date().toISOString(),

@@ -29,7 +29,11 @@ export const HOSTILE_INPUTS: HostileInput[] = [
   { name: "single-quote event handler", value: "' autofocus onfocus='alert(3)", outcome: "stored" },
   { name: "javascript: URL", value: "javascript:alert(document.cookie)", outcome: "stored" },
   { name: "HTML entities", value: "&lt;b&gt;bold&lt;/b&gt; &amp; &quot;q&quot; &#39;s&#39; &#x3C;", outcome: "stored" },
-  { name: "template injection", value: "{{constructor.constructor('alert(4)')()}} ${alert(5)} <%= 7*7 %>", outcome: "stored" },
+  {
+    name: "template injection",
+    value: "{{constructor.constructor('alert(4)')()}} ${alert(5)} <%= 7*7 %>",
+    outcome: "stored",
+  },
   { name: "closing textarea and title", value: "</textarea></title><script>alert(6)</script>", outcome: "stored" },
   { name: "right-to-left text with marks", value: "مرحبا بالعالم \u200Fשלום\u200E", outcome: "stored" },
   { name: "right-to-left override", value: "Invoice \u202Egnp.exe", outcome: "bidi" },
@@ -59,7 +63,10 @@ export function outcomeFor(input: HostileInput, { multiline }: { multiline: bool
 
 /** How React writes text into HTML (text nodes and attribute values alike). */
 export function escapeLikeReact(value: string) {
-  return value.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[char]!);
+  return value.replace(
+    /[&<>"']/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[char]!,
+  );
 }
 
 /** The values a browser test types into the real forms: one of each kind that is stored. */

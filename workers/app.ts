@@ -44,16 +44,30 @@ export const app = new Hono<WorkerEnv>()
     const path = new URL(c.req.url).pathname;
     // Only the endpoints the product offers; the rest of the library's API (a GET that confirms an
     // address and signs in, profile and account changes that skip our validation) is not served.
-    if (!AUTH_API_ENDPOINTS.has(`${c.req.method} ${path}`)) return c.json({ code: "NOT_FOUND", message: "Not found" }, 404);
-    const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });
+    if (!AUTH_API_ENDPOINTS.has(`${c.req.method} ${path}`))
+      return c.json({ code: "NOT_FOUND", message: "Not found" }, 404);
+    const context = getLoadContext({
+      request: c.req.raw,
+      context: cloudflareContext(c),
+      requestId: c.get("requestId"),
+    });
     const limited = RATE_LIMITED_AUTH_PATHS[path];
     if (c.req.method === "POST" && limited && !(await consumeRateLimit(context.db, c.req.raw, limited))) {
-      securityEvent("auth.failed", { reason: "rate limited", action: limited, route: `POST ${path}`, requestId: c.get("requestId") });
+      securityEvent("auth.failed", {
+        reason: "rate limited",
+        action: limited,
+        route: `POST ${path}`,
+        requestId: c.get("requestId"),
+      });
       return c.json({ code: "RATE_LIMITED", message: RATE_LIMIT_MESSAGE }, 429);
     }
     const response = await context.auth.handler(c.req.raw);
     if (c.req.method === "POST" && AUTHENTICATING_ENDPOINTS.has(path) && [400, 401, 403].includes(response.status)) {
-      securityEvent("auth.failed", { reason: `auth API answered ${response.status}`, route: `POST ${path}`, requestId: c.get("requestId") });
+      securityEvent("auth.failed", {
+        reason: `auth API answered ${response.status}`,
+        route: `POST ${path}`,
+        requestId: c.get("requestId"),
+      });
     }
     return response;
   })

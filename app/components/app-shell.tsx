@@ -45,7 +45,10 @@ export function AppShell({
       return;
     }
     setOpen((value) => {
-      fetcher.submit({ intent: "sidebar", value: value ? "collapsed" : "open" }, { method: "post", action: "/preferences" });
+      fetcher.submit(
+        { intent: "sidebar", value: value ? "collapsed" : "open" },
+        { method: "post", action: "/preferences" },
+      );
       return !value;
     });
   }, [fetcher]);
@@ -87,7 +90,13 @@ export function AppShell({
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
           {hydrated ? (
-            <Button variant="ghost" size="icon" onClick={toggle} aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)">
+            <Button
+              variant="ghost"
+              size="icon"
+              onClick={toggle}
+              aria-label="Toggle sidebar"
+              title="Toggle sidebar (Ctrl+B)"
+            >
               <PanelLeft className="hidden md:block" aria-hidden />
               <Menu className="md:hidden" aria-hidden />
             </Button>
@@ -104,14 +113,14 @@ export function AppShell({
                   <SidebarContent viewer={viewer} />
                 </div>
               </details>
-            <form method="post" action="/preferences" className="hidden md:block">
-              <input type="hidden" name="intent" value="sidebar" />
-              <input type="hidden" name="value" value={open ? "collapsed" : "open"} />
-              <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-              <Button variant="ghost" size="icon" type="submit" aria-label="Toggle sidebar">
-                <PanelLeft aria-hidden />
-              </Button>
-            </form>
+              <form method="post" action="/preferences" className="hidden md:block">
+                <input type="hidden" name="intent" value="sidebar" />
+                <input type="hidden" name="value" value={open ? "collapsed" : "open"} />
+                <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+                <Button variant="ghost" size="icon" type="submit" aria-label="Toggle sidebar">
+                  <PanelLeft aria-hidden />
+                </Button>
+              </form>
             </>
           )}
           <div className="min-w-0 flex-1 truncate text-sm font-medium text-muted-foreground">

@@ -5,7 +5,15 @@ import { Logo } from "#app/components/logo.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 
 /** The centred card every /auth screen sits in, with 'Back to home'. */
-export function AuthCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 py-10">
       <Logo />

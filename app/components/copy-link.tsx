@@ -28,7 +28,11 @@ export function CopyLink({ url, label, toast }: { url: string; label: string; to
             setCopied(true);
             showToast(toast);
           } catch {
-            showToast({ title: "Error", description: "Could not copy. Select the link and copy it.", variant: "destructive" });
+            showToast({
+              title: "Error",
+              description: "Could not copy. Select the link and copy it.",
+              variant: "destructive",
+            });
           }
         }}
       >

@@ -1,9 +1,4 @@
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  type FieldMetadata,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
 import { Loader2 } from "lucide-react";
 import { useId, type ComponentProps, type ReactNode } from "react";
@@ -31,7 +26,10 @@ export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
 export function FormError({ errors }: { errors?: string[] }) {
   if (!errors?.length) return null;
   return (
-    <p role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm font-medium text-destructive">
+    <p
+      role="alert"
+      className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm font-medium text-destructive"
+    >
       {errors[0]}
     </p>
   );
@@ -101,15 +99,18 @@ export function SubmitButton({
   children,
   pendingText,
   ...props
-}: { intent?: string; pendingText?: ReactNode } & ComponentProps<
-  typeof Button
->) {
+}: { intent?: string; pendingText?: ReactNode } & ComponentProps<typeof Button>) {
   const navigation = useNavigation();
   const pending =
-    navigation.state === "submitting" &&
-    (intent === undefined || navigation.formData?.get("intent") === intent);
+    navigation.state === "submitting" && (intent === undefined || navigation.formData?.get("intent") === intent);
   return (
-    <Button type="submit" name={intent ? "intent" : undefined} value={intent} disabled={pending || props.disabled} {...props}>
+    <Button
+      type="submit"
+      name={intent ? "intent" : undefined}
+      value={intent}
+      disabled={pending || props.disabled}
+      {...props}
+    >
       {pending ? <Loader2 className="animate-spin" aria-hidden /> : null}
       {pending && pendingText ? pendingText : children}
     </Button>

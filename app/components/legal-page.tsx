@@ -12,7 +12,7 @@ export function LegalPage({ title, updated, children }: { title: string; updated
     <div className="flex min-h-dvh flex-col">
       <LogoHeader />
       <main className="mx-auto w-full max-w-3xl flex-1 px-4 py-10">
-        <Button asChild variant="ghost" className="-ml-3 mb-6">
+        <Button asChild variant="ghost" className="mb-6 -ml-3">
           <Link
             to="/"
             onClick={(event) => {

@@ -11,7 +11,7 @@ export function Logo({ to = "/" }: { to?: string }) {
           <BookUser className="size-5" aria-hidden />
         </span>
         {/* The name gives way on the narrowest phones; the link keeps it as its accessible name. */}
-        <span className="whitespace-nowrap text-base max-[379px]:sr-only">{PRODUCT_NAME}</span>
+        <span className="text-base whitespace-nowrap max-[379px]:sr-only">{PRODUCT_NAME}</span>
       </Link>
       <Badge variant="secondary">Beta</Badge>
     </div>

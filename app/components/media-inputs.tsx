@@ -32,7 +32,8 @@ export async function prepareVideo(input: HTMLInputElement, thumbnail: HTMLInput
   if (file.size > limit.maxBytes) return refuse(MEDIA_MESSAGES.tooLargeTitle, limit.tooLarge);
   const video = await readVideo(file);
   if (!video) return refuse(MEDIA_MESSAGES.durationTitle, MEDIA_MESSAGES.duration);
-  if (limit.maxSeconds && video.duration > limit.maxSeconds) return refuse(MEDIA_MESSAGES.tooLongTitle, limit.tooLong ?? "");
+  if (limit.maxSeconds && video.duration > limit.maxSeconds)
+    return refuse(MEDIA_MESSAGES.tooLongTitle, limit.tooLong ?? "");
   if (thumbnail && video.thumbnail) {
     const files = new DataTransfer();
     files.items.add(video.thumbnail);
@@ -44,7 +45,12 @@ export async function prepareVideo(input: HTMLInputElement, thumbnail: HTMLInput
 /** Upload Picture: the avatar overwrites the previous one. */
 export function AvatarUploader({ redirectTo }: { redirectTo: string }) {
   return (
-    <Form method="post" action={PROFILE_MEDIA_ACTION} encType="multipart/form-data" className="grid min-w-0 flex-1 gap-2">
+    <Form
+      method="post"
+      action={PROFILE_MEDIA_ACTION}
+      encType="multipart/form-data"
+      className="grid min-w-0 flex-1 gap-2"
+    >
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <Label htmlFor="avatar">Profile picture</Label>
       <div className="flex flex-wrap gap-2">
@@ -59,10 +65,18 @@ export function AvatarUploader({ redirectTo }: { redirectTo: string }) {
             const file = event.currentTarget.files?.[0];
             if (!file) return;
             if (!file.type.startsWith("image/")) {
-              showToast({ title: MEDIA_MESSAGES.invalidTypeTitle, description: "Please upload an image file", variant: "destructive" });
+              showToast({
+                title: MEDIA_MESSAGES.invalidTypeTitle,
+                description: "Please upload an image file",
+                variant: "destructive",
+              });
               event.currentTarget.value = "";
             } else if (file.size > MEDIA_LIMITS.image.maxBytes) {
-              showToast({ title: MEDIA_MESSAGES.tooLargeTitle, description: MEDIA_LIMITS.image.tooLarge, variant: "destructive" });
+              showToast({
+                title: MEDIA_MESSAGES.tooLargeTitle,
+                description: MEDIA_LIMITS.image.tooLarge,
+                variant: "destructive",
+              });
               event.currentTarget.value = "";
             }
           }}
@@ -77,7 +91,13 @@ export function AvatarUploader({ redirectTo }: { redirectTo: string }) {
 }
 
 /** The introduction video: choose, check, upload; or remove the current one. */
-export function IntroVideoUploader({ introVideoUrl, redirectTo }: { introVideoUrl: string | null; redirectTo: string }) {
+export function IntroVideoUploader({
+  introVideoUrl,
+  redirectTo,
+}: {
+  introVideoUrl: string | null;
+  redirectTo: string;
+}) {
   const thumbnail = useRef<HTMLInputElement>(null);
   return (
     <div className="grid min-w-0 gap-2">
@@ -101,7 +121,11 @@ export function IntroVideoUploader({ introVideoUrl, redirectTo }: { introVideoUr
               const file = input.files?.[0];
               if (!file) return;
               if (!file.type.startsWith("video/")) {
-                showToast({ title: MEDIA_MESSAGES.invalidTypeTitle, description: MEDIA_MESSAGES.invalidVideo, variant: "destructive" });
+                showToast({
+                  title: MEDIA_MESSAGES.invalidTypeTitle,
+                  description: MEDIA_MESSAGES.invalidVideo,
+                  variant: "destructive",
+                });
                 input.value = "";
                 return;
               }

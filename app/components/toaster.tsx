@@ -54,7 +54,7 @@ export function Toaster({ flash }: { flash: ToastMessage | null }) {
       <div
         role="status"
         className={
-          "fixed bottom-4 right-4 z-[100] w-[calc(100%-2rem)] max-w-[420px] rounded-md border p-4 shadow-lg " +
+          "fixed right-4 bottom-4 z-[100] w-[calc(100%-2rem)] max-w-[420px] rounded-md border p-4 shadow-lg " +
           (flash.variant === "destructive"
             ? "border-destructive bg-destructive text-destructive-foreground"
             : "bg-card text-card-foreground")

@@ -8,7 +8,12 @@ import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { AchievementError, giveAchievement, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
+import {
+  AchievementError,
+  giveAchievement,
+  readAchievementUpload,
+  submitAchievementForm,
+} from "#app/utils/achievements.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
@@ -32,7 +37,6 @@ const RECENT_ACHIEVEMENTS = 3;
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const active = viewer.activeOrganization;
@@ -42,14 +46,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return {
       kind: "admin" as const,
       admin: await loadAdminDashboard(context.db, active.id),
-      analytics: await loadRecognitionAnalytics(context.db, active.id, parseAnalyticsRange(new URL(request.url).searchParams.get("range"))),
+      analytics: await loadRecognitionAnalytics(
+        context.db,
+        active.id,
+        parseAnalyticsRange(new URL(request.url).searchParams.get("range")),
+      ),
       inviteUrl: `${origin}/join/${active.id}`,
     };
   }
 
   const summary = await loadPersonalSummary(context.db, viewer.id, RECENT_ACHIEVEMENTS);
   const url = new URL(request.url);
-  let directory: { organizations: { id: string; name: string; description: string | null; status: string | null }[]; term: string | null } | null = null;
+  let directory: {
+    organizations: { id: string; name: string; description: string | null; status: string | null }[];
+    term: string | null;
+  } | null = null;
   let searchError: Toast | null = null;
 
   if (!active && viewer.userType === "organization") {
@@ -68,7 +79,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { kind: "personal" as const, summary, directory, searchError };
 
   async function withStatuses(organizations: { id: string; name: string; description: string | null }[]) {
-    const statuses = await membershipStatuses(context.db, viewer.id, organizations.map((org) => org.id));
+    const statuses = await membershipStatuses(
+      context.db,
+      viewer.id,
+      organizations.map((org) => org.id),
+    );
     return organizations.map((org) => ({ ...org, status: statuses[org.id] ?? null }));
   }
 }
@@ -90,7 +105,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // may send one: checked before a byte of the body is read.
   const organizationId = viewer.activeOrganization?.id ?? null;
   const isAdmin = organizationId !== null && (await isOrganizationAdmin(context.db, viewer.id, organizationId));
-  if (isUpload(request) && !isAdmin) throw forbidden(context, "upload from a non-admin", { userId: viewer.id, organizationId });
+  if (isUpload(request) && !isAdmin)
+    throw forbidden(context, "upload from a non-admin", { userId: viewer.id, organizationId });
   // (Without an organisation no file gets this far, so the key is never made.)
   const upload = await readAchievementUpload(request, context, mediaKeys.organisation(organizationId ?? "none"));
   const formData = upload.fields;
@@ -109,11 +125,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
     if (intent === "create-organization") {
       if (viewer.userType !== "organization") {
-        throw forbidden(context, "not an organisation account", { userId: viewer.id }, "Only organisation accounts create organisations");
+        throw forbidden(
+          context,
+          "not an organisation account",
+          { userId: viewer.id },
+          "Only organisation accounts create organisations",
+        );
       }
       const submission = parseWithZod(formData, { schema: createOrganizationSchema });
       if (submission.status !== "success") {
-        return data({ result: submission.reply(), toast: validationToast(submission.error) } satisfies FormActionData, { status: 400 });
+        return data({ result: submission.reply(), toast: validationToast(submission.error) } satisfies FormActionData, {
+          status: 400,
+        });
       }
       await createOrganization(context.db, viewer.id, submission.value);
       return back({ title: "Organisation created", description: "You are now the admin of this organisation" });

@@ -15,7 +15,14 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { AchievementError, addSelfAchievement, answer, changeVisibility, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
+import {
+  AchievementError,
+  addSelfAchievement,
+  answer,
+  changeVisibility,
+  readAchievementUpload,
+  submitAchievementForm,
+} from "#app/utils/achievements.server.ts";
 import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
@@ -32,12 +39,19 @@ import { useViewer } from "./_app.tsx";
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
 const answerSchema = z.object({ intent: z.enum(["accept", "reject"]), achievementId: z.uuid() });
-const visibilitySchema = z.object({ intent: z.literal("set-visibility"), achievementId: z.uuid(), visible: z.enum(["true", "false"]) });
+const visibilitySchema = z.object({
+  intent: z.literal("set-visibility"),
+  achievementId: z.uuid(),
+  visible: z.enum(["true", "false"]),
+});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
-  return { achievements: await loadOwnAchievements(context.db, viewer.id), shareUrl: `${origin}/passport/${viewer.id}` };
+  return {
+    achievements: await loadOwnAchievements(context.db, viewer.id),
+    shareUrl: `${origin}/passport/${viewer.id}`,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -46,8 +60,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
   const formData = upload.fields;
   const intent = formData.get("intent");
-  const fail = (formId: FormDataEntryValue | null, submission: { reply: () => unknown; error?: Record<string, string[] | null> | null }) =>
-    data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
+  const fail = (
+    formId: FormDataEntryValue | null,
+    submission: { reply: () => unknown; error?: Record<string, string[] | null> | null },
+  ) => data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
   try {
     if (intent === "add-self-achievement") {
       const outcome = await submitAchievementForm(upload, selfAchievementSchema, (value, media) => {
@@ -67,11 +83,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const answered = answerSchema.safeParse(Object.fromEntries(formData));
     if (answered.success) {
-      return back(await answer(context, viewer.id, answered.data.achievementId, answered.data.intent === "accept" ? "accepted" : "rejected"));
+      return back(
+        await answer(
+          context,
+          viewer.id,
+          answered.data.achievementId,
+          answered.data.intent === "accept" ? "accepted" : "rejected",
+        ),
+      );
     }
     const visibility = visibilitySchema.safeParse(Object.fromEntries(formData));
     if (visibility.success) {
-      return back(await changeVisibility(context, viewer.id, visibility.data.achievementId, visibility.data.visible === "true"));
+      return back(
+        await changeVisibility(context, viewer.id, visibility.data.achievementId, visibility.data.visible === "true"),
+      );
     }
   } catch (error) {
     if (error instanceof AchievementError) return back(error.toast);
@@ -98,7 +123,11 @@ export default function OwnPassport() {
           <CardDescription>Anyone with this link sees your accepted achievements.</CardDescription>
         </CardHeader>
         <CardContent>
-          <CopyLink url={shareUrl} label="Public passport link" toast={{ title: "Link copied!", description: "Share it with recruiters and employers." }} />
+          <CopyLink
+            url={shareUrl}
+            label="Public passport link"
+            toast={{ title: "Link copied!", description: "Share it with recruiters and employers." }}
+          />
         </CardContent>
       </Card>
 
@@ -161,7 +190,12 @@ export default function OwnPassport() {
                   {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
                   <input type="hidden" name="achievementId" value={achievement.id} />
                   <input type="hidden" name="visible" value={achievement.isVisible ? "false" : "true"} />
-                  <SubmitButton intent="set-visibility" size="sm" variant="ghost" aria-label={`${achievement.isVisible ? "Hide" : "Show"} ${achievement.title}`}>
+                  <SubmitButton
+                    intent="set-visibility"
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`${achievement.isVisible ? "Hide" : "Show"} ${achievement.title}`}
+                  >
                     {achievement.isVisible ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
                     {achievement.isVisible ? "Hide" : "Show"}
                   </SubmitButton>
@@ -182,8 +216,15 @@ function Biography({ bio }: { bio: string | null }) {
   const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
   const mine = actionData?.formId === "bio" ? actionData : undefined;
   const [editing, setEditing] = useState(false);
-  const editingNow = hydrated ? editing || Boolean(mine) : new URLSearchParams(location.search).get("edit") === "bio" || Boolean(mine);
-  const { fields, formProps } = useValidatedForm({ id: "bio", schema: bioSchema, actionData: mine, defaultValue: { bio: bio ?? "" } });
+  const editingNow = hydrated
+    ? editing || Boolean(mine)
+    : new URLSearchParams(location.search).get("edit") === "bio" || Boolean(mine);
+  const { fields, formProps } = useValidatedForm({
+    id: "bio",
+    schema: bioSchema,
+    actionData: mine,
+    defaultValue: { bio: bio ?? "" },
+  });
   useEffect(() => setEditing(false), [bio]);
 
   return (
@@ -203,7 +244,13 @@ function Biography({ bio }: { bio: string | null }) {
       <CardContent>
         {editingNow ? (
           <Form method="post" action="/passport" {...formProps} className="grid gap-3">
-            <TextareaField field={fields.bio} label="Biography" rows={5} placeholder="Write a short introduction about yourself..." autoFocus />
+            <TextareaField
+              field={fields.bio}
+              label="Biography"
+              rows={5}
+              placeholder="Write a short introduction about yourself..."
+              autoFocus
+            />
             <div className="flex gap-2">
               <SubmitButton intent="update-bio" pendingText="Saving...">
                 Save
@@ -220,7 +267,7 @@ function Biography({ bio }: { bio: string | null }) {
             </div>
           </Form>
         ) : bio ? (
-          <p className="whitespace-pre-line break-words">{bio}</p>
+          <p className="break-words whitespace-pre-line">{bio}</p>
         ) : (
           <p className="text-muted-foreground">No biography yet. Click Edit to add one.</p>
         )}
@@ -237,7 +284,9 @@ function ProfileMedia({ viewer }: { viewer: ReturnType<typeof useViewer> }) {
         <div className="flex min-w-0 flex-wrap items-center gap-4">
           <Avatar className="size-20">
             {viewer.avatarUrl ? <AvatarImage src={viewer.avatarUrl} alt="" width={80} height={80} /> : null}
-            <AvatarFallback className="text-xl font-semibold">{viewer.fullName.slice(0, 1).toUpperCase()}</AvatarFallback>
+            <AvatarFallback className="text-xl font-semibold">
+              {viewer.fullName.slice(0, 1).toUpperCase()}
+            </AvatarFallback>
           </Avatar>
           <AvatarUploader redirectTo="/passport" />
         </div>

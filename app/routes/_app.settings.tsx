@@ -37,7 +37,6 @@ import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
 
-
 const FORM_SCHEMAS = {
   "update-profile": profileSchema,
   "change-password": passwordSchema,
@@ -77,9 +76,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const schema = FORM_SCHEMAS[intent as FormIntent];
   if (!schema) throw new Response("Unknown action", { status: 400 });
   const submission = parseWithZod(formData, { schema });
-  const fail = (toast: Toast, status: number, errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) =>
+  const fail = (
+    toast: Toast,
+    status: number,
+    errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
+  ) =>
     data<SettingsActionData>(
-      { intent: intent as FormIntent, result: submission.reply({ ...errors, hideFields: ["currentPassword", "newPassword", "confirmPassword"] }), toast },
+      {
+        intent: intent as FormIntent,
+        result: submission.reply({ ...errors, hideFields: ["currentPassword", "newPassword", "confirmPassword"] }),
+        toast,
+      },
       { status },
     );
   if (submission.status !== "success") return fail(validationToast(submission.error), 400);
@@ -97,9 +104,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
     case "change-password": {
       if (!(await consumeRateLimit(context.db, request, "change-password"))) {
-        return fail({ title: "Error changing password", description: RATE_LIMIT_MESSAGE, variant: "destructive" }, 429, {
-          formErrors: [RATE_LIMIT_MESSAGE],
-        });
+        return fail(
+          { title: "Error changing password", description: RATE_LIMIT_MESSAGE, variant: "destructive" },
+          429,
+          {
+            formErrors: [RATE_LIMIT_MESSAGE],
+          },
+        );
       }
       const response = await context.auth.api.changePassword({
         body: { currentPassword: value.currentPassword, newPassword: value.newPassword, revokeOtherSessions: true },
@@ -107,7 +118,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         asResponse: true,
       });
       if (!response.ok) {
-        securityEvent("auth.failed", { reason: "wrong current password", route: pathOf(request), requestId: context.requestId, userId: viewer.id });
+        securityEvent("auth.failed", {
+          reason: "wrong current password",
+          route: pathOf(request),
+          requestId: context.requestId,
+          userId: viewer.id,
+        });
         const message = "Current password is incorrect";
         return fail({ title: "Error changing password", description: message, variant: "destructive" }, 400, {
           fieldErrors: { currentPassword: [message] },
@@ -121,7 +137,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
     case "send-feedback":
       // A resubmitted form (same key) is answered the same, and stored once.
-      await insertFeedback(context.db, viewer.id, { message: value.message, rating: value.rating ?? null, submissionKey: value.submissionKey ?? null });
+      await insertFeedback(context.db, viewer.id, {
+        message: value.message,
+        rating: value.rating ?? null,
+        submissionKey: value.submissionKey ?? null,
+      });
       return redirectWithToast(context.env, request, "/settings", {
         title: "Feedback sent",
         description: "Thank you for helping us improve.",
@@ -184,7 +204,12 @@ function ProfileSettings({ actionData }: { actionData?: SettingsActionData }) {
               Email cannot be changed here. Contact support to update your email.
             </p>
           </div>
-          <TextareaField field={fields.bio} label="Bio" rows={4} placeholder="Write a short introduction about yourself..." />
+          <TextareaField
+            field={fields.bio}
+            label="Bio"
+            rows={4}
+            placeholder="Write a short introduction about yourself..."
+          />
           {viewer.userType === "individual" ? (
             <div className="flex items-start gap-3">
               <input
@@ -234,9 +259,19 @@ function ChangePassword({ actionData }: { actionData?: SettingsActionData }) {
       <CardContent>
         <Form method="post" {...formProps} className="grid gap-4">
           <FormError errors={form.errors} />
-          <TextField field={fields.currentPassword} label="Current Password" type="password" autoComplete="current-password" />
+          <TextField
+            field={fields.currentPassword}
+            label="Current Password"
+            type="password"
+            autoComplete="current-password"
+          />
           <TextField field={fields.newPassword} label="New Password" type="password" autoComplete="new-password" />
-          <TextField field={fields.confirmPassword} label="Confirm New Password" type="password" autoComplete="new-password" />
+          <TextField
+            field={fields.confirmPassword}
+            label="Confirm New Password"
+            type="password"
+            autoComplete="new-password"
+          />
           <div>
             <SubmitButton intent="change-password" pendingText="Updating...">
               Update Password
@@ -297,7 +332,9 @@ function DangerZone() {
         <CardTitle as="h2" className="text-destructive">
           Danger Zone
         </CardTitle>
-        <CardDescription>Archive your account if you want to step away. You can come back within {ARCHIVE_GRACE_DAYS} days.</CardDescription>
+        <CardDescription>
+          Archive your account if you want to step away. You can come back within {ARCHIVE_GRACE_DAYS} days.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <ConfirmAction
@@ -314,7 +351,8 @@ function DangerZone() {
                 <li>Removes your organisation memberships</li>
                 <li>Signs you out immediately</li>
               </ul>
-              Your data is preserved for {ARCHIVE_GRACE_DAYS} days. Reactivate by signing in again, or permanently delete it.
+              Your data is preserved for {ARCHIVE_GRACE_DAYS} days. Reactivate by signing in again, or permanently
+              delete it.
             </>
           }
         />

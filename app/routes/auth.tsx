@@ -56,7 +56,6 @@ function modeHref(mode: Mode, searchParams: URLSearchParams) {
 
 // ---- Schemas: one per form, used by the browser and the server alike ----
 
-
 const SCHEMAS = {
   signin: signInSchema,
   signup: signUpSchema,
@@ -89,12 +88,7 @@ async function readAuthResponse(response: Response) {
 /** A parsed submission, able to answer with its errors and the user's input (less passwords). */
 type Replyable = { reply(options?: { formErrors?: string[]; hideFields?: string[] }): SubmissionResult<string[]> };
 
-function failure(
-  submission: Replyable,
-  toast: Toast,
-  status: number,
-  formError?: string,
-) {
+function failure(submission: Replyable, toast: Toast, status: number, formError?: string) {
   return data(
     {
       result: submission.reply({ formErrors: formError ? [formError] : undefined, hideFields: ["password"] }),
@@ -113,18 +107,35 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const schema = SCHEMAS[intent as keyof typeof SCHEMAS];
-  if (!schema) return data({ result: undefined, toast: { title: "Error", description: "Unknown action", variant: "destructive" as const } }, { status: 400 });
+  if (!schema)
+    return data(
+      { result: undefined, toast: { title: "Error", description: "Unknown action", variant: "destructive" as const } },
+      { status: 400 },
+    );
 
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), toast: validationToast(submission.error) }, { status: 400 });
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), toast: validationToast(submission.error) },
+      { status: 400 },
+    );
   }
   const value = submission.value;
   const limitKey: RateLimitedAction =
     value.intent === "signin" ? "sign-in" : value.intent === "resend-verification" ? "resend-verification" : "sign-up";
   if (await rateLimited(context, request, limitKey)) {
-    securityEvent("auth.failed", { reason: "rate limited", action: limitKey, route: pathOf(request), requestId: context.requestId });
-    return failure(submission, { title: "Too many attempts", description: RATE_LIMIT_MESSAGE, variant: "destructive" }, 429, RATE_LIMIT_MESSAGE);
+    securityEvent("auth.failed", {
+      reason: "rate limited",
+      action: limitKey,
+      route: pathOf(request),
+      requestId: context.requestId,
+    });
+    return failure(
+      submission,
+      { title: "Too many attempts", description: RATE_LIMIT_MESSAGE, variant: "destructive" },
+      429,
+      RATE_LIMIT_MESSAGE,
+    );
   }
 
   switch (value.intent) {
@@ -134,11 +145,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "org-signup":
       return signUp(request, context, submission, value);
     case "resend-verification":
-      await context.auth.api.sendVerificationEmail({ body: { email: value.email }, headers: request.headers }).catch(() => {});
-      return redirectWithToast(context.env, request, `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`, {
-        title: "Check your email",
-        description: `If ${value.email} has an account waiting for confirmation, a new link is on its way.`,
-      });
+      await context.auth.api
+        .sendVerificationEmail({ body: { email: value.email }, headers: request.headers })
+        .catch(() => {});
+      return redirectWithToast(
+        context.env,
+        request,
+        `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`,
+        {
+          title: "Check your email",
+          description: `If ${value.email} has an account waiting for confirmation, a new link is on its way.`,
+        },
+      );
   }
 }
 
@@ -165,7 +183,12 @@ async function signIn(
       body.code === "EMAIL_NOT_VERIFIED"
         ? "Please confirm your email address first. We have sent you a new confirmation link."
         : (body.message ?? "Invalid email or password");
-    return failure(submission, { title: "Sign in failed", description: message, variant: "destructive" }, response.status === 403 ? 403 : 401, message);
+    return failure(
+      submission,
+      { title: "Sign in failed", description: message, variant: "destructive" },
+      response.status === 403 ? 403 : 401,
+      message,
+    );
   }
 
   const user = body.user;
@@ -176,10 +199,20 @@ async function signIn(
     const graceEnds = profile.deletedAt.getTime() + ARCHIVE_GRACE_DAYS * 24 * 60 * 60 * 1000;
     if (Date.now() > graceEnds) {
       // Past the grace period the account is as good as purged: answer like an unknown address.
-      securityEvent("auth.failed", { reason: "archived past the grace period", route: pathOf(request), requestId: context.requestId, userId: user.id });
+      securityEvent("auth.failed", {
+        reason: "archived past the grace period",
+        route: pathOf(request),
+        requestId: context.requestId,
+        userId: user.id,
+      });
       await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
       const message = "Invalid email or password";
-      return failure(submission, { title: "Sign in failed", description: message, variant: "destructive" }, 401, message);
+      return failure(
+        submission,
+        { title: "Sign in failed", description: message, variant: "destructive" },
+        401,
+        message,
+      );
     }
     await reactivateAccount(context.db, user.id);
     await invalidatePassports(user.id);
@@ -219,7 +252,12 @@ async function signUp(
   if (!ok || !body.user) {
     // Two sign-ups for one address at once (a double click, a retry): the other one created the
     // account and sends its mail. Answer as for any taken address, the same as for a new one.
-    if (await context.db.query.users.findFirst({ where: (users, { eq }) => eq(users.email, value.email.toLowerCase()), columns: { id: true } })) {
+    if (
+      await context.db.query.users.findFirst({
+        where: (users, { eq }) => eq(users.email, value.email.toLowerCase()),
+        columns: { id: true },
+      })
+    ) {
       return answer();
     }
     const message = body.message ?? "An error occurred";
@@ -236,9 +274,11 @@ async function signUp(
       : undefined,
   });
   // Answered the same for a new and a taken address; a failed e-mail never loses the account.
-  await context.auth.api.sendVerificationEmail({ body: { email: value.email }, headers: request.headers }).catch((error) => {
-    console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
-  });
+  await context.auth.api
+    .sendVerificationEmail({ body: { email: value.email }, headers: request.headers })
+    .catch((error) => {
+      console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
+    });
   return answer();
 }
 
@@ -372,7 +412,11 @@ function SignUpForm({ organisation }: { organisation: boolean }) {
         {organisation ? (
           <>
             <TextField field={orgFields.organizationName} label="Organisation Name" autoComplete="organization" />
-            <TextareaField field={orgFields.organizationDescription} label="Organisation Description (optional)" rows={3} />
+            <TextareaField
+              field={orgFields.organizationDescription}
+              label="Organisation Description (optional)"
+              rows={3}
+            />
           </>
         ) : null}
         <SubmitButton intent={intent} pendingText="Creating account...">
@@ -415,7 +459,9 @@ function VerifyEmail({ email }: { email: string | null }) {
           <Link to="/auth">Back to sign in</Link>
         </Button>
         <Form method="post" {...formProps} className="grid gap-3 border-t pt-6">
-          <p className="text-sm text-muted-foreground">No email after a few minutes? Check your spam folder, or send it again.</p>
+          <p className="text-sm text-muted-foreground">
+            No email after a few minutes? Check your spam folder, or send it again.
+          </p>
           <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
           <SubmitButton intent="resend-verification" variant="outline" pendingText="Sending...">
             Resend confirmation email

@@ -33,7 +33,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const token = (await request.formData()).get("token");
   const subject = typeof token === "string" ? tokenSubject(token) : null;
   if (typeof token !== "string" || !subject) {
-    securityEvent("auth.failed", { reason: "malformed confirmation token", route: pathOf(request), requestId: context.requestId });
+    securityEvent("auth.failed", {
+      reason: "malformed confirmation token",
+      route: pathOf(request),
+      requestId: context.requestId,
+    });
     return data({ ok: false as const, organisationCreated: false }, { status: 400 });
   }
 

@@ -31,7 +31,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const input = parseTarget(Object.fromEntries(new URL(request.url).searchParams));
   const membership = await requireSubscribableMember(context, viewer.id, input);
-  return { ...input, memberName: membership.memberName, organizationName: membership.organizationName, active: membership.subscriptionStatus === "active" };
+  return {
+    ...input,
+    memberName: membership.memberName,
+    organizationName: membership.organizationName,
+    active: membership.subscriptionStatus === "active",
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -41,7 +46,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parseTarget(Object.fromEntries(formData));
   const membership = await requireSubscribableMember(context, viewer.id, input);
   if (formData.get("intent") !== "complete") {
-    return redirectWithToast(context.env, request, "/dashboard", { title: "Checkout cancelled", description: "No payment was taken." });
+    return redirectWithToast(context.env, request, "/dashboard", {
+      title: "Checkout cancelled",
+      description: "No payment was taken.",
+    });
   }
   const session = simulatedCheckoutSession({ ...input, adminUserId: viewer.id });
   await handleStripeEvent(context, localEvent("checkout.session.completed", session));

@@ -29,7 +29,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organizationId, userId } = await requireMembershipForAdmin(context, viewer.id, membershipId);
   const membership = await findMembershipOf(context.db, organizationId, userId);
   if (!membership) throw new Response("Membership not found", { status: 404 });
-  return { membershipId, memberName: membership.memberName, organizationName: membership.organizationName, active: membership.subscriptionStatus === "active" };
+  return {
+    membershipId,
+    memberName: membership.memberName,
+    organizationName: membership.organizationName,
+    active: membership.subscriptionStatus === "active",
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,7 +42,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const membershipId = membershipIdOf((await request.formData()).get("membershipId"));
   try {
-    return redirectWithToast(context.env, request, "/dashboard", await cancelMemberSubscription(context, viewer.id, membershipId));
+    return redirectWithToast(
+      context.env,
+      request,
+      "/dashboard",
+      await cancelMemberSubscription(context, viewer.id, membershipId),
+    );
   } catch (error) {
     if (error instanceof SubscriptionError) return redirectWithToast(context.env, request, "/dashboard", error.toast);
     throw error;

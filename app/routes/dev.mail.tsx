@@ -37,7 +37,7 @@ export default function DevMailbox() {
             </p>
             <h2 className="font-semibold">{item.subject}</h2>
             {/* The plain-text part, with its links clickable. */}
-            <p className="mt-2 whitespace-pre-line break-words text-sm">
+            <p className="mt-2 text-sm break-words whitespace-pre-line">
               {item.text.split(/(https?:\/\/\S+)/g).map((part, i) =>
                 /^https?:\/\//.test(part) ? (
                   <a key={i} href={part} className="text-primary underline">

@@ -34,10 +34,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!organization) return data({ joined: false as const }, { status: 404 });
   const outcome = await joinByInvite(context, viewer.id, organization.id);
   if (outcome === "already-member") {
-    return redirectWithToast(context.env, request, "/dashboard", { title: "Already a member", description: `You are already a member of ${organization.name}.` });
+    return redirectWithToast(context.env, request, "/dashboard", {
+      title: "Already a member",
+      description: `You are already a member of ${organization.name}.`,
+    });
   }
   if (outcome === "request-pending") {
-    return redirectWithToast(context.env, request, "/dashboard", { title: "Request pending", description: `Your request to join ${organization.name} is waiting for approval.` });
+    return redirectWithToast(context.env, request, "/dashboard", {
+      title: "Request pending",
+      description: `Your request to join ${organization.name} is waiting for approval.`,
+    });
   }
   return { joined: true as const };
 }
@@ -60,7 +66,10 @@ export default function JoinOrganization() {
 
   if (!organization || (result && !result.joined)) {
     return (
-      <AuthCard title="Failed to join" description="There was an error joining the organisation. The invite link may be invalid.">
+      <AuthCard
+        title="Failed to join"
+        description="There was an error joining the organisation. The invite link may be invalid."
+      >
         <div className="grid justify-items-center gap-4">
           <XCircle className="size-12 text-destructive" aria-hidden />
           <p role="alert" className="font-medium">
@@ -77,7 +86,10 @@ export default function JoinOrganization() {
   if (!signedIn) {
     const back = encodeURIComponent(`/join/${organization.id}`);
     return (
-      <AuthCard title="Sign in required" description="You need to sign in or create an account to join this organisation.">
+      <AuthCard
+        title="Sign in required"
+        description="You need to sign in or create an account to join this organisation."
+      >
         <p className="mb-4 text-center font-medium break-words">{organization.name}</p>
         <div className="grid gap-2 sm:grid-cols-2">
           <Button asChild>

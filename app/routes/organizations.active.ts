@@ -14,7 +14,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) throw new Response("Invalid organisation", { status: 400 });
   const organizations = await listMemberOrganizations(context.db, user.id);
   if (!organizations.some((org) => org.id === parsed.data.organizationId)) {
-    throw forbidden(context, "not a member of the organisation", { userId: user.id, organizationId: parsed.data.organizationId });
+    throw forbidden(context, "not a member of the organisation", {
+      userId: user.id,
+      organizationId: parsed.data.organizationId,
+    });
   }
   await setActiveOrganization(context.db, user.id, parsed.data.organizationId);
   return redirect(safeRedirectPath(parsed.data.redirectTo, "/dashboard"));

@@ -20,7 +20,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const name = data.passport.profile.fullName || "Professional";
   return [
     { title: `${name} · ${PRODUCT_NAME}` },
-    { name: "description", content: data.passport.profile.bio ?? `${name}'s career passport: achievements, training and milestones.` },
+    {
+      name: "description",
+      content: data.passport.profile.bio ?? `${name}'s career passport: achievements, training and milestones.`,
+    },
   ];
 };
 
@@ -61,8 +64,14 @@ export default function PublicPassport() {
               isOwner ? (
                 <div className="grid gap-6">
                   <AvatarUploader redirectTo={`/passport/${userId}`} />
-                  <IntroVideo url={passport.profile.introVideoUrl} thumbnailUrl={passport.profile.introVideoThumbnailUrl} />
-                  <IntroVideoUploader introVideoUrl={passport.profile.introVideoUrl} redirectTo={`/passport/${userId}`} />
+                  <IntroVideo
+                    url={passport.profile.introVideoUrl}
+                    thumbnailUrl={passport.profile.introVideoThumbnailUrl}
+                  />
+                  <IntroVideoUploader
+                    introVideoUrl={passport.profile.introVideoUrl}
+                    redirectTo={`/passport/${userId}`}
+                  />
                 </div>
               ) : undefined
             }

@@ -19,16 +19,16 @@ export default function Privacy() {
       <section>
         <h2>2. How we use it</h2>
         <p>
-          To run your passport and show the parts you make public, to let organisations recognise their members, to
-          send the e-mails the service needs (such as confirming your address), and to keep the service secure.
-          We do not sell your data.
+          To run your passport and show the parts you make public, to let organisations recognise their members, to send
+          the e-mails the service needs (such as confirming your address), and to keep the service secure. We do not
+          sell your data.
         </p>
       </section>
       <section>
         <h2>3. Cookies</h2>
         <p>
-          We use essential cookies to keep you signed in and to remember choices such as this cookie consent and
-          the state of the sidebar. We use no advertising or third-party tracking cookies.
+          We use essential cookies to keep you signed in and to remember choices such as this cookie consent and the
+          state of the sidebar. We use no advertising or third-party tracking cookies.
         </p>
       </section>
       <section>
@@ -42,9 +42,9 @@ export default function Privacy() {
       <section>
         <h2>5. Your rights</h2>
         <p>
-          You can see, correct, export and delete your data. The service is for people aged {MINIMUM_AGE} and over.
-          This policy is governed by the laws of {GOVERNING_LAW}, and you may complain to the Information
-          Commissioner&apos;s Office.
+          You can see, correct, export and delete your data. The service is for people aged {MINIMUM_AGE} and over. This
+          policy is governed by the laws of {GOVERNING_LAW}, and you may complain to the Information Commissioner&apos;s
+          Office.
         </p>
       </section>
     </LegalPage>

@@ -20,8 +20,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const uploadedAt = Date.now();
   const upload = await readUploadForm(request, bucket, {
     avatar: { image: MEDIA_LIMITS.image, invalidType: "Please upload an image file", key: mediaKeys.avatar(viewer.id) },
-    introVideo: { video: MEDIA_LIMITS.introVideo, invalidType: MEDIA_MESSAGES.invalidVideo, key: mediaKeys.intro(viewer.id, uploadedAt) },
-    thumbnail: { image: MEDIA_LIMITS.image, invalidType: MEDIA_MESSAGES.invalidImage, key: mediaKeys.intro(viewer.id, uploadedAt) },
+    introVideo: {
+      video: MEDIA_LIMITS.introVideo,
+      invalidType: MEDIA_MESSAGES.invalidVideo,
+      key: mediaKeys.intro(viewer.id, uploadedAt),
+    },
+    thumbnail: {
+      image: MEDIA_LIMITS.image,
+      invalidType: MEDIA_MESSAGES.invalidImage,
+      key: mediaKeys.intro(viewer.id, uploadedAt),
+    },
   });
   const intent = upload.fields.get("intent");
   const back = (toast: Toast) =>
@@ -40,7 +48,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await upload.keepOnly([avatar.url]);
     // The key stays {userId}/avatar.{ext}; the version makes browsers and caches fetch the new picture.
     await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
-    const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) => mediaKeys.avatar(viewer.id)({ ext }));
+    const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) =>
+      mediaKeys.avatar(viewer.id)({ ext }),
+    );
     await bucket.delete(stale);
     await invalidatePassports(viewer.id);
     return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
@@ -52,16 +62,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const thumbnail = upload.files.get("thumbnail") ?? null;
     await upload.keepOnly([video.url, thumbnail?.url ?? null]);
     const previous = await upload.use(() =>
-      replaceIntroVideo(context.db, viewer.id, { introVideoUrl: video.url, introVideoThumbnailUrl: thumbnail?.url ?? null }),
+      replaceIntroVideo(context.db, viewer.id, {
+        introVideoUrl: video.url,
+        introVideoThumbnailUrl: thumbnail?.url ?? null,
+      }),
     );
-    await Promise.all([deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]), invalidatePassports(viewer.id)]);
+    await Promise.all([
+      deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
+      invalidatePassports(viewer.id),
+    ]);
     return back({ title: "Video uploaded", description: "Your introduction video has been updated." });
   }
 
   await upload.discard();
   if (intent === "remove-intro-video") {
-    const previous = await replaceIntroVideo(context.db, viewer.id, { introVideoUrl: null, introVideoThumbnailUrl: null });
-    await Promise.all([deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]), invalidatePassports(viewer.id)]);
+    const previous = await replaceIntroVideo(context.db, viewer.id, {
+      introVideoUrl: null,
+      introVideoThumbnailUrl: null,
+    });
+    await Promise.all([
+      deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
+      invalidatePassports(viewer.id),
+    ]);
     return back({ title: "Video removed", description: "Your introduction video has been removed." });
   }
   throw new Response("Unknown action", { status: 400 });

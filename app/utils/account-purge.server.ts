@@ -1,10 +1,6 @@
 import { subDays } from "date-fns";
 import type { Db } from "#db/client.ts";
-import {
-  deleteUser,
-  findAccountsArchivedBefore,
-  findAchievementMediaOf,
-} from "#db/queries/accounts.ts";
+import { deleteUser, findAccountsArchivedBefore, findAchievementMediaOf } from "#db/queries/accounts.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "./media.server.ts";
@@ -15,7 +11,10 @@ import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "./media.server.t
  */
 export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
   const achievementMedia = await findAchievementMediaOf(db, userId);
-  await deleteMedia(media, achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]));
+  await deleteMedia(
+    media,
+    achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]),
+  );
   for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
   await deleteUser(db, userId);
   await invalidatePassports(userId);

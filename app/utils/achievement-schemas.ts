@@ -11,7 +11,12 @@ export function latestTodayAnywhere(now = Date.now()) {
 }
 
 const achievementFields = {
-  title: requiredText({ label: "Title", required: "Title is required", max: 200, tooLong: "Title must be less than 200 characters" }),
+  title: requiredText({
+    label: "Title",
+    required: "Title is required",
+    max: 200,
+    tooLong: "Title must be less than 200 characters",
+  }),
   description: optionalText(1000, "Description must be less than 1000 characters"),
   date: z
     .string({ error: "Date is required" })

@@ -48,22 +48,40 @@ export async function giveAchievement(
   input: NewAchievement & { userId: string },
 ) {
   if (!(await isOrganizationAdmin(context.db, admin.id, admin.organizationId))) {
-    throw forbidden(context, "not an admin of the organisation", { userId: admin.id, organizationId: admin.organizationId });
+    throw forbidden(context, "not an admin of the organisation", {
+      userId: admin.id,
+      organizationId: admin.organizationId,
+    });
   }
   const member = await findOrganizationMember(context.db, admin.organizationId, input.userId);
   if (member?.status !== "approved") {
-    throw new AchievementError({ title: "Error creating achievement", description: "Please select a person", variant: "destructive" });
+    throw new AchievementError({
+      title: "Error creating achievement",
+      description: "Please select a person",
+      variant: "destructive",
+    });
   }
   const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
-  if (limit && member.subscriptionStatus !== "active" && (await countAchievementsFrom(context.db, admin.organizationId, input.userId)) >= limit) {
+  if (
+    limit &&
+    member.subscriptionStatus !== "active" &&
+    (await countAchievementsFrom(context.db, admin.organizationId, input.userId)) >= limit
+  ) {
     throw new AchievementError({
       title: "Error creating achievement",
       description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
       variant: "destructive",
     });
   }
-  const toast = { title: "Achievement created", description: "The person will be notified to accept this achievement." } satisfies Toast;
-  const id = await insertGivenAchievement(context.db, { ...input, organizationId: admin.organizationId, createdBy: admin.id });
+  const toast = {
+    title: "Achievement created",
+    description: "The person will be notified to accept this achievement.",
+  } satisfies Toast;
+  const id = await insertGivenAchievement(context.db, {
+    ...input,
+    organizationId: admin.organizationId,
+    createdBy: admin.id,
+  });
   if (!id) throw new AlreadySaved(toast);
   const organization = await findOrganization(context.db, admin.organizationId);
   await notify(context, [
@@ -77,8 +95,15 @@ export async function giveAchievement(
   return toast;
 }
 
-export async function addSelfAchievement(context: AppLoadContext, userId: string, input: NewAchievement & { company: string }) {
-  const toast = { title: "Achievement added", description: `"${input.title}" was added to your passport` } satisfies Toast;
+export async function addSelfAchievement(
+  context: AppLoadContext,
+  userId: string,
+  input: NewAchievement & { company: string },
+) {
+  const toast = {
+    title: "Achievement added",
+    description: `"${input.title}" was added to your passport`,
+  } satisfies Toast;
   if (!(await insertSelfAchievement(context.db, userId, input))) throw new AlreadySaved(toast);
   await invalidatePassports(userId);
   return toast;
@@ -88,12 +113,18 @@ export async function addSelfAchievement(context: AppLoadContext, userId: string
 async function requireOwnAchievement(context: AppLoadContext, userId: string, achievementId: string) {
   const achievement = await findAchievement(context.db, achievementId);
   if (!achievement) throw new Response("Achievement not found", { status: 404 });
-  if (achievement.userId !== userId) throw forbidden(context, "not the recipient of the achievement", { userId, achievementId });
+  if (achievement.userId !== userId)
+    throw forbidden(context, "not the recipient of the achievement", { userId, achievementId });
   return achievement;
 }
 
 /** Only the recipient answers; answering twice changes nothing. The giver hears the answer. */
-export async function answer(context: AppLoadContext, userId: string, achievementId: string, status: "accepted" | "rejected") {
+export async function answer(
+  context: AppLoadContext,
+  userId: string,
+  achievementId: string,
+  status: "accepted" | "rejected",
+) {
   const achievement = await requireOwnAchievement(context, userId, achievementId);
   const changed = await answerAchievement(context.db, achievementId, userId, status);
   await invalidatePassports(userId);
@@ -107,16 +138,25 @@ export async function answer(context: AppLoadContext, userId: string, achievemen
       },
     ]);
   }
-  return status === "accepted" ? ({ title: "Achievement accepted" } satisfies Toast) : ({ title: "Achievement rejected" } satisfies Toast);
+  return status === "accepted"
+    ? ({ title: "Achievement accepted" } satisfies Toast)
+    : ({ title: "Achievement rejected" } satisfies Toast);
 }
 
-export async function changeVisibility(context: AppLoadContext, userId: string, achievementId: string, visible: boolean) {
+export async function changeVisibility(
+  context: AppLoadContext,
+  userId: string,
+  achievementId: string,
+  visible: boolean,
+) {
   await requireOwnAchievement(context, userId, achievementId);
   await setAchievementVisibility(context.db, achievementId, userId, visible);
   await invalidatePassports(userId);
-  return { title: visible ? "Achievement shown" : "Achievement hidden", description: visible ? "It is on your public passport again." : "It is no longer on your public passport." } satisfies Toast;
+  return {
+    title: visible ? "Achievement shown" : "Achievement hidden",
+    description: visible ? "It is on your public passport again." : "It is no longer on your public passport.",
+  } satisfies Toast;
 }
-
 
 /**
  * The media an achievement form brought: an uploaded picture, or a video with its cover (or the
@@ -127,7 +167,8 @@ export async function achievementMedia(upload: UploadForm, mediaUrl: string | un
   let chosen: { imageUrl: string | null; videoUrl: string | null };
   if (media?.type.kind === "video") chosen = { videoUrl: media.url, imageUrl: (cover ?? thumbnail)?.url ?? null };
   else if (media) chosen = { imageUrl: media.url, videoUrl: null };
-  else if (mediaUrl) chosen = isVideoUrl(mediaUrl) ? { videoUrl: mediaUrl, imageUrl: null } : { imageUrl: mediaUrl, videoUrl: null };
+  else if (mediaUrl)
+    chosen = isVideoUrl(mediaUrl) ? { videoUrl: mediaUrl, imageUrl: null } : { imageUrl: mediaUrl, videoUrl: null };
   else chosen = { imageUrl: null, videoUrl: null };
   await upload.keepOnly([chosen.imageUrl, chosen.videoUrl]);
   return chosen;
@@ -155,11 +196,22 @@ export async function submitAchievementForm<Schema extends AchievementSchema>(
   if (upload.error) {
     await upload.discard();
     const { title, description, field = "media" } = upload.error;
-    return { refused: data({ formId, result: submission.reply({ fieldErrors: { [field]: [description] } }), toast: { title, description, variant: "destructive" as const } }, { status: 400 }) };
+    return {
+      refused: data(
+        {
+          formId,
+          result: submission.reply({ fieldErrors: { [field]: [description] } }),
+          toast: { title, description, variant: "destructive" as const },
+        },
+        { status: 400 },
+      ),
+    };
   }
   if (submission.status !== "success") {
     await upload.discard();
-    return { refused: data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 }) };
+    return {
+      refused: data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 }),
+    };
   }
   const media = await achievementMedia(upload, (submission.value as { mediaUrl?: string }).mediaUrl);
   try {

@@ -45,13 +45,18 @@ export function monthStart(now: Date, back = 0) {
 export function bucketsOf(window: { start: number; end: number; bucket: Bucket }) {
   const buckets: { key: string; start: number }[] = [];
   if (window.bucket === "month") {
-    for (let at = new Date(window.start); at.getTime() < window.end; at = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1))) {
+    for (
+      let at = new Date(window.start);
+      at.getTime() < window.end;
+      at = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1))
+    ) {
       buckets.push({ key: monthKey(at), start: at.getTime() });
     }
     return buckets;
   }
   const step = window.bucket === "day" ? DAY_MS : 7 * DAY_MS;
-  for (let index = 0, at = window.start; at < window.end; index++, at += step) buckets.push({ key: String(index), start: at });
+  for (let index = 0, at = window.start; at < window.end; index++, at += step)
+    buckets.push({ key: String(index), start: at });
   return buckets;
 }
 

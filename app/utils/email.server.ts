@@ -26,8 +26,7 @@ export function createMailer(env: AppEnv, db: Db): Mailer {
   };
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }) {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
@@ -45,9 +44,10 @@ export function verificationEmail(input: {
   isOrgSignup: boolean;
   organizationName?: string | null;
 }): MailMessage {
-  const intro = input.isOrgSignup && input.organizationName
-    ? `Confirm your email address to finish creating ${input.organizationName} on ${PRODUCT_NAME}.`
-    : `Confirm your email address to start your ${PRODUCT_NAME}.`;
+  const intro =
+    input.isOrgSignup && input.organizationName
+      ? `Confirm your email address to finish creating ${input.organizationName} on ${PRODUCT_NAME}.`
+      : `Confirm your email address to start your ${PRODUCT_NAME}.`;
   const paragraphs = [`Hi ${input.name},`, intro, "If you did not sign up, you can ignore this email."];
   return {
     to: input.email,

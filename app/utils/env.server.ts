@@ -9,7 +9,10 @@ const optional = z
 
 const envSchema = z.object({
   ENVIRONMENT: z.enum(["development", "test", "production"]).default("development"),
-  APP_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  APP_URL: z
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
   RESEND_API_KEY: optional,
   MAIL_FROM: z.string().default("Career Passport <no-reply@localhost>"),

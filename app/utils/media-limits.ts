@@ -45,4 +45,8 @@ export function isVideoUrl(url: string) {
 }
 
 /** Thumbnails: a JPEG frame at about 10% of the video, never later than 1 second. */
-export const THUMBNAIL = { mime: "image/jpeg", quality: 0.85, at: (duration: number) => Math.min(duration * 0.1, 1) } as const;
+export const THUMBNAIL = {
+  mime: "image/jpeg",
+  quality: 0.85,
+  at: (duration: number) => Math.min(duration * 0.1, 1),
+} as const;

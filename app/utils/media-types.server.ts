@@ -16,8 +16,10 @@ const QUICKTIME_FIRST_BOXES = ["moov", "mdat", "wide", "free", "skip"];
 
 export function sniffMedia(head: Uint8Array): MediaType | null {
   if (startsWith(head, [0xff, 0xd8, 0xff])) return { kind: "image", ext: "jpg", mime: "image/jpeg" };
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { kind: "image", ext: "png", mime: "image/png" };
-  if (ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 12) === "WEBP") return { kind: "image", ext: "webp", mime: "image/webp" };
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return { kind: "image", ext: "png", mime: "image/png" };
+  if (ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 12) === "WEBP")
+    return { kind: "image", ext: "webp", mime: "image/webp" };
   const box = ascii(head, 4, 8);
   if (box === "ftyp") {
     return ascii(head, 8, 12) === "qt  "
@@ -122,7 +124,14 @@ function* mp4Duration(): DurationReader {
   }
 }
 
-const EBML = { header: 0x1a45dfa3, segment: 0x18538067, info: 0x1549a966, cluster: 0x1f43b675, timecodeScale: 0x2ad7b1, duration: 0x4489 };
+const EBML = {
+  header: 0x1a45dfa3,
+  segment: 0x18538067,
+  info: 0x1549a966,
+  cluster: 0x1f43b675,
+  timecodeScale: 0x2ad7b1,
+  duration: 0x4489,
+};
 const MAX_INFO_BYTES = 64 * 1024;
 
 /**

@@ -18,7 +18,9 @@ const RESPONSIVE_WIDTHS = [320, 640, 960, 1280];
  */
 export function responsiveSrcSet(url: string | null, resizing: boolean) {
   if (!resizing || !url?.startsWith(MEDIA_PREFIX)) return undefined;
-  return RESPONSIVE_WIDTHS.map((width) => `/cdn-cgi/image/width=${width},fit=scale-down,format=auto${url} ${width}w`).join(", ");
+  return RESPONSIVE_WIDTHS.map(
+    (width) => `/cdn-cgi/image/width=${width},fit=scale-down,format=auto${url} ${width}w`,
+  ).join(", ");
 }
 
 /** The R2 key behind one of our media URLs, or null for an outside URL. */

@@ -42,12 +42,20 @@ export async function requireMembershipForAdmin(context: AppLoadContext, adminId
   const membership = await findMembershipById(context.db, membershipId);
   if (!membership) throw new Response("Membership not found", { status: 404 });
   if (!(await isOrganizationAdmin(context.db, adminId, membership.organizationId))) {
-    throw forbidden(context, "not an admin of the membership's organisation", { userId: adminId, membershipId, organizationId: membership.organizationId });
+    throw forbidden(context, "not an admin of the membership's organisation", {
+      userId: adminId,
+      membershipId,
+      organizationId: membership.organizationId,
+    });
   }
   return membership;
 }
 
-export async function requestToJoin(context: AppLoadContext, user: { id: string; fullName: string }, organizationId: string) {
+export async function requestToJoin(
+  context: AppLoadContext,
+  user: { id: string; fullName: string },
+  organizationId: string,
+) {
   const organization = await findOrganization(context.db, organizationId);
   if (!organization) throw new Response("Organisation not found", { status: 404 });
   const created = await insertPendingMembership(context.db, user.id, organizationId);
@@ -91,7 +99,12 @@ export async function approve(context: AppLoadContext, adminId: string, membersh
 }
 
 /** Reject (a pending request) and remove (a member) both delete the membership. */
-export async function rejectOrRemove(context: AppLoadContext, adminId: string, membershipId: string, kind: "reject" | "remove") {
+export async function rejectOrRemove(
+  context: AppLoadContext,
+  adminId: string,
+  membershipId: string,
+  kind: "reject" | "remove",
+) {
   const membership = await requireMembershipForAdmin(context, adminId, membershipId);
   await guardLastAdmin(context, membership);
   await stopSubscription(context, membership.id);
@@ -100,8 +113,18 @@ export async function rejectOrRemove(context: AppLoadContext, adminId: string, m
     const name = organization?.name ?? "the organisation";
     await notify(context, [
       kind === "reject"
-        ? { userId: membership.userId, title: "Request declined", message: `Your request to join ${name} was declined.`, type: "warning" }
-        : { userId: membership.userId, title: "Removed from organisation", message: `You are no longer a member of ${name}.`, type: "warning" },
+        ? {
+            userId: membership.userId,
+            title: "Request declined",
+            message: `Your request to join ${name} was declined.`,
+            type: "warning",
+          }
+        : {
+            userId: membership.userId,
+            title: "Removed from organisation",
+            message: `You are no longer a member of ${name}.`,
+            type: "warning",
+          },
     ]);
   }
   return kind === "reject"
@@ -129,7 +152,9 @@ async function stopSubscription(context: AppLoadContext, membershipId: string) {
   try {
     await cancelStripeSubscriptionOf(context, membershipId);
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", message: "stripe cancel failed", membershipId, error: String(error) }));
+    console.error(
+      JSON.stringify({ level: "error", message: "stripe cancel failed", membershipId, error: String(error) }),
+    );
     throw new MembershipError({
       title: "Error",
       description: "The member's subscription could not be cancelled, so nothing was changed. Please try again.",

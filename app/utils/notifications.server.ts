@@ -14,7 +14,9 @@ function push(context: AppLoadContext, userId: string, message: HubMessage) {
 function logPushFailures(results: PromiseSettledResult<unknown>[]) {
   for (const result of results) {
     if (result.status === "rejected") {
-      console.error(JSON.stringify({ level: "error", message: "notification push failed", error: String(result.reason) }));
+      console.error(
+        JSON.stringify({ level: "error", message: "notification push failed", error: String(result.reason) }),
+      );
     }
   }
 }
@@ -27,7 +29,9 @@ function logPushFailures(results: PromiseSettledResult<unknown>[]) {
 export async function notify(context: AppLoadContext, rows: NewNotification[]) {
   const inserted = await insertNotifications(context.db, rows);
   context.cloudflare.ctx.waitUntil(
-    Promise.allSettled(inserted.map((row) => push(context, row.userId, { type: "notification", notification: row }))).then(logPushFailures),
+    Promise.allSettled(
+      inserted.map((row) => push(context, row.userId, { type: "notification", notification: row })),
+    ).then(logPushFailures),
   );
   return inserted;
 }
@@ -36,7 +40,9 @@ export async function notify(context: AppLoadContext, rows: NewNotification[]) {
 export async function markNotificationsRead(context: AppLoadContext, userId: string, ids: string[] | "all") {
   const changed = await markRead(context.db, userId, ids);
   if (changed.length > 0) {
-    context.cloudflare.ctx.waitUntil(Promise.allSettled([push(context, userId, { type: "read", ids: changed })]).then(logPushFailures));
+    context.cloudflare.ctx.waitUntil(
+      Promise.allSettled([push(context, userId, { type: "read", ids: changed })]).then(logPushFailures),
+    );
   }
   return changed;
 }

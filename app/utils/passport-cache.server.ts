@@ -60,7 +60,8 @@ export async function invalidatePassports(...userIds: string[]) {
   if (typeof caches === "undefined") return;
   const changedAt = String(Date.now());
   // The marker outlives any render in flight (a Worker request cannot run for minutes).
-  const marker = () => new Response("", { headers: { "Cache-Control": "s-maxage=300", [CHANGED_AT_HEADER]: changedAt } });
+  const marker = () =>
+    new Response("", { headers: { "Cache-Control": "s-maxage=300", [CHANGED_AT_HEADER]: changedAt } });
   await Promise.all(
     userIds.flatMap((userId) => [
       edgeCache().put(changeMarkerKey(userId), marker()),

@@ -1,9 +1,5 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import {
-  findViewerProfile,
-  listMemberOrganizations,
-  setActiveOrganization,
-} from "#db/queries/profiles.ts";
+import { findViewerProfile, listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 
@@ -18,7 +14,12 @@ export function signInRedirect(request: Request) {
 export async function requireSession(request: Request, context: AppLoadContext) {
   const session = await context.getSession();
   if (!session) {
-    securityEvent("authz.denied", { reason: "signed out", status: 302, requestId: context.requestId, route: pathOf(request) });
+    securityEvent("authz.denied", {
+      reason: "signed out",
+      status: 302,
+      requestId: context.requestId,
+      route: pathOf(request),
+    });
     throw signInRedirect(request);
   }
   return session;
@@ -31,12 +32,18 @@ export async function requireSession(request: Request, context: AppLoadContext) 
 export async function requireUser(request: Request, context: AppLoadContext) {
   const { user } = await requireSession(request, context);
   const profile = await findViewerProfile(context.db, user.id);
-  if (!profile || profile.deletedAt) await refuseArchived(request, context, user.id, profile ? "archived account" : "no profile");
+  if (!profile || profile.deletedAt)
+    await refuseArchived(request, context, user.id, profile ? "archived account" : "no profile");
   return user;
 }
 
 /** Signs out an account that may not be here (archived, or without a profile) and sends it home. */
-async function refuseArchived(request: Request, context: AppLoadContext, userId: string, reason: string): Promise<never> {
+async function refuseArchived(
+  request: Request,
+  context: AppLoadContext,
+  userId: string,
+  reason: string,
+): Promise<never> {
   securityEvent("authz.denied", { reason, status: 302, requestId: context.requestId, route: pathOf(request), userId });
   throw redirect("/", { headers: await signOutHeaders(request, context) });
 }

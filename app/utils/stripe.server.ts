@@ -27,7 +27,13 @@ export function stripeClient(env: AppEnv) {
 
 /** Verifies a webhook with Web Crypto: the synchronous verifier needs Node's crypto. */
 export function verifyStripeEvent(payload: string, signature: string, secret: string) {
-  return Stripe.webhooks.constructEventAsync(payload, signature, secret, undefined, Stripe.createSubtleCryptoProvider());
+  return Stripe.webhooks.constructEventAsync(
+    payload,
+    signature,
+    secret,
+    undefined,
+    Stripe.createSubtleCryptoProvider(),
+  );
 }
 
 /**
@@ -38,7 +44,10 @@ export async function cancelStripeSubscriptionOf(context: AppLoadContext, member
   const stripe = stripeClient(context.env);
   if (!stripe) return;
   const [row] = await context.db
-    .select({ subscriptionId: organizationMembers.stripeSubscriptionId, status: organizationMembers.subscriptionStatus })
+    .select({
+      subscriptionId: organizationMembers.stripeSubscriptionId,
+      status: organizationMembers.subscriptionStatus,
+    })
     .from(organizationMembers)
     .where(eq(organizationMembers.id, membershipId))
     .limit(1);

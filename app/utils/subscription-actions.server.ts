@@ -19,16 +19,27 @@ const subscriptionIntent = z.object({
  * is not one of them. The form names a membership; its organisation comes from that row.
  * Subscribe and Manage are posted into a new tab, which this sends on to checkout or the portal.
  */
-export async function subscriptionAction(context: AppLoadContext, request: Request, adminId: string, formData: FormData) {
+export async function subscriptionAction(
+  context: AppLoadContext,
+  request: Request,
+  adminId: string,
+  formData: FormData,
+) {
   const parsed = subscriptionIntent.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return null;
   const { intent, membershipId } = parsed.data;
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
   try {
     if (intent === "cancel-subscription") {
-      return redirectWithToast(context.env, request, "/dashboard", await cancelMemberSubscription(context, adminId, membershipId));
+      return redirectWithToast(
+        context.env,
+        request,
+        "/dashboard",
+        await cancelMemberSubscription(context, adminId, membershipId),
+      );
     }
-    if (intent === "manage-subscription") return redirect((await openCustomerPortal(context, adminId, membershipId, origin)).url);
+    if (intent === "manage-subscription")
+      return redirect((await openCustomerPortal(context, adminId, membershipId, origin)).url);
     const membership = await requireMembershipForAdmin(context, adminId, membershipId);
     const { url } = await createPersonalSubscription(
       context,

@@ -33,7 +33,11 @@ export const CHECKOUT_RETURN_PATH = "/billing/return";
 export type SubscriptionMetadata = { organizationId: string; memberUserId: string; adminUserId: string };
 
 const notConfigured = () =>
-  new SubscriptionError({ title: "Error", description: "Payments are not configured yet. Please try again later.", variant: "destructive" });
+  new SubscriptionError({
+    title: "Error",
+    description: "Payments are not configured yet. Please try again later.",
+    variant: "destructive",
+  });
 
 /**
  * The member an admin may subscribe: only an admin of the organisation, only its approved
@@ -48,7 +52,8 @@ export async function requireSubscribableMember(
     throw forbidden(context, "not an admin of the organisation", { userId: adminId, organizationId });
   }
   const membership = await findMembershipOf(context.db, organizationId, memberUserId);
-  if (membership?.status !== "approved") throw forbidden(context, "not an approved member", { userId: adminId, organizationId, memberUserId });
+  if (membership?.status !== "approved")
+    throw forbidden(context, "not an approved member", { userId: adminId, organizationId, memberUserId });
   return membership;
 }
 
@@ -65,7 +70,10 @@ export async function createPersonalSubscription(
 ) {
   const membership = await requireSubscribableMember(context, adminId, input);
   if (membership.subscriptionStatus === "active") {
-    throw new SubscriptionError({ title: "Already subscribed", description: `${membership.memberName} already has an active subscription.` });
+    throw new SubscriptionError({
+      title: "Already subscribed",
+      description: `${membership.memberName} already has an active subscription.`,
+    });
   }
   const stripe = stripeClient(context.env);
   if (!stripe) {
@@ -82,7 +90,10 @@ export async function createPersonalSubscription(
           currency: MEMBER_SUBSCRIPTION.currency.toLowerCase(),
           unit_amount: MEMBER_SUBSCRIPTION.unitAmount,
           recurring: { interval: MEMBER_SUBSCRIPTION.interval },
-          product_data: { name: SUBSCRIPTION_PRODUCT, description: `${membership.memberName} at ${membership.organizationName}` },
+          product_data: {
+            name: SUBSCRIPTION_PRODUCT,
+            description: `${membership.memberName} at ${membership.organizationName}`,
+          },
         },
       },
     ],
@@ -102,13 +113,22 @@ async function requireActiveSubscription(context: AppLoadContext, adminId: strin
   const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
   const membership = await findMembershipOf(context.db, organizationId, userId);
   if (!membership || membership.subscriptionStatus !== "active") {
-    throw new SubscriptionError({ title: "Not subscribed", description: "This member has no active subscription.", variant: "destructive" });
+    throw new SubscriptionError({
+      title: "Not subscribed",
+      description: "This member has no active subscription.",
+      variant: "destructive",
+    });
   }
   return membership;
 }
 
 /** Manage: Stripe's customer portal for the member's subscription (or the simulated one). */
-export async function openCustomerPortal(context: AppLoadContext, adminId: string, membershipId: string, origin: string) {
+export async function openCustomerPortal(
+  context: AppLoadContext,
+  adminId: string,
+  membershipId: string,
+  origin: string,
+) {
   const membership = await requireActiveSubscription(context, adminId, membershipId);
   const stripe = stripeClient(context.env);
   if (!stripe) {
@@ -116,7 +136,10 @@ export async function openCustomerPortal(context: AppLoadContext, adminId: strin
     return { url: `${origin}${SIMULATED_PORTAL_PATH}?${new URLSearchParams({ membershipId })}` };
   }
   if (!membership.stripeCustomerId) throw notConfigured();
-  const portal = await stripe.billingPortal.sessions.create({ customer: membership.stripeCustomerId, return_url: `${origin}/dashboard` });
+  const portal = await stripe.billingPortal.sessions.create({
+    customer: membership.stripeCustomerId,
+    return_url: `${origin}/dashboard`,
+  });
   return { url: portal.url };
 }
 
@@ -136,17 +159,28 @@ export async function cancelMemberSubscription(context: AppLoadContext, adminId:
     subscription = simulatedSubscription(membership, "canceled");
   }
   await handleStripeEvent(context, localEvent("customer.subscription.deleted", subscription));
-  return { title: "Subscription cancelled", description: `${membership.memberName}'s subscription has ended.` } satisfies Toast;
+  return {
+    title: "Subscription cancelled",
+    description: `${membership.memberName}'s subscription has ended.`,
+  } satisfies Toast;
 }
 
 // ---- Events: verified webhooks and the simulated checkout both arrive here ----
 
-type Located = { membership: SubscribedMembership | null; change: Omit<SubscriptionChange, "eventId" | "eventType" | "eventAt"> };
+type Located = {
+  membership: SubscribedMembership | null;
+  change: Omit<SubscriptionChange, "eventId" | "eventType" | "eventAt">;
+};
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === "string" ? value : (value?.id ?? null);
 
 function metadataOf(metadata: Stripe.Metadata | null | undefined): Partial<SubscriptionMetadata> {
-  return { organizationId: metadata?.organizationId, memberUserId: metadata?.memberUserId, adminUserId: metadata?.adminUserId };
+  return {
+    organizationId: metadata?.organizationId,
+    memberUserId: metadata?.memberUserId,
+    adminUserId: metadata?.adminUserId,
+  };
 }
 
 /** The membership an event is about: by subscription id, else by the metadata we put on it. */
@@ -172,13 +206,19 @@ async function interpret(context: AppLoadContext, event: Stripe.Event): Promise<
       const subscriptionId = idOf(session.subscription);
       return {
         membership: await locate(context, subscriptionId, metadata),
-        change: { status: "active", stripeSubscriptionId: subscriptionId, stripeCustomerId: idOf(session.customer), subscribedBy: metadata.adminUserId ?? null },
+        change: {
+          status: "active",
+          stripeSubscriptionId: subscriptionId,
+          stripeCustomerId: idOf(session.customer),
+          subscribedBy: metadata.adminUserId ?? null,
+        },
       };
     }
     case "customer.subscription.updated":
     case "customer.subscription.deleted": {
       const subscription = event.data.object;
-      const live = event.type === "customer.subscription.updated" && ["active", "trialing"].includes(subscription.status);
+      const live =
+        event.type === "customer.subscription.updated" && ["active", "trialing"].includes(subscription.status);
       const metadata = metadataOf(subscription.metadata);
       return {
         membership: await locate(context, subscription.id, metadata),
@@ -197,7 +237,12 @@ async function interpret(context: AppLoadContext, event: Stripe.Event): Promise<
       const metadata = metadataOf(details?.metadata);
       return {
         membership: await locate(context, subscriptionId, metadata),
-        change: { status: "inactive", stripeSubscriptionId: subscriptionId, stripeCustomerId: idOf(event.data.object.customer), subscribedBy: null },
+        change: {
+          status: "inactive",
+          stripeSubscriptionId: subscriptionId,
+          stripeCustomerId: idOf(event.data.object.customer),
+          subscribedBy: null,
+        },
       };
     }
     default:
@@ -214,12 +259,24 @@ export type EventOutcome = "applied" | "unchanged" | "duplicate" | "unknown-memb
 export async function handleStripeEvent(context: AppLoadContext, event: Stripe.Event): Promise<EventOutcome> {
   const located = await interpret(context, event);
   if (!located) return "ignored";
-  const change: SubscriptionChange = { ...located.change, eventId: event.id, eventType: event.type, eventAt: new Date(Math.round(event.created * 1000)) };
+  const change: SubscriptionChange = {
+    ...located.change,
+    eventId: event.id,
+    eventType: event.type,
+    eventAt: new Date(Math.round(event.created * 1000)),
+  };
   const { membership } = located;
   const result = await applySubscriptionChange(context.db, membership?.id ?? null, change);
   if (!result.isNew) return "duplicate";
   if (!membership) {
-    console.warn(JSON.stringify({ level: "warn", message: "stripe event for an unknown member", eventId: event.id, type: event.type }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        message: "stripe event for an unknown member",
+        eventId: event.id,
+        type: event.type,
+      }),
+    );
     return "unknown-member";
   }
   if (!result.applied) return "unchanged";
@@ -254,7 +311,13 @@ export function localEvent<T extends "checkout.session.completed" | "customer.su
   type: T,
   object: T extends "checkout.session.completed" ? Stripe.Checkout.Session : Stripe.Subscription,
 ) {
-  return { id: `evt_local_${crypto.randomUUID()}`, object: "event", type, created: Date.now() / 1000, data: { object } } as unknown as Stripe.Event;
+  return {
+    id: `evt_local_${crypto.randomUUID()}`,
+    object: "event",
+    type,
+    created: Date.now() / 1000,
+    data: { object },
+  } as unknown as Stripe.Event;
 }
 
 export function simulatedCheckoutSession(metadata: SubscriptionMetadata) {

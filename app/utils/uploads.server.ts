@@ -38,8 +38,10 @@ const MAX_TEXT_BYTES = 1024 * 1024;
 /** Key patterns of the spec, under the bucket prefixes of decisions.md. */
 const bucketOf = (type: MediaType) => (type.kind === "video" ? BUCKETS.videos : BUCKETS.images);
 export const mediaKeys = {
-  organisation: (organizationId: string) => (type: MediaType) => `${bucketOf(type)}/${organizationId}/${crypto.randomUUID()}.${type.ext}`,
-  self: (userId: string) => (type: MediaType) => `${bucketOf(type)}/self-achievements/${userId}/${crypto.randomUUID()}.${type.ext}`,
+  organisation: (organizationId: string) => (type: MediaType) =>
+    `${bucketOf(type)}/${organizationId}/${crypto.randomUUID()}.${type.ext}`,
+  self: (userId: string) => (type: MediaType) =>
+    `${bucketOf(type)}/self-achievements/${userId}/${crypto.randomUUID()}.${type.ext}`,
   avatar: (userId: string) => (type: Pick<MediaType, "ext">) => `${BUCKETS.avatars}/${userId}/avatar.${type.ext}`,
   intro: (userId: string, at: number) => (type: MediaType) =>
     `${BUCKETS.videos}/intro-${userId}-${at}${type.kind === "image" ? "-thumbnail" : ""}.${type.ext}`,
@@ -48,7 +50,12 @@ export const mediaKeys = {
 /** The rules of the achievement forms: a picture or a video, a cover for the video, and the browser's thumbnail. */
 export function achievementFileRules(key: FileRule["key"]): Record<string, FileRule> {
   return {
-    media: { image: MEDIA_LIMITS.image, video: MEDIA_LIMITS.achievementVideo, invalidType: MEDIA_MESSAGES.invalidMedia, key },
+    media: {
+      image: MEDIA_LIMITS.image,
+      video: MEDIA_LIMITS.achievementVideo,
+      invalidType: MEDIA_MESSAGES.invalidMedia,
+      key,
+    },
     cover: { image: MEDIA_LIMITS.cover, invalidType: MEDIA_MESSAGES.invalidImage, key },
     thumbnail: { image: MEDIA_LIMITS.image, invalidType: MEDIA_MESSAGES.invalidImage, key },
   };
@@ -77,7 +84,11 @@ export type UploadForm = {
  * Reads a form whose file fields follow `rules`. Files of other fields are refused; text fields
  * are kept (bounded in size and number) so a refused submission can show them again.
  */
-export async function readUploadForm(request: Request, bucket: R2Bucket, rules: Record<string, FileRule>): Promise<UploadForm> {
+export async function readUploadForm(
+  request: Request,
+  bucket: R2Bucket,
+  rules: Record<string, FileRule>,
+): Promise<UploadForm> {
   const fields = new FormData();
   const files = new Map<string, StoredFile>();
   const keepOnly = async (urls: (string | null)[]) => {
@@ -104,11 +115,17 @@ export async function readUploadForm(request: Request, bucket: R2Bucket, rules: 
 
   // A body longer than every file at its limit, plus room for the text, is refused unread.
   const fieldLimits = Object.values(rules).map((rule) =>
-    [rule.image, rule.video].reduce<FileLimit | undefined>((big, limit) => (limit && limit.maxBytes > (big?.maxBytes ?? 0) ? limit : big), undefined),
+    [rule.image, rule.video].reduce<FileLimit | undefined>(
+      (big, limit) => (limit && limit.maxBytes > (big?.maxBytes ?? 0) ? limit : big),
+      undefined,
+    ),
   );
   const allowedBody = fieldLimits.reduce((sum, limit) => sum + (limit?.maxBytes ?? 0), MAX_TEXT_BYTES);
   if (Number(request.headers.get("Content-Length") ?? 0) > allowedBody) {
-    const biggest = fieldLimits.reduce((big, limit) => ((limit?.maxBytes ?? 0) > (big?.maxBytes ?? 0) ? limit : big), undefined);
+    const biggest = fieldLimits.reduce(
+      (big, limit) => ((limit?.maxBytes ?? 0) > (big?.maxBytes ?? 0) ? limit : big),
+      undefined,
+    );
     form.error = new UploadError(MEDIA_MESSAGES.tooLargeTitle, biggest?.tooLarge ?? "The upload is too large.");
     return form;
   }
@@ -199,7 +216,8 @@ async function streamToR2(
     }
     if (probe) {
       probe.push(chunk);
-      if (probe.duration !== null && probe.duration > limit!.maxSeconds!) throw new UploadError(MEDIA_MESSAGES.tooLongTitle, limit!.tooLong!);
+      if (probe.duration !== null && probe.duration > limit!.maxSeconds!)
+        throw new UploadError(MEDIA_MESSAGES.tooLongTitle, limit!.tooLong!);
     }
     await writer!.write(chunk);
   };
@@ -270,13 +288,17 @@ class R2StreamWriter {
     const rest = all.subarray(length);
     this.chunks = rest.length ? [rest] : [];
     this.buffered = rest.length;
-    this.upload ??= await this.bucket.createMultipartUpload(this.key, { httpMetadata: { contentType: this.contentType } });
+    this.upload ??= await this.bucket.createMultipartUpload(this.key, {
+      httpMetadata: { contentType: this.contentType },
+    });
     this.parts.push(await this.upload.uploadPart(this.parts.length + 1, all.subarray(0, length)));
   }
 
   async close() {
     if (!this.upload) {
-      await this.bucket.put(this.key, concat(this.chunks, this.buffered), { httpMetadata: { contentType: this.contentType } });
+      await this.bucket.put(this.key, concat(this.chunks, this.buffered), {
+        httpMetadata: { contentType: this.contentType },
+      });
     } else {
       if (this.buffered) await this.flush(this.buffered);
       await this.upload.complete(this.parts);

@@ -33,17 +33,16 @@ export const hasVisibleText = (value: string) => !INVISIBLE_ONLY.test(value);
 
 /** The message for a character that the field refuses, or null. */
 export function forbiddenCharacterMessage(value: string, label: string, { multiline = false } = {}) {
-  if ((multiline ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL).test(value)) return `${label} cannot contain control characters`;
+  if ((multiline ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL).test(value))
+    return `${label} cannot contain control characters`;
   if (BIDI_CONTROL.test(value)) return `${label} cannot contain text direction override characters`;
   return null;
 }
 
-const plainTextCheck =
-  (label: string, multiline: boolean) =>
-  (value: string, context: z.RefinementCtx<string>) => {
-    const message = forbiddenCharacterMessage(value, label, { multiline });
-    if (message) context.addIssue({ code: "custom", message, input: value });
-  };
+const plainTextCheck = (label: string, multiline: boolean) => (value: string, context: z.RefinementCtx<string>) => {
+  const message = forbiddenCharacterMessage(value, label, { multiline });
+  if (message) context.addIssue({ code: "custom", message, input: value });
+};
 
 /**
  * A required text: trimmed, at least one visible character, at most `max` UTF-16 code units (as
@@ -136,17 +135,25 @@ export function firstError(error: Record<string, string[] | null> | null | undef
  * their own title and text in the spec.
  */
 const SPECIAL_TOASTS: Record<string, { title: string; description: string }> = {
-  "Passwords don't match": { title: "Passwords don't match", description: "Please make sure your new passwords match." },
+  "Passwords don't match": {
+    title: "Passwords don't match",
+    description: "Please make sure your new passwords match.",
+  },
   "Please enter an organisation name": { title: "Name required", description: "Please enter an organisation name" },
 };
 
 export function validationToast(error: Record<string, string[] | null> | null | undefined) {
   const message = firstError(error) ?? "Please check the form";
-  return { ...(SPECIAL_TOASTS[message] ?? { title: "Validation error", description: message }), variant: "destructive" as const };
+  return {
+    ...(SPECIAL_TOASTS[message] ?? { title: "Validation error", description: message }),
+    variant: "destructive" as const,
+  };
 }
 
 /**
  * The idempotency key a form was rendered with (decision 012): the same key twice is the same
  * submission. Optional, so a form posted without one still works (it is just not deduplicated).
  */
-export const submissionKeyField = z.uuid({ error: "This form has expired. Please reload the page and try again." }).optional();
+export const submissionKeyField = z
+  .uuid({ error: "This form has expired. Please reload the page and try again." })
+  .optional();

@@ -10,7 +10,9 @@ function once(target: HTMLVideoElement, event: string) {
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${event} timed out`)), METADATA_TIMEOUT_MS);
     target.addEventListener(event, () => (clearTimeout(timer), resolve()), { once: true });
-    target.addEventListener("error", () => (clearTimeout(timer), reject(new Error("The video cannot be read"))), { once: true });
+    target.addEventListener("error", () => (clearTimeout(timer), reject(new Error("The video cannot be read"))), {
+      once: true,
+    });
   });
 }
 

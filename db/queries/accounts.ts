@@ -86,7 +86,9 @@ export async function archiveAccount(db: Db, userId: string, keepSessionId: stri
     db.delete(organizationRoles).where(eq(organizationRoles.userId, userId)),
     db
       .delete(sessions)
-      .where(keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId)),
+      .where(
+        keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
+      ),
   ]);
 }
 

@@ -138,7 +138,15 @@ export async function insertSelfAchievement(db: Db, userId: string, input: NewAc
   const { company, ...rest } = input;
   const [row] = await db
     .insert(achievements)
-    .values({ ...rest, title: `${rest.title} - ${company}`, userId, createdBy: userId, organizationId: null, status: "accepted", isVisible: true })
+    .values({
+      ...rest,
+      title: `${rest.title} - ${company}`,
+      userId,
+      createdBy: userId,
+      organizationId: null,
+      status: "accepted",
+      isVisible: true,
+    })
     .onConflictDoNothing()
     .returning({ id: achievements.id });
   return row?.id ?? null;
@@ -148,7 +156,13 @@ export async function countAchievementsFrom(db: Db, organizationId: string, user
   const [row] = await db
     .select({ value: count() })
     .from(achievements)
-    .where(and(eq(achievements.organizationId, organizationId), eq(achievements.userId, userId), inArray(achievements.status, ["pending", "accepted"])));
+    .where(
+      and(
+        eq(achievements.organizationId, organizationId),
+        eq(achievements.userId, userId),
+        inArray(achievements.status, ["pending", "accepted"]),
+      ),
+    );
   return row?.value ?? 0;
 }
 

@@ -22,11 +22,20 @@ const given = (organizationId: string) =>
 const createdMs = sql<number>`${achievements.createdAt}`;
 const monthOf = sql<string>`strftime('%Y-%m', ${achievements.createdAt} / 1000, 'unixepoch')`;
 
-export async function loadRecognitionAnalytics(db: Db, organizationId: string, range: AnalyticsRange, now = new Date()) {
+export async function loadRecognitionAnalytics(
+  db: Db,
+  organizationId: string,
+  range: AnalyticsRange,
+  now = new Date(),
+) {
   const window = rangeWindow(range, now);
   const months = lastMonths(now);
   const needsSince = now.getTime() - NEEDS_RECOGNITION_DAYS * DAY_MS;
-  const inRange = and(given(organizationId), gte(achievements.createdAt, new Date(window.start)), lt(achievements.createdAt, new Date(window.end)));
+  const inRange = and(
+    given(organizationId),
+    gte(achievements.createdAt, new Date(window.start)),
+    lt(achievements.createdAt, new Date(window.end)),
+  );
 
   // Day and week buckets are whole steps from the start of the range; months are calendar months.
   const bucket =
@@ -45,8 +54,18 @@ export async function loadRecognitionAnalytics(db: Db, organizationId: string, r
         previous: sql<number>`coalesce(sum(${createdMs} < ${window.start}), 0)`,
       })
       .from(achievements)
-      .where(and(given(organizationId), gte(achievements.createdAt, new Date(window.previousStart)), lt(achievements.createdAt, new Date(window.end)))),
-    db.select({ key: bucket, count: sql<number>`count(*)` }).from(achievements).where(inRange).groupBy(bucket),
+      .where(
+        and(
+          given(organizationId),
+          gte(achievements.createdAt, new Date(window.previousStart)),
+          lt(achievements.createdAt, new Date(window.end)),
+        ),
+      ),
+    db
+      .select({ key: bucket, count: sql<number>`count(*)` })
+      .from(achievements)
+      .where(inRange)
+      .groupBy(bucket),
     db
       .select({
         userId: organizationMembers.userId,
@@ -73,7 +92,13 @@ export async function loadRecognitionAnalytics(db: Db, organizationId: string, r
     db
       .select({ key: monthOf, count: sql<number>`count(*)` })
       .from(achievements)
-      .where(and(given(organizationId), gte(achievements.createdAt, new Date(months[0]!.start)), lt(achievements.createdAt, new Date(window.end))))
+      .where(
+        and(
+          given(organizationId),
+          gte(achievements.createdAt, new Date(months[0]!.start)),
+          lt(achievements.createdAt, new Date(window.end)),
+        ),
+      )
       .groupBy(monthOf),
     db
       .select({ userId: achievements.createdBy, fullName: profiles.fullName, count: sql<number>`count(*)` })

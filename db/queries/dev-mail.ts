@@ -9,7 +9,13 @@ export async function insertDevMail(db: Db, message: { to: string; subject: stri
 /** Newest first, at most `limit`; for one recipient when given. */
 export function listDevMail(db: Db, to?: string | null, limit = 50) {
   return db
-    .select({ to: devMail.to, subject: devMail.subject, text: devMail.text, html: devMail.html, createdAt: devMail.createdAt })
+    .select({
+      to: devMail.to,
+      subject: devMail.subject,
+      text: devMail.text,
+      html: devMail.html,
+      createdAt: devMail.createdAt,
+    })
     .from(devMail)
     .where(to ? eq(devMail.to, to.toLowerCase()) : undefined)
     .orderBy(desc(devMail.createdAt), sql`rowid desc`)

@@ -46,10 +46,18 @@ export async function approveMembership(db: Db, membership: { id: string; userId
 /** Rejecting, removing and leaving all delete the membership, with the roles it carried. */
 export async function deleteMembership(db: Db, membership: { id: string; userId: string; organizationId: string }) {
   const [deleted] = await db.batch([
-    db.delete(organizationMembers).where(eq(organizationMembers.id, membership.id)).returning({ id: organizationMembers.id }),
+    db
+      .delete(organizationMembers)
+      .where(eq(organizationMembers.id, membership.id))
+      .returning({ id: organizationMembers.id }),
     db
       .delete(organizationRoles)
-      .where(and(eq(organizationRoles.userId, membership.userId), eq(organizationRoles.organizationId, membership.organizationId))),
+      .where(
+        and(
+          eq(organizationRoles.userId, membership.userId),
+          eq(organizationRoles.organizationId, membership.organizationId),
+        ),
+      ),
     db
       .update(profiles)
       .set({ activeOrganizationId: sql`null` })

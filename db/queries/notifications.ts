@@ -11,7 +11,12 @@ export async function insertNotifications(db: Db, rows: NewNotification[]) {
   // Six columns a row: stay under D1's 100 bound parameters per statement.
   const inserted = [];
   for (let start = 0; start < rows.length; start += 15) {
-    inserted.push(...(await db.insert(notifications).values(rows.slice(start, start + 15)).returning()));
+    inserted.push(
+      ...(await db
+        .insert(notifications)
+        .values(rows.slice(start, start + 15))
+        .returning()),
+    );
   }
   return inserted;
 }
@@ -32,7 +37,10 @@ export async function loadNotifications(db: Db, userId: string) {
       .where(eq(notifications.userId, userId))
       .orderBy(desc(notifications.createdAt))
       .limit(NOTIFICATIONS_FETCHED),
-    db.select({ value: count() }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.read, false))),
+    db
+      .select({ value: count() })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.read, false))),
   ]);
   return { items, unread: unread?.value ?? 0 };
 }

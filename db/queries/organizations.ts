@@ -1,12 +1,6 @@
 import { and, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import {
-  achievements,
-  organizationMembers,
-  organizationRoles,
-  organizations,
-  profiles,
-} from "../schema.ts";
+import { achievements, organizationMembers, organizationRoles, organizations, profiles } from "../schema.ts";
 
 /** Upper bounds on lists, so no query loads a whole table. */
 export const MAX_LISTED_ORGANIZATIONS = 100;
@@ -37,7 +31,11 @@ export async function isOrganizationAdmin(db: Db, userId: string, organizationId
 }
 
 /** The statements that create an organisation with its creator as admin and approved member. */
-export function createOrganizationStatements(db: Db, userId: string, input: { name: string; description: string | null }) {
+export function createOrganizationStatements(
+  db: Db,
+  userId: string,
+  input: { name: string; description: string | null },
+) {
   const organizationId = crypto.randomUUID();
   const now = new Date();
   return {
@@ -45,7 +43,9 @@ export function createOrganizationStatements(db: Db, userId: string, input: { na
     statements: [
       db.insert(organizations).values({ id: organizationId, name: input.name, description: input.description }),
       db.insert(organizationRoles).values({ userId, organizationId, role: "admin" }),
-      db.insert(organizationMembers).values({ userId, organizationId, status: "approved", requestedAt: now, approvedAt: now }),
+      db
+        .insert(organizationMembers)
+        .values({ userId, organizationId, status: "approved", requestedAt: now, approvedAt: now }),
       db.update(profiles).set({ activeOrganizationId: organizationId }).where(eq(profiles.id, userId)),
     ] as const,
   };
@@ -71,15 +71,19 @@ export function searchOrganizations(db: Db, userId: string, term: string) {
     .select({ id: organizationRoles.organizationId })
     .from(organizationRoles)
     .where(and(eq(organizationRoles.userId, userId), eq(organizationRoles.role, "admin")));
-  return db
-    .select({ id: organizations.id, name: organizations.name, description: organizations.description })
-    .from(organizations)
-    // A substring match, case-insensitive for ASCII as LIKE was. Not LIKE: D1 caps LIKE patterns
-    // at 50 bytes ("pattern too complex", a 500 for any longer search), and instr() has no
-    // wildcards to escape.
-    .where(and(sql`instr(lower(${organizations.name}), lower(${term})) > 0`, notInArray(organizations.id, administered)))
-    .orderBy(byName)
-    .limit(MAX_LISTED_ORGANIZATIONS);
+  return (
+    db
+      .select({ id: organizations.id, name: organizations.name, description: organizations.description })
+      .from(organizations)
+      // A substring match, case-insensitive for ASCII as LIKE was. Not LIKE: D1 caps LIKE patterns
+      // at 50 bytes ("pattern too complex", a 500 for any longer search), and instr() has no
+      // wildcards to escape.
+      .where(
+        and(sql`instr(lower(${organizations.name}), lower(${term})) > 0`, notInArray(organizations.id, administered)),
+      )
+      .orderBy(byName)
+      .limit(MAX_LISTED_ORGANIZATIONS)
+  );
 }
 
 /** The user's membership status in each of these organisations (absent: no membership). */
@@ -88,7 +92,12 @@ export async function membershipStatuses(db: Db, userId: string, organizationIds
   const rows = await db
     .select({ organizationId: organizationMembers.organizationId, status: organizationMembers.status })
     .from(organizationMembers)
-    .where(and(eq(organizationMembers.userId, userId), inArray(organizationMembers.organizationId, organizationIds.slice(0, 90))));
+    .where(
+      and(
+        eq(organizationMembers.userId, userId),
+        inArray(organizationMembers.organizationId, organizationIds.slice(0, 90)),
+      ),
+    );
   return Object.fromEntries(rows.map((row) => [row.organizationId, row.status]));
 }
 
@@ -147,18 +156,23 @@ export async function loadAdminDashboard(db: Db, organizationId: string) {
       .from(organizationMembers)
       .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status)));
 
-  const [[organization], pending, approved, [approvedCount], [pendingCount], [achievementCount], admins] = await db.batch([
-    db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).limit(1),
-    members("pending"),
-    members("approved"),
-    countMembers("approved"),
-    countMembers("pending"),
-    db.select({ value: count() }).from(achievements).where(eq(achievements.organizationId, organizationId)),
-    db
-      .select({ userId: organizationRoles.userId })
-      .from(organizationRoles)
-      .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin"))),
-  ]);
+  const [[organization], pending, approved, [approvedCount], [pendingCount], [achievementCount], admins] =
+    await db.batch([
+      db
+        .select({ id: organizations.id, name: organizations.name })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId))
+        .limit(1),
+      members("pending"),
+      members("approved"),
+      countMembers("approved"),
+      countMembers("pending"),
+      db.select({ value: count() }).from(achievements).where(eq(achievements.organizationId, organizationId)),
+      db
+        .select({ userId: organizationRoles.userId })
+        .from(organizationRoles)
+        .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin"))),
+    ]);
   return {
     organization,
     pending,

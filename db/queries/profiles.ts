@@ -37,10 +37,14 @@ export function listMemberOrganizations(db: Db, userId: string) {
 
 export async function setActiveOrganization(db: Db, userId: string, organizationId: string | null) {
   // Only when it changes: a sign-out of a user with none set writes nothing (not even updated_at).
-  const changes = organizationId === null
-    ? isNotNull(profiles.activeOrganizationId)
-    : or(isNull(profiles.activeOrganizationId), ne(profiles.activeOrganizationId, organizationId));
-  await db.update(profiles).set({ activeOrganizationId: organizationId }).where(and(eq(profiles.id, userId), changes));
+  const changes =
+    organizationId === null
+      ? isNotNull(profiles.activeOrganizationId)
+      : or(isNull(profiles.activeOrganizationId), ne(profiles.activeOrganizationId, organizationId));
+  await db
+    .update(profiles)
+    .set({ activeOrganizationId: organizationId })
+    .where(and(eq(profiles.id, userId), changes));
 }
 
 /** Profile fields the owner edits; the account name follows the full name (it greets e-mails). */
@@ -64,7 +68,11 @@ export async function updateAvatar(db: Db, userId: string, avatarUrl: string) {
 }
 
 /** Sets (or with nulls, clears) the introduction video; returns the one it replaced. */
-export async function replaceIntroVideo(db: Db, userId: string, video: { introVideoUrl: string | null; introVideoThumbnailUrl: string | null }) {
+export async function replaceIntroVideo(
+  db: Db,
+  userId: string,
+  video: { introVideoUrl: string | null; introVideoThumbnailUrl: string | null },
+) {
   const [previous] = await db
     .select({ introVideoUrl: profiles.introVideoUrl, introVideoThumbnailUrl: profiles.introVideoThumbnailUrl })
     .from(profiles)

@@ -26,7 +26,9 @@ function selectMembership(db: Db) {
 export type SubscribedMembership = NonNullable<Awaited<ReturnType<typeof findMembershipBySubscription>>>;
 
 export async function findMembershipBySubscription(db: Db, stripeSubscriptionId: string) {
-  const [row] = await selectMembership(db).where(eq(organizationMembers.stripeSubscriptionId, stripeSubscriptionId)).limit(1);
+  const [row] = await selectMembership(db)
+    .where(eq(organizationMembers.stripeSubscriptionId, stripeSubscriptionId))
+    .limit(1);
   return row ?? null;
 }
 

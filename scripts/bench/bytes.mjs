@@ -66,7 +66,9 @@ async function scriptGraph(entries) {
 function importSpecifiers(source, { dynamic }) {
   const found = [];
   const isPath = (specifier) => /^(\.{1,2}\/|\/)/.test(specifier);
-  for (const [, specifier] of source.matchAll(/(?:\bimport|\bexport)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)) {
+  for (const [, specifier] of source.matchAll(
+    /(?:\bimport|\bexport)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g,
+  )) {
     if (isPath(specifier)) found.push(specifier);
   }
   if (dynamic) {
@@ -94,7 +96,9 @@ async function fetchOk(url) {
 
 function attributes(tag) {
   const attrs = {};
-  for (const [, name, , doubleQuoted, singleQuoted, bare] of tag.matchAll(/([\w:-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s"'>]+))/g)) {
+  for (const [, name, , doubleQuoted, singleQuoted, bare] of tag.matchAll(
+    /([\w:-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s"'>]+))/g,
+  )) {
     attrs[name.toLowerCase()] = doubleQuoted ?? singleQuoted ?? bare;
   }
   return attrs;

@@ -66,40 +66,68 @@ export function buildReport(results) {
         ms(result.p95),
         ms(result.p99),
         `${result.errors}/${result.requests}`,
-        Object.entries(result.cache).map(([value, count]) => `${value} ${count}`).join(", "),
+        Object.entries(result.cache)
+          .map(([value, count]) => `${value} ${count}`)
+          .join(", "),
       ]),
     ),
     "",
     "## D1 round trips per request (X-D1-Round-Trips)",
     "",
-    ...table(["Request", "Round trips", "X-Passport-Cache"], [
-      ["Public passport, uncached", results.d1.uncached.d1 ?? "n/a", results.d1.uncached.cache ?? "n/a"],
-      ["Public passport, cached", results.d1.cached.d1 ?? "n/a", results.d1.cached.cache ?? "n/a"],
-    ]),
+    ...table(
+      ["Request", "Round trips", "X-Passport-Cache"],
+      [
+        ["Public passport, uncached", results.d1.uncached.d1 ?? "n/a", results.d1.uncached.cache ?? "n/a"],
+        ["Public passport, cached", results.d1.cached.d1 ?? "n/a", results.d1.cached.cache ?? "n/a"],
+      ],
+    ),
     "",
     "## Page weight (gzip)",
     "",
-    ...table(["Page", "HTML (raw)", "HTML", "JS", "CSS", "JS files", "CSS files"], Object.entries(results.bytes).map(([page, bytes]) => [
-      page, kB(bytes.htmlRaw), kB(bytes.html), kB(bytes.js), kB(bytes.css), bytes.jsFiles.length, bytes.cssFiles.length,
-    ])),
+    ...table(
+      ["Page", "HTML (raw)", "HTML", "JS", "CSS", "JS files", "CSS files"],
+      Object.entries(results.bytes).map(([page, bytes]) => [
+        page,
+        kB(bytes.htmlRaw),
+        kB(bytes.html),
+        kB(bytes.js),
+        kB(bytes.css),
+        bytes.jsFiles.length,
+        bytes.cssFiles.length,
+      ]),
+    ),
     "",
-    ...Object.entries(results.bytes).map(([page, bytes]) =>
-      `${page} counts ${[...bytes.jsFiles, ...bytes.cssFiles].map((file) => `\`${file.path}\` ${kB(file.gzip)}`).join(", ")}.\n`,
+    ...Object.entries(results.bytes).map(
+      ([page, bytes]) =>
+        `${page} counts ${[...bytes.jsFiles, ...bytes.cssFiles].map((file) => `\`${file.path}\` ${kB(file.gzip)}`).join(", ")}.\n`,
     ),
     "## Web vitals (median)",
     "",
-    ...table(["Page", "LCP", "CLS", "TBT", "FCP", "Runs (LCP ms)"], Object.entries(results.vitals).map(([page, vitals]) => [
-      page, ms(vitals.lcp), vitals.cls?.toFixed(4) ?? "n/a", ms(vitals.tbt), ms(vitals.fcp),
-      vitals.samples.map((sample) => sample.lcp?.toFixed(0) ?? "n/a").join(", "),
-    ])),
+    ...table(
+      ["Page", "LCP", "CLS", "TBT", "FCP", "Runs (LCP ms)"],
+      Object.entries(results.vitals).map(([page, vitals]) => [
+        page,
+        ms(vitals.lcp),
+        vitals.cls?.toFixed(4) ?? "n/a",
+        ms(vitals.tbt),
+        ms(vitals.fcp),
+        vitals.samples.map((sample) => sample.lcp?.toFixed(0) ?? "n/a").join(", "),
+      ]),
+    ),
     "",
     "## Budgets",
     "",
-    ...table(["Budget", "Measured", "Limit", "Result"], checks.map((line) => [line.label, line.value, line.budget, line.result])),
+    ...table(
+      ["Budget", "Measured", "Limit", "Result"],
+      checks.map((line) => [line.label, line.value, line.budget, line.result]),
+    ),
     "",
     checks.every((line) => line.result === "pass")
       ? "**All budgets met.**"
-      : `**Missed: ${checks.filter((line) => line.result !== "pass").map((line) => line.label).join("; ")}.**`,
+      : `**Missed: ${checks
+          .filter((line) => line.result !== "pass")
+          .map((line) => line.label)
+          .join("; ")}.**`,
     "",
   ];
   return { markdown: lines.join("\n"), passed: checks.every((line) => line.result === "pass") };
@@ -107,27 +135,60 @@ export function buildReport(results) {
 
 function budgetChecks({ load, d1, bytes, vitals }) {
   const checks = [];
-  const p50 = (target, connections) => load.find((run) => run.target === target && run.connections === connections)?.result.p50;
+  const p50 = (target, connections) =>
+    load.find((run) => run.target === target && run.connections === connections)?.result.p50;
   for (const connections of [...new Set(load.map((run) => run.connections))]) {
     const staticP50 = p50("static", connections);
     const cached = p50("passport cached", connections) / staticP50;
     const uncached = p50("passport uncached", connections) / staticP50;
-    checks.push(check(`Cached passport p50 / static p50, ${connections} connections`, ratio(cached), `≤ ${BUDGETS.cachedOverStatic}×`, Number.isFinite(cached) ? cached <= BUDGETS.cachedOverStatic : null));
-    checks.push(check(`Uncached passport p50 / static p50, ${connections} connections`, ratio(uncached), `≤ ${BUDGETS.uncachedOverStatic}×`, Number.isFinite(uncached) ? uncached <= BUDGETS.uncachedOverStatic : null));
+    checks.push(
+      check(
+        `Cached passport p50 / static p50, ${connections} connections`,
+        ratio(cached),
+        `≤ ${BUDGETS.cachedOverStatic}×`,
+        Number.isFinite(cached) ? cached <= BUDGETS.cachedOverStatic : null,
+      ),
+    );
+    checks.push(
+      check(
+        `Uncached passport p50 / static p50, ${connections} connections`,
+        ratio(uncached),
+        `≤ ${BUDGETS.uncachedOverStatic}×`,
+        Number.isFinite(uncached) ? uncached <= BUDGETS.uncachedOverStatic : null,
+      ),
+    );
   }
   const count = (value) => (value == null ? null : Number(value));
   const uncachedTrips = count(d1.uncached.d1);
   const cachedTrips = count(d1.cached.d1);
-  checks.push(check("D1 round trips, uncached passport", uncachedTrips ?? "n/a", `≤ ${BUDGETS.d1Uncached}`, uncachedTrips === null ? null : uncachedTrips <= BUDGETS.d1Uncached));
-  checks.push(check("D1 round trips, cached passport", cachedTrips ?? "n/a", `≤ ${BUDGETS.d1Cached}`, cachedTrips === null ? null : cachedTrips <= BUDGETS.d1Cached));
+  checks.push(
+    check(
+      "D1 round trips, uncached passport",
+      uncachedTrips ?? "n/a",
+      `≤ ${BUDGETS.d1Uncached}`,
+      uncachedTrips === null ? null : uncachedTrips <= BUDGETS.d1Uncached,
+    ),
+  );
+  checks.push(
+    check(
+      "D1 round trips, cached passport",
+      cachedTrips ?? "n/a",
+      `≤ ${BUDGETS.d1Cached}`,
+      cachedTrips === null ? null : cachedTrips <= BUDGETS.d1Cached,
+    ),
+  );
   for (const [page, weight] of Object.entries(bytes)) {
-    checks.push(check(`${page}: HTML gzip`, kB(weight.html), `≤ ${kB(BUDGETS.htmlGzip)}`, weight.html <= BUDGETS.htmlGzip));
+    checks.push(
+      check(`${page}: HTML gzip`, kB(weight.html), `≤ ${kB(BUDGETS.htmlGzip)}`, weight.html <= BUDGETS.htmlGzip),
+    );
     checks.push(check(`${page}: JS gzip`, kB(weight.js), `≤ ${kB(BUDGETS.jsGzip)}`, weight.js <= BUDGETS.jsGzip));
     checks.push(check(`${page}: CSS gzip`, kB(weight.css), `≤ ${kB(BUDGETS.cssGzip)}`, weight.css <= BUDGETS.cssGzip));
   }
   for (const [page, { lcp, cls, tbt }] of Object.entries(vitals)) {
     checks.push(check(`${page}: LCP`, ms(lcp), `< ${BUDGETS.lcpMs} ms`, lcp === null ? null : lcp < BUDGETS.lcpMs));
-    checks.push(check(`${page}: CLS`, cls?.toFixed(4) ?? "n/a", `< ${BUDGETS.cls}`, cls === null ? null : cls < BUDGETS.cls));
+    checks.push(
+      check(`${page}: CLS`, cls?.toFixed(4) ?? "n/a", `< ${BUDGETS.cls}`, cls === null ? null : cls < BUDGETS.cls),
+    );
     checks.push(check(`${page}: TBT`, ms(tbt), `< ${BUDGETS.tbtMs} ms`, tbt === null ? null : tbt < BUDGETS.tbtMs));
   }
   return checks;

@@ -13,9 +13,27 @@ export const BENCH_PASSPORT = { userId: benchId(1), achievements: 100 };
 
 const TYPES = ["award", "training", "milestone"];
 const TITLES = {
-  award: ["Team Leader of the Year", "Innovation Award", "Customer Hero Award", "Safety Champion", "Mentor of the Quarter"],
-  training: ["Clinical Safety Training", "Lean Six Sigma Green Belt", "Mental Health First Aider", "Data Protection Essentials", "Project Management Foundation"],
-  milestone: ["Five Years of Service", "Store Manager Promotion", "First Job in Logistics", "Ten Thousand Deliveries", "Opened the Second Clinic"],
+  award: [
+    "Team Leader of the Year",
+    "Innovation Award",
+    "Customer Hero Award",
+    "Safety Champion",
+    "Mentor of the Quarter",
+  ],
+  training: [
+    "Clinical Safety Training",
+    "Lean Six Sigma Green Belt",
+    "Mental Health First Aider",
+    "Data Protection Essentials",
+    "Project Management Foundation",
+  ],
+  milestone: [
+    "Five Years of Service",
+    "Store Manager Promotion",
+    "First Job in Logistics",
+    "Ten Thousand Deliveries",
+    "Opened the Second Clinic",
+  ],
 };
 const DESCRIPTIONS = [
   "Led the patient-transport team through a new scheduling system with zero missed appointments.",
@@ -28,18 +46,30 @@ const DESCRIPTIONS = [
 ];
 
 const sqlString = (value) => (value === null ? "NULL" : `'${String(value).replaceAll("'", "''")}'`);
-const row = (values) => `(${values.map((value) => (typeof value === "number" ? String(value) : sqlString(value))).join(", ")})`;
+const row = (values) =>
+  `(${values.map((value) => (typeof value === "number" ? String(value) : sqlString(value))).join(", ")})`;
 
 export function seedSql({ userId, achievements }) {
   const now = Date.now();
   const day = 24 * 60 * 60 * 1000;
   const statements = [
     `INSERT INTO users (id, name, email, email_verified, image, created_at, updated_at) VALUES ${row([userId, "Morgan Bench", "bench@example.com", 1, null, now, now])};`,
-    `INSERT INTO profiles (id, full_name, user_type, bio, avatar_url, intro_video_url, intro_video_thumbnail_url, is_public, active_organization_id, deleted_at, created_at, updated_at) VALUES ${row([
-      userId, "Morgan Bench", "individual",
-      "Operations lead with a long record: a hundred achievements across logistics, retail and healthcare.",
-      null, null, null, 1, DEMO_ORGANISATION_ID, null, now, now,
-    ])};`,
+    `INSERT INTO profiles (id, full_name, user_type, bio, avatar_url, intro_video_url, intro_video_thumbnail_url, is_public, active_organization_id, deleted_at, created_at, updated_at) VALUES ${row(
+      [
+        userId,
+        "Morgan Bench",
+        "individual",
+        "Operations lead with a long record: a hundred achievements across logistics, retail and healthcare.",
+        null,
+        null,
+        null,
+        1,
+        DEMO_ORGANISATION_ID,
+        null,
+        now,
+        now,
+      ],
+    )};`,
     `INSERT INTO organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) VALUES ${row([benchId(2), userId, DEMO_ORGANISATION_ID, "approved", now - 3000 * day, now - 3000 * day, "inactive"])};`,
     `INSERT INTO organization_roles (id, user_id, organization_id, role, created_at) VALUES ${row([benchId(3), userId, DEMO_ORGANISATION_ID, "member", now - 3000 * day])};`,
   ];
@@ -50,17 +80,24 @@ export function seedSql({ userId, achievements }) {
     const title = TITLES[type][i % TITLES[type].length] + (fromOrganisation ? "" : " - Harbour Retail");
     const date = new Date(now - (i * 30 + 10) * day);
     statements.push(
-      `INSERT INTO achievements (id, user_id, organization_id, created_by, title, description, date, type, image_url, video_url, status, is_visible, created_at) VALUES ${row([
-        benchId(1000 + i), userId,
-        fromOrganisation ? DEMO_ORGANISATION_ID : null,
-        fromOrganisation ? DEMO_ADMIN_ID : userId,
-        `${title} #${achievements - i}`,
-        DESCRIPTIONS[i % DESCRIPTIONS.length],
-        date.toISOString().slice(0, 10), type,
-        // Every fourth entry has an image, the first one included (the first screen's image).
-        i % 4 === 0 ? (type === "milestone" ? "/demo/milestone.svg" : "/demo/award.svg") : null,
-        null, "accepted", 1, date.getTime(),
-      ])};`,
+      `INSERT INTO achievements (id, user_id, organization_id, created_by, title, description, date, type, image_url, video_url, status, is_visible, created_at) VALUES ${row(
+        [
+          benchId(1000 + i),
+          userId,
+          fromOrganisation ? DEMO_ORGANISATION_ID : null,
+          fromOrganisation ? DEMO_ADMIN_ID : userId,
+          `${title} #${achievements - i}`,
+          DESCRIPTIONS[i % DESCRIPTIONS.length],
+          date.toISOString().slice(0, 10),
+          type,
+          // Every fourth entry has an image, the first one included (the first screen's image).
+          i % 4 === 0 ? (type === "milestone" ? "/demo/milestone.svg" : "/demo/award.svg") : null,
+          null,
+          "accepted",
+          1,
+          date.getTime(),
+        ],
+      )};`,
     );
   }
   return statements.join("\n") + "\n";

@@ -52,7 +52,10 @@ export function prepareState(passport) {
  * process group, so stopping it ends the whole tree (node → workerd) and nothing is left
  * listening on the port after the bench.
  */
-export async function startServer(port, { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development" } = {}) {
+export async function startServer(
+  port,
+  { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development" } = {},
+) {
   const log = openSync(logFile, "w");
   const child = spawn("node", ["scripts/bench/dev-server.mjs", String(port), persistTo, environment], {
     stdio: ["ignore", log, log],

@@ -11,7 +11,9 @@ export async function confirmationLink(request: APIRequestContext, email: string
   let link: string | undefined;
   await expect
     .poll(async () => {
-      const mail = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as { text: string }[];
+      const mail = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as {
+        text: string;
+      }[];
       link = mail.map((item) => /(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(item.text)?.[1]).find(Boolean);
       return link;
     })
@@ -25,7 +27,11 @@ export async function confirmationLink(request: APIRequestContext, email: string
  */
 export async function signUpAndConfirm(
   page: Page,
-  { name = "Test Person", email = uniqueEmail(), organizationName }: { name?: string; email?: string; organizationName?: string } = {},
+  {
+    name = "Test Person",
+    email = uniqueEmail(),
+    organizationName,
+  }: { name?: string; email?: string; organizationName?: string } = {},
 ) {
   const form: Record<string, string> = organizationName
     ? { intent: "org-signup", name, email, password: PASSWORD, organizationName }

@@ -12,7 +12,8 @@ async function signInAsDemoAdmin(page: Page) {
 }
 
 const recognition = (page: Page) => page.getByRole("region", { name: "Recognition", exact: true });
-const total = (range: number, count: number) => new RegExp(`Achievements given in the last ${range} days: ${count}(?!\\d)`);
+const total = (range: number, count: number) =>
+  new RegExp(`Achievements given in the last ${range} days: ${count}(?!\\d)`);
 
 test.describe("recognition analytics", () => {
   test("an admin switches ranges and sees the figures change; the range is in the URL", async ({ page }) => {
@@ -40,9 +41,13 @@ test.describe("recognition analytics", () => {
     // The other figures: who waits longest, who gives most, and six months of bars.
     const needs = page.getByRole("region", { name: "Needs recognition" });
     // Priya joined 400 days ago and was never recognised; Alex's last was over a year ago.
-    await expect(needs.getByRole("listitem").first()).toContainText(/Priya Shah\s*Never recognised · joined 400 days ago/);
+    await expect(needs.getByRole("listitem").first()).toContainText(
+      /Priya Shah\s*Never recognised · joined 400 days ago/,
+    );
     await expect(needs.getByRole("listitem").nth(1)).toContainText(/Alex Morgan\s*Last recognised \d+ days ago/);
-    await expect(page.getByRole("region", { name: "Top recognisers" }).getByRole("listitem")).toHaveText([/Priya Shah\s*6 achievements/]);
+    await expect(page.getByRole("region", { name: "Top recognisers" }).getByRole("listitem")).toHaveText([
+      /Priya Shah\s*6 achievements/,
+    ]);
     const trend = page.getByRole("region", { name: "Recognition trend" });
     await expect(trend.getByRole("img", { name: /per month, last 6 months/ }).locator("rect")).toHaveCount(6);
 

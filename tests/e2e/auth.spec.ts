@@ -72,7 +72,9 @@ test.describe("sign-up", () => {
   test("the confirmation page shows the error state for a bad link", async ({ page }) => {
     await page.goto("/auth/confirm?token=not-a-token");
     await expect(page.getByRole("heading", { name: "Verification failed" })).toBeVisible();
-    await expect(page.getByText("There was an error verifying your email. The link may be invalid or expired.")).toBeVisible();
+    await expect(
+      page.getByText("There was an error verifying your email. The link may be invalid or expired."),
+    ).toBeVisible();
     await page.getByRole("link", { name: "Back to sign in" }).click();
     await expect(page).toHaveURL("/auth");
   });

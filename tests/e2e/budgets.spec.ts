@@ -13,14 +13,21 @@ for (const [name, path] of [
   ["public passport", `/passport/${ALEX_ID}`],
   ["landing page", "/"],
 ] as const) {
-  test(`the ${name} stays within its byte budgets and asks no other site for anything`, async ({ page, request, baseURL }) => {
+  test(`the ${name} stays within its byte budgets and asks no other site for anything`, async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const response = await request.get(path);
     expect(response.status()).toBe(200);
     const html = await response.text();
     if (name === "public passport") expect(html.match(/<article/g)).toHaveLength(8);
 
     const urls = (pattern: RegExp) => [...html.matchAll(pattern)].map((match) => match[1]!);
-    const scripts = [...urls(/<script[^>]*\ssrc="([^"]+)"/g), ...urls(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)];
+    const scripts = [
+      ...urls(/<script[^>]*\ssrc="([^"]+)"/g),
+      ...urls(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+    ];
     const styles = urls(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g);
     const total = async (list: string[]) => {
       let sum = 0;

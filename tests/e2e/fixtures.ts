@@ -15,7 +15,9 @@ export const test = base.extend<Fixtures>({
   // Each test is its own client, as the auth rate limits (keyed by client IP) see it.
   // (An address from the IPv6 documentation range; Cloudflare sets this header in production.)
   extraHTTPHeaders: async ({}, use) => {
-    await use({ "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}` });
+    await use({
+      "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`,
+    });
   },
   allowedConsoleErrors: [[], { option: true }],
   newPersonPage: async ({ browser, baseURL, extraHTTPHeaders, javaScriptEnabled }, use) => {

@@ -7,7 +7,15 @@ import { expect, test, toast } from "./fixtures.ts";
 // (no dialog opens) and the Content-Security-Policy never has to block anything.
 
 const [scriptTag, breakout, eventHandler, entities, jsUrl, rightToLeft, zeroWidth, emoji, sql] = E2E_HOSTILE_VALUES as [
-  string, string, string, string, string, string, string, string, string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
 ];
 
 /** Fails the test on any dialog, and records CSP violations the page reports. */
@@ -20,7 +28,9 @@ async function guard(page: Page) {
   await page.addInitScript(() => {
     (window as unknown as { cspViolations: string[] }).cspViolations = [];
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { cspViolations: string[] }).cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`);
+      (window as unknown as { cspViolations: string[] }).cspViolations.push(
+        `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+      );
     });
   });
   return async () => {
@@ -29,7 +39,10 @@ async function guard(page: Page) {
   };
 }
 
-test("a person's hostile name, bio and achievement show exactly as typed, on every page, and never run", async ({ page, newPersonPage }) => {
+test("a person's hostile name, bio and achievement show exactly as typed, on every page, and never run", async ({
+  page,
+  newPersonPage,
+}) => {
   const check = await guard(page);
   await signUpAndConfirm(page, { name: breakout });
 
@@ -47,7 +60,12 @@ test("a person's hostile name, bio and achievement show exactly as typed, on eve
   await dialog.getByRole("button", { name: "Add Achievement" }).click();
   await expect(toast(page, "Achievement added")).toBeVisible();
 
-  const shown = [breakout, scriptTag, `${eventHandler} - ${sql}`, `${entities} ${jsUrl} ${rightToLeft} ${zeroWidth} ${emoji}`];
+  const shown = [
+    breakout,
+    scriptTag,
+    `${eventHandler} - ${sql}`,
+    `${entities} ${jsUrl} ${rightToLeft} ${zeroWidth} ${emoji}`,
+  ];
   for (const value of shown) await expect(page.getByText(value, { exact: true }).first()).toBeVisible();
   const passportPath = new URL(await page.getByRole("textbox", { name: "Public passport link" }).inputValue()).pathname;
 
@@ -64,7 +82,8 @@ test("a person's hostile name, bio and achievement show exactly as typed, on eve
   const checkVisitor = await guard(visitor);
   await visitor.goto(passportPath);
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(breakout);
-  for (const value of shown) await expect(visitor.getByText(value, { exact: true }).filter({ visible: true }).first()).toBeVisible();
+  for (const value of shown)
+    await expect(visitor.getByText(value, { exact: true }).filter({ visible: true }).first()).toBeVisible();
   await checkVisitor();
 });
 

@@ -21,7 +21,10 @@ async function expectEverySection(page: Page) {
   await expect(demo.getByRole("article")).toHaveCount(8);
   await expect(demo.getByText("Ready to build your professional story?")).toBeAttached();
 
-  await expect(page.getByRole("link", { name: "Create Your Passport" }).last()).toHaveAttribute("href", "/auth?mode=signup");
+  await expect(page.getByRole("link", { name: "Create Your Passport" }).last()).toHaveAttribute(
+    "href",
+    "/auth?mode=signup",
+  );
   const footer = page.getByRole("contentinfo");
   await expect(footer).toContainText("© 2025");
   await expect(footer.getByRole("link", { name: "Terms & Conditions" })).toHaveAttribute("href", "/terms");
@@ -70,7 +73,9 @@ test.describe("landing page", () => {
     await page.goto("/");
     const banner = page.getByRole("region", { name: "Cookie consent" });
     // The choice is saved in the background; wait for it before reloading.
-    const saved = page.waitForResponse((response) => response.url().includes("/preferences") && response.request().method() === "POST");
+    const saved = page.waitForResponse(
+      (response) => response.url().includes("/preferences") && response.request().method() === "POST",
+    );
     await banner.getByRole("button", { name: "Accept" }).click();
     await expect(banner).toBeHidden();
     await saved;

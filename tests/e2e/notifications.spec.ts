@@ -10,16 +10,23 @@ async function openDashboardLive(page: Page) {
   await expect(bell(page)).toHaveAttribute("data-live", "true");
 }
 
-test("an admin's approval reaches both of the member's tabs live, and no one else's", async ({ page: admin, newPersonPage }) => {
+test("an admin's approval reaches both of the member's tabs live, and no one else's", async ({
+  page: admin,
+  newPersonPage,
+}) => {
   const name = `Live ${crypto.randomUUID().slice(0, 6)}`;
   await signUpAndConfirm(admin, { name: "Avery Admin", organizationName: name });
   await admin.goto("/dashboard");
-  const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname.split("/").pop()!;
+  const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname
+    .split("/")
+    .pop()!;
 
   const memberTab = await newPersonPage();
   const { email } = await signUpAndConfirm(memberTab, { name: "Mina Member" });
   const memberOtherTab = await newPersonPage();
-  expect((await memberOtherTab.request.post("/auth", { form: { intent: "signin", email, password: PASSWORD } })).ok()).toBe(true);
+  expect(
+    (await memberOtherTab.request.post("/auth", { form: { intent: "signin", email, password: PASSWORD } })).ok(),
+  ).toBe(true);
   const stranger = await newPersonPage();
   await signUpAndConfirm(stranger, { name: "Sol Stranger" });
 
@@ -47,7 +54,9 @@ test("an admin's approval reaches both of the member's tabs live, and no one els
 test("the badge shows 9+ above nine, and clicking an item marks it read", async ({ page: admin, baseURL }) => {
   await signUpAndConfirm(admin, { name: "Nova Admin", organizationName: `Busy ${crypto.randomUUID().slice(0, 6)}` });
   await admin.goto("/dashboard");
-  const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname.split("/").pop()!;
+  const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname
+    .split("/")
+    .pop()!;
 
   // Ten people ask to join, each a client of their own.
   for (let person = 0; person < 10; person++) {
@@ -56,7 +65,9 @@ test("the badge shows 9+ above nine, and clicking an item marks it read", async 
       extraHTTPHeaders: { "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}` },
     });
     const email = uniqueEmail("asker");
-    await client.post("/auth?mode=personal", { form: { intent: "signup", name: `Asker ${person}`, email, password: PASSWORD } });
+    await client.post("/auth?mode=personal", {
+      form: { intent: "signup", name: `Asker ${person}`, email, password: PASSWORD },
+    });
     const token = new URL(await confirmationLink(client, email), "http://x").searchParams.get("token")!;
     await client.post("/auth/confirm", { form: { token } });
     await client.post("/dashboard", { form: { intent: "request-join", organizationId } });
@@ -79,7 +90,9 @@ test.describe("without JavaScript", () => {
     const name = `Quiet ${crypto.randomUUID().slice(0, 6)}`;
     await signUpAndConfirm(admin, { name: "Quinn Admin", organizationName: name });
     await admin.goto("/dashboard");
-    const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname.split("/").pop()!;
+    const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname
+      .split("/")
+      .pop()!;
     await signUpAndConfirm(person, { name: "Pia Person" });
     await person.request.post("/dashboard", { form: { intent: "request-join", organizationId } });
 

@@ -11,7 +11,10 @@ async function inviteLink(adminPage: Page) {
 }
 
 test.describe("organisations", () => {
-  test("an admin shares the invite link and a signed-out individual joins through it", async ({ page, secondPage: person }) => {
+  test("an admin shares the invite link and a signed-out individual joins through it", async ({
+    page,
+    secondPage: person,
+  }) => {
     const name = orgName();
     await signUpAndConfirm(page, { name: "Ola Admin", organizationName: name });
     const link = await inviteLink(page);
@@ -41,7 +44,10 @@ test.describe("organisations", () => {
     await expect(page.getByRole("list", { name: "Team members" })).toContainText("Ines Member");
   });
 
-  test("an individual searches and requests; the admin approves; the card shows Member", async ({ page, secondPage: person }) => {
+  test("an individual searches and requests; the admin approves; the card shows Member", async ({
+    page,
+    secondPage: person,
+  }) => {
     const name = orgName();
     await signUpAndConfirm(page, { name: "Ada Admin", organizationName: name });
     await signUpAndConfirm(person, { name: "Rory Request" });
@@ -63,7 +69,10 @@ test.describe("organisations", () => {
     await expect(person.getByText(name).first()).toBeVisible();
   });
 
-  test("an admin rejects a request and removes a member, each with confirmation", async ({ page, secondPage: person }) => {
+  test("an admin rejects a request and removes a member, each with confirmation", async ({
+    page,
+    secondPage: person,
+  }) => {
     const name = orgName();
     await signUpAndConfirm(page, { name: "Remy Admin", organizationName: name });
     const link = await inviteLink(page);

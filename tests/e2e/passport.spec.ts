@@ -1,12 +1,19 @@
 import { signUpAndConfirm } from "./accounts.ts";
 
 /** A real 1×1 PNG. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 import { expect, test, toast } from "./fixtures.ts";
 
 const ALEX_ID = "5eed0000-0000-4000-8000-000000000002";
 
-test("an admin gives an achievement; the member accepts it; a visitor sees it; a rejected one never shows", async ({ page: admin, secondPage: member, newPersonPage }) => {
+test("an admin gives an achievement; the member accepts it; a visitor sees it; a rejected one never shows", async ({
+  page: admin,
+  secondPage: member,
+  newPersonPage,
+}) => {
   const name = `Givers ${crypto.randomUUID().slice(0, 6)}`;
   await signUpAndConfirm(admin, { name: "Gale Admin", organizationName: name });
   await admin.goto("/dashboard");
@@ -23,15 +30,21 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
     await expect(dialog.getByLabel("Type")).toHaveValue("award");
     await dialog.getByLabel("Title").fill(title);
     if (title === "Safety Champion") {
-      await dialog.getByLabel("Image or video (optional)").setInputFiles({ name: "badge.png", mimeType: "image/png", buffer: PNG });
+      await dialog
+        .getByLabel("Image or video (optional)")
+        .setInputFiles({ name: "badge.png", mimeType: "image/png", buffer: PNG });
       await expect(dialog.getByLabel("or Image/Video URL")).toBeDisabled();
     }
     await dialog.getByRole("button", { name: "Create Achievement" }).click();
-    await expect(toast(admin, "Achievement created")).toContainText("The person will be notified to accept this achievement.");
+    await expect(toast(admin, "Achievement created")).toContainText(
+      "The person will be notified to accept this achievement.",
+    );
   }
 
   await member.goto("/passport");
-  const pending = member.getByRole("region", { name: "Pending Achievements" }).or(member.locator("section", { has: member.getByRole("heading", { name: "Pending Achievements" }) }));
+  const pending = member
+    .getByRole("region", { name: "Pending Achievements" })
+    .or(member.locator("section", { has: member.getByRole("heading", { name: "Pending Achievements" }) }));
   await expect(pending.getByText("Safety Champion")).toBeVisible();
   await member.getByRole("button", { name: "Accept Safety Champion" }).click();
   await expect(toast(member, "Achievement accepted")).toBeVisible();
@@ -95,7 +108,10 @@ test("a person uploads a profile picture", async ({ page }) => {
 
 const INTRO_VIDEO = "tests/fixtures/intro.webm";
 
-test("the owner uploads an introduction video from the passport's profile dialog; it plays; Remove clears it", async ({ page, newPersonPage }) => {
+test("the owner uploads an introduction video from the passport's profile dialog; it plays; Remove clears it", async ({
+  page,
+  newPersonPage,
+}) => {
   await signUpAndConfirm(page, { name: "Ivy Intro" });
   await page.goto("/passport");
   const passportPath = new URL(await page.getByRole("textbox", { name: "Public passport link" }).inputValue()).pathname;
@@ -105,7 +121,9 @@ test("the owner uploads an introduction video from the passport's profile dialog
   await expect(dialog.getByRole("button", { name: "Upload Picture" })).toBeVisible();
   await dialog.getByLabel("Introduction video").setInputFiles(INTRO_VIDEO);
   // The browser makes a JPEG thumbnail of the chosen video before it is sent.
-  await expect.poll(() => dialog.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.[0]?.type)).toBe("image/jpeg");
+  await expect
+    .poll(() => dialog.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.[0]?.type))
+    .toBe("image/jpeg");
   await dialog.getByRole("button", { name: "Upload Video" }).click();
   await expect(toast(page, "Video uploaded")).toContainText("Your introduction video has been updated.");
 
@@ -147,12 +165,17 @@ test("a self achievement with a video shows it with a play overlay and its thumb
   await dialog.getByLabel("Company/Organization").fill("DevConf");
   await dialog.getByLabel("Image or video (optional)").setInputFiles(INTRO_VIDEO);
   await expect(dialog.getByLabel("Cover image for a video (optional)")).toBeVisible();
-  await expect.poll(() => dialog.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.length)).toBe(1);
+  await expect
+    .poll(() => dialog.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.length))
+    .toBe(1);
   await dialog.getByRole("button", { name: "Add Achievement" }).click();
   await expect(toast(page, "Achievement added")).toBeVisible();
   const card = page.getByRole("article").filter({ hasText: "Conference Talk - DevConf" });
   await expect(card.locator("video")).toHaveAttribute("src", /^\/media\/achievement-videos\/self-achievements\//);
-  await expect(card.locator("video")).toHaveAttribute("poster", /^\/media\/achievement-images\/self-achievements\/.+\.jpg$/);
+  await expect(card.locator("video")).toHaveAttribute(
+    "poster",
+    /^\/media\/achievement-images\/self-achievements\/.+\.jpg$/,
+  );
 });
 
 test("a public passport shows 8 entries and View More reveals the rest", async ({ page }) => {

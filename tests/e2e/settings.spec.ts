@@ -62,7 +62,9 @@ test.describe("settings", () => {
     await expect(toast(page, "Feedback sent")).toBeVisible();
   });
 
-  test("archive signs out after 2 seconds; signing in again reactivates; purge deletes everything", async ({ page }) => {
+  test("archive signs out after 2 seconds; signing in again reactivates; purge deletes everything", async ({
+    page,
+  }) => {
     const { email } = await signUpAndConfirm(page, { name: "Alex Gone" });
     await page.goto("/settings");
     await page.getByRole("button", { name: "Archive Account" }).click();
@@ -109,7 +111,10 @@ test.describe("settings without JavaScript", () => {
     await page.goto("/settings");
     await page.getByRole("link", { name: "Archive Account" }).click();
     await expect(page).toHaveURL("/settings?confirm=archive");
-    await page.getByRole("region", { name: "Archive your account?" }).getByRole("button", { name: "Archive Account" }).click();
+    await page
+      .getByRole("region", { name: "Archive your account?" })
+      .getByRole("button", { name: "Archive Account" })
+      .click();
     await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
     await page.getByRole("link", { name: "Permanently Delete All Data" }).click();
     await page.getByRole("button", { name: "Delete Everything" }).click();
@@ -126,7 +131,9 @@ test.describe("navigation shell", () => {
     await expect(sidebar.getByText("Signed in as")).toBeVisible();
     // The shortcut listens once the page has hydrated, when the toggle becomes a script button.
     await expect(page.getByTitle("Toggle sidebar (Ctrl+B)")).toBeVisible();
-    const saved = page.waitForResponse((response) => response.url().includes("/preferences") && response.request().method() === "POST");
+    const saved = page.waitForResponse(
+      (response) => response.url().includes("/preferences") && response.request().method() === "POST",
+    );
     await page.keyboard.press("Control+b");
     await expect(sidebar).toBeHidden();
     await saved;

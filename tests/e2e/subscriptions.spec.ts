@@ -3,7 +3,10 @@ import { signUpAndConfirm } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 async function organisationWithMember(admin: Page, member: Page) {
-  await signUpAndConfirm(admin, { name: "Sol Subscriber", organizationName: `Paying ${crypto.randomUUID().slice(0, 6)}` });
+  await signUpAndConfirm(admin, {
+    name: "Sol Subscriber",
+    organizationName: `Paying ${crypto.randomUUID().slice(0, 6)}`,
+  });
   await admin.goto("/dashboard");
   const link = await admin.getByRole("textbox", { name: "Invite link" }).inputValue();
   await signUpAndConfirm(member, { name: "Max Member" });
@@ -12,16 +15,23 @@ async function organisationWithMember(admin: Page, member: Page) {
   await admin.reload();
 }
 
-const memberRow = (page: Page) => page.getByRole("list", { name: "Team members" }).getByRole("listitem").filter({ hasText: "Max Member" });
+const memberRow = (page: Page) =>
+  page.getByRole("list", { name: "Team members" }).getByRole("listitem").filter({ hasText: "Max Member" });
 
 test.describe("member subscriptions", () => {
-  test("an admin subscribes a member through the local simulated checkout, then cancels", async ({ page, secondPage }) => {
+  test("an admin subscribes a member through the local simulated checkout, then cancels", async ({
+    page,
+    secondPage,
+  }) => {
     await organisationWithMember(page, secondPage);
     const row = memberRow(page);
     await expect(row.getByText("Not Subscribed")).toBeVisible();
 
     // Checkout opens in a new tab, with a toast here.
-    const [checkout] = await Promise.all([page.waitForEvent("popup"), row.getByRole("button", { name: /^Subscribe Max Member/ }).click()]);
+    const [checkout] = await Promise.all([
+      page.waitForEvent("popup"),
+      row.getByRole("button", { name: /^Subscribe Max Member/ }).click(),
+    ]);
     await expect(toast(page, "Opening checkout")).toBeVisible();
     await expect(checkout.getByRole("heading", { name: "Simulated checkout" })).toBeVisible();
     await expect(checkout.getByText("£2.99 per month")).toBeVisible();
@@ -44,7 +54,12 @@ test.describe("member subscriptions", () => {
 
     test("Subscribe still opens the simulated checkout in a new tab", async ({ page, secondPage }) => {
       await organisationWithMember(page, secondPage);
-      const [checkout] = await Promise.all([page.waitForEvent("popup"), memberRow(page).getByRole("button", { name: /^Subscribe Max Member/ }).click()]);
+      const [checkout] = await Promise.all([
+        page.waitForEvent("popup"),
+        memberRow(page)
+          .getByRole("button", { name: /^Subscribe Max Member/ })
+          .click(),
+      ]);
       await checkout.getByRole("button", { name: "Complete payment" }).click();
       await expect(memberRow(checkout).getByText("Subscribed", { exact: true })).toBeVisible();
       await page.reload();

@@ -20,7 +20,11 @@ const DAY = 24 * 60 * 60 * 1000;
 describe("sign-up validation", () => {
   const cases: [string, Record<string, string>, string][] = [
     ["a malformed e-mail", { email: "not-an-email" }, "Invalid email address"],
-    ["an e-mail over 255 characters", { email: `${"a".repeat(250)}@example.com` }, "Email must be less than 255 characters"],
+    [
+      "an e-mail over 255 characters",
+      { email: `${"a".repeat(250)}@example.com` },
+      "Email must be less than 255 characters",
+    ],
     ["a short password", { password: "12345" }, "Password must be at least 6 characters"],
     ["a blank name", { name: "   " }, "Name is required"],
     ["a name over 100 characters", { name: "n".repeat(101) }, "Name must be less than 100 characters"],
@@ -30,7 +34,10 @@ describe("sign-up validation", () => {
   it.each(cases)("refuses %s with the spec's message and keeps what was typed", async (_, override, message) => {
     const fields = { intent: "signup", name: "Ada Lovelace", email: uniqueEmail(), password: PASSWORD, ...override };
     // Posted where the form lives, as a browser without JavaScript posts it.
-    const response = await postForm(fields.intent === "signup" ? "/auth?mode=personal" : "/auth?mode=organisation", fields);
+    const response = await postForm(
+      fields.intent === "signup" ? "/auth?mode=personal" : "/auth?mode=organisation",
+      fields,
+    );
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain(message);
@@ -53,13 +60,21 @@ describe("sign-up, confirmation and session", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/auth?mode=verify-email&email=${encodeURIComponent(email)}`);
 
-    const mail = await env.DB.prepare('select subject, text, html from dev_mail where "to" = ?').bind(email).first<{ subject: string; text: string; html: string }>();
+    const mail = await env.DB.prepare('select subject, text, html from dev_mail where "to" = ?')
+      .bind(email)
+      .first<{ subject: string; text: string; html: string }>();
     expect(mail?.text).toContain("Hi Ada Lovelace");
     expect(mail?.text).toMatch(/http:\/\/localhost\/auth\/confirm\?token=/);
     expect(mail?.html).toContain("/auth/confirm?token=");
 
     const mailbox = await get(`/dev/mail.json?to=${encodeURIComponent(email)}`);
-    const items = (await mailbox.json()) as { to: string; subject: string; text: string; html: string; createdAt: string }[];
+    const items = (await mailbox.json()) as {
+      to: string;
+      subject: string;
+      text: string;
+      html: string;
+      createdAt: string;
+    }[];
     expect(items).toHaveLength(1);
     expect(Object.keys(items[0]!).sort()).toEqual(["createdAt", "html", "subject", "text", "to"]);
 
@@ -75,7 +90,9 @@ describe("sign-up, confirmation and session", () => {
     const dashboard = await get("/dashboard", cookie);
     expect(dashboard.status).toBe(200);
     expect(await dashboard.text()).toMatch(/Welcome, (<!-- -->)?Ada Lovelace/);
-    const profile = await env.DB.prepare("select full_name, user_type from profiles p join users u on u.id = p.id where u.email = ?")
+    const profile = await env.DB.prepare(
+      "select full_name, user_type from profiles p join users u on u.id = p.id where u.email = ?",
+    )
       .bind(email)
       .first();
     expect(profile).toEqual({ full_name: "Ada Lovelace", user_type: "individual" });
@@ -90,7 +107,9 @@ describe("sign-up, confirmation and session", () => {
     expect(sessionCookie).not.toMatch(/Max-Age/i);
 
     const kept = await postForm("/auth", { intent: "signin", email, password: PASSWORD, remember: "on" });
-    expect(kept.headers.getSetCookie().find((line) => line.startsWith("passport.session_token="))).toMatch(/Max-Age=\d+/i);
+    expect(kept.headers.getSetCookie().find((line) => line.startsWith("passport.session_token="))).toMatch(
+      /Max-Age=\d+/i,
+    );
     // A new session each time: the session id changes at sign-in.
     expect(cookiesFrom(kept)).not.toBe(cookiesFrom(plain));
   });
@@ -108,10 +127,21 @@ describe("sign-up, confirmation and session", () => {
 
     const user = await env.DB.prepare("select id from users where email = ?").bind(email).first<{ id: string }>();
     expect(await countRows("select count(*) as n from organizations where name = 'Wells Engineering'")).toBe(1);
-    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'admin'", user!.id)).toBe(1);
-    expect(await countRows("select count(*) as n from organization_members where user_id = ? and status = 'approved'", user!.id)).toBe(1);
-    expect(await countRows("select count(*) as n from pending_organization_setups where user_id = ?", user!.id)).toBe(0);
-    expect(await env.DB.prepare("select user_type from profiles where id = ?").bind(user!.id).first()).toEqual({ user_type: "organization" });
+    expect(
+      await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'admin'", user!.id),
+    ).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from organization_members where user_id = ? and status = 'approved'",
+        user!.id,
+      ),
+    ).toBe(1);
+    expect(await countRows("select count(*) as n from pending_organization_setups where user_id = ?", user!.id)).toBe(
+      0,
+    );
+    expect(await env.DB.prepare("select user_type from profiles where id = ?").bind(user!.id).first()).toEqual({
+      user_type: "organization",
+    });
   });
 
   it("a bad token gets the error state and no session", async () => {
@@ -127,10 +157,16 @@ describe("no account enumeration", () => {
     const taken = await signUp({ name: "Someone Else", email });
     const fresh = await signUp({ name: "Someone Else", email: uniqueEmail() });
     expect(taken.status).toBe(fresh.status);
-    expect(taken.headers.get("Location")?.replace(/email=[^&]+/, "")).toBe(fresh.headers.get("Location")?.replace(/email=[^&]+/, ""));
+    expect(taken.headers.get("Location")?.replace(/email=[^&]+/, "")).toBe(
+      fresh.headers.get("Location")?.replace(/email=[^&]+/, ""),
+    );
     // The taken account is untouched, and its owner hears about the attempt.
-    expect(await env.DB.prepare("select name from users where email = ?").bind(email).first()).toEqual({ name: "First Owner" });
-    expect(await countRows('select count(*) as n from dev_mail where "to" = ? and subject like \'%already have%\'', email)).toBe(1);
+    expect(await env.DB.prepare("select name from users where email = ?").bind(email).first()).toEqual({
+      name: "First Owner",
+    });
+    expect(
+      await countRows("select count(*) as n from dev_mail where \"to\" = ? and subject like '%already have%'", email),
+    ).toBe(1);
   });
 
   it("answers an unknown address exactly like a wrong password", async () => {
@@ -147,7 +183,8 @@ describe("rate limits", () => {
   it("refuse the 11th sign-in in a minute with 429 and keep the count in D1", async () => {
     const ip = newClientIp();
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 11; attempt++) statuses.push((await signIn("nobody@example.com", "wrong-password", ip)).status);
+    for (let attempt = 0; attempt < 11; attempt++)
+      statuses.push((await signIn("nobody@example.com", "wrong-password", ip)).status);
     expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
     const limited = await signIn("nobody@example.com", "wrong-password", ip);
     expect(limited.status).toBe(429);
@@ -180,7 +217,12 @@ describe("password change", () => {
     const { email, cookie } = await createAccount();
     const response = await postForm(
       "/settings",
-      { intent: "change-password", currentPassword: "not-my-password", newPassword: "brand-new-1", confirmPassword: "brand-new-1" },
+      {
+        intent: "change-password",
+        currentPassword: "not-my-password",
+        newPassword: "brand-new-1",
+        confirmPassword: "brand-new-1",
+      },
       { cookie },
     );
     expect(response.status).toBe(400);
@@ -192,7 +234,12 @@ describe("password change", () => {
     const { cookie } = await createAccount();
     const response = await postForm(
       "/settings",
-      { intent: "change-password", currentPassword: PASSWORD, newPassword: "brand-new-1", confirmPassword: "brand-new-2" },
+      {
+        intent: "change-password",
+        currentPassword: PASSWORD,
+        newPassword: "brand-new-1",
+        confirmPassword: "brand-new-2",
+      },
       { cookie },
     );
     expect(response.status).toBe(400);
@@ -206,7 +253,12 @@ describe("password change", () => {
 
     const response = await postForm(
       "/settings",
-      { intent: "change-password", currentPassword: PASSWORD, newPassword: "brand-new-1", confirmPassword: "brand-new-1" },
+      {
+        intent: "change-password",
+        currentPassword: PASSWORD,
+        newPassword: "brand-new-1",
+        confirmPassword: "brand-new-1",
+      },
       { cookie },
     );
     expect(response.status).toBe(302);
@@ -220,12 +272,18 @@ describe("password change", () => {
 describe("sign-out", () => {
   it("ends the session, clears the active organisation and goes home", async () => {
     const { id, cookie } = await createAccount({ organizationName: "Signout Org" });
-    expect(await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(id).first<{ a: string | null }>()).not.toEqual({ a: null });
+    expect(
+      await env.DB.prepare("select active_organization_id as a from profiles where id = ?")
+        .bind(id)
+        .first<{ a: string | null }>(),
+    ).not.toEqual({ a: null });
     const response = await postForm("/auth/signout", {}, { cookie });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/");
     expect((await get("/dashboard", cookie)).status).toBe(302);
-    expect(await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(id).first()).toEqual({ a: null });
+    expect(
+      await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(id).first(),
+    ).toEqual({ a: null });
   });
 });
 
@@ -233,10 +291,18 @@ async function giveMembershipAndAchievement(userId: string) {
   const organizationId = crypto.randomUUID();
   await env.DB.batch([
     env.DB.prepare("insert into organizations (id, name, created_at) values (?, 'Acme', 0)").bind(organizationId),
-    env.DB.prepare("insert into organization_members (id, user_id, organization_id, status, requested_at, subscription_status) values (?, ?, ?, 'approved', 0, 'inactive')").bind(crypto.randomUUID(), userId, organizationId),
-    env.DB.prepare("insert into organization_roles (id, user_id, organization_id, role, created_at) values (?, ?, ?, 'member', 0)").bind(crypto.randomUUID(), userId, organizationId),
-    env.DB.prepare("insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, image_url, created_at) values (?, ?, ?, ?, 'Star', '2024-01-01', 'award', 'accepted', 1, ?, 0)").bind(crypto.randomUUID(), userId, organizationId, userId, `/media/${organizationId}/photo.jpg`),
-    env.DB.prepare("insert into notifications (id, user_id, title, message, created_at) values (?, ?, 'Hi', 'There', 0)").bind(crypto.randomUUID(), userId),
+    env.DB.prepare(
+      "insert into organization_members (id, user_id, organization_id, status, requested_at, subscription_status) values (?, ?, ?, 'approved', 0, 'inactive')",
+    ).bind(crypto.randomUUID(), userId, organizationId),
+    env.DB.prepare(
+      "insert into organization_roles (id, user_id, organization_id, role, created_at) values (?, ?, ?, 'member', 0)",
+    ).bind(crypto.randomUUID(), userId, organizationId),
+    env.DB.prepare(
+      "insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, image_url, created_at) values (?, ?, ?, ?, 'Star', '2024-01-01', 'award', 'accepted', 1, ?, 0)",
+    ).bind(crypto.randomUUID(), userId, organizationId, userId, `/media/${organizationId}/photo.jpg`),
+    env.DB.prepare(
+      "insert into notifications (id, user_id, title, message, created_at) values (?, ?, 'Hi', 'There', 0)",
+    ).bind(crypto.randomUUID(), userId),
   ]);
   await env.MEDIA.put(`${organizationId}/photo.jpg`, "jpg");
   await env.MEDIA.put(`avatars/${userId}/avatar.png`, "png");
@@ -265,11 +331,15 @@ describe("archive and reactivation", () => {
     const { id, email, cookie } = await createAccount();
     await giveMembershipAndAchievement(id);
     await postForm("/settings", { intent: "archive" }, { cookie });
-    await env.DB.prepare("update profiles set deleted_at = ? where id = ?").bind(Date.now() - 29 * DAY, id).run();
+    await env.DB.prepare("update profiles set deleted_at = ? where id = ?")
+      .bind(Date.now() - 29 * DAY, id)
+      .run();
 
     const response = await signIn(email);
     expect(response.status).toBe(302);
-    expect(await env.DB.prepare("select deleted_at from profiles where id = ?").bind(id).first()).toEqual({ deleted_at: null });
+    expect(await env.DB.prepare("select deleted_at from profiles where id = ?").bind(id).first()).toEqual({
+      deleted_at: null,
+    });
     expect((await get(`/passport/${id}`)).status).toBe(200);
     expect(await countRows("select count(*) as n from organization_members where user_id = ?", id)).toBe(0);
   });
@@ -277,10 +347,21 @@ describe("archive and reactivation", () => {
 
 describe("purge", () => {
   async function everythingOf(userId: string, organizationId: string) {
-    const tables = ["users where id", "profiles where id", "sessions where user_id", "accounts where user_id", "achievements where user_id", "notifications where user_id", "organization_members where user_id", "organization_roles where user_id"];
+    const tables = [
+      "users where id",
+      "profiles where id",
+      "sessions where user_id",
+      "accounts where user_id",
+      "achievements where user_id",
+      "notifications where user_id",
+      "organization_members where user_id",
+      "organization_roles where user_id",
+    ];
     let rows = 0;
     for (const table of tables) rows += await countRows(`select count(*) as n from ${table} = ?`, userId);
-    const objects = (await env.MEDIA.list({ prefix: `avatars/${userId}/` })).objects.length + (await env.MEDIA.list({ prefix: `${organizationId}/` })).objects.length;
+    const objects =
+      (await env.MEDIA.list({ prefix: `avatars/${userId}/` })).objects.length +
+      (await env.MEDIA.list({ prefix: `${organizationId}/` })).objects.length;
     return { rows, objects };
   }
 
@@ -305,8 +386,12 @@ describe("purge", () => {
     const recent = await createAccount();
     const oldOrg = await giveMembershipAndAchievement(old.id);
     await giveMembershipAndAchievement(recent.id);
-    await env.DB.prepare("update profiles set deleted_at = ? where id = ?").bind(Date.now() - 31 * DAY, old.id).run();
-    await env.DB.prepare("update profiles set deleted_at = ? where id = ?").bind(Date.now() - 29 * DAY, recent.id).run();
+    await env.DB.prepare("update profiles set deleted_at = ? where id = ?")
+      .bind(Date.now() - 31 * DAY, old.id)
+      .run();
+    await env.DB.prepare("update profiles set deleted_at = ? where id = ?")
+      .bind(Date.now() - 29 * DAY, recent.id)
+      .run();
 
     const run = async () => {
       const ctx = createExecutionContext();
@@ -319,6 +404,8 @@ describe("purge", () => {
 
     const before = await countRows("select (select count(*) from users) + (select count(*) from achievements) as n");
     await run();
-    expect(await countRows("select (select count(*) from users) + (select count(*) from achievements) as n")).toBe(before);
+    expect(await countRows("select (select count(*) from users) + (select count(*) from achievements) as n")).toBe(
+      before,
+    );
   });
 });

@@ -5,25 +5,41 @@ import { countRows, createAccount, get, postForm } from "./helpers.ts";
 const today = () => new Date().toISOString().slice(0, 10);
 
 async function organisationWithMember() {
-  const admin = await createAccount({ name: "Gia Giver", organizationName: `Givers ${crypto.randomUUID().slice(0, 6)}` });
-  const { id: organizationId } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!;
+  const admin = await createAccount({
+    name: "Gia Giver",
+    organizationName: `Givers ${crypto.randomUUID().slice(0, 6)}`,
+  });
+  const { id: organizationId } = (await env.DB.prepare(
+    "select organization_id as id from organization_roles where user_id = ?",
+  )
+    .bind(admin.id)
+    .first<{ id: string }>())!;
   const member = await createAccount({ name: "Rex Recipient" });
   await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
   return { admin, member, organizationId };
 }
 
 const give = (cookie: string, fields: Record<string, string>) =>
-  postForm("/dashboard", { intent: "give-achievement", formId: "give", type: "award", date: today(), title: "Star of the Month", ...fields }, { cookie });
+  postForm(
+    "/dashboard",
+    { intent: "give-achievement", formId: "give", type: "award", date: today(), title: "Star of the Month", ...fields },
+    { cookie },
+  );
 
 const achievementsOf = (userId: string) =>
-  env.DB.prepare("select id, title, status, is_visible as visible, organization_id as org, created_by as creator from achievements where user_id = ? order by created_at").bind(userId).all<{
-    id: string;
-    title: string;
-    status: string;
-    visible: number;
-    org: string | null;
-    creator: string;
-  }>().then((result) => result.results);
+  env.DB.prepare(
+    "select id, title, status, is_visible as visible, organization_id as org, created_by as creator from achievements where user_id = ? order by created_at",
+  )
+    .bind(userId)
+    .all<{
+      id: string;
+      title: string;
+      status: string;
+      visible: number;
+      org: string | null;
+      creator: string;
+    }>()
+    .then((result) => result.results);
 
 describe("giving an achievement", () => {
   it("an admin gives one to an approved member: pending, visible, and the member is told", async () => {
@@ -31,15 +47,30 @@ describe("giving an achievement", () => {
     const response = await give(admin.cookie, { userId: member.id, description: "  For the rota rescue.  " });
     expect(response.status).toBe(302);
     expect(await achievementsOf(member.id)).toEqual([
-      expect.objectContaining({ title: "Star of the Month", status: "pending", visible: 1, org: organizationId, creator: admin.id }),
+      expect.objectContaining({
+        title: "Star of the Month",
+        status: "pending",
+        visible: 1,
+        org: organizationId,
+        creator: admin.id,
+      }),
     ]);
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'New achievement'", member.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'New achievement'",
+        member.id,
+      ),
+    ).toBe(1);
   });
 
   const cases: [string, Record<string, string>, string][] = [
     ["a blank title", { title: "  " }, "Title is required"],
     ["a title over 200 characters", { title: "t".repeat(201) }, "Title must be less than 200 characters"],
-    ["a description over 1000 characters", { description: "d".repeat(1001) }, "Description must be less than 1000 characters"],
+    [
+      "a description over 1000 characters",
+      { description: "d".repeat(1001) },
+      "Description must be less than 1000 characters",
+    ],
     ["no date", { date: "" }, "Date is required"],
     ["a date in the future", { date: "2999-01-01" }, "Date cannot be in the future"],
     ["no person", { userId: "" }, "Please select a person"],
@@ -76,13 +107,21 @@ describe("answering and showing", () => {
     await give(admin.cookie, { userId: member.id });
     const [achievement] = await achievementsOf(member.id);
 
-    expect((await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: admin.cookie })).status).toBe(403);
+    expect(
+      (await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: admin.cookie }))
+        .status,
+    ).toBe(403);
     expect((await achievementsOf(member.id))[0]!.status).toBe("pending");
 
     await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: member.cookie });
     await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: member.cookie });
     expect((await achievementsOf(member.id))[0]!.status).toBe("accepted");
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Achievement accepted'", admin.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'Achievement accepted'",
+        admin.id,
+      ),
+    ).toBe(1);
     expect(await (await get(`/passport/${member.id}`)).text()).toContain("Star of the Month");
   });
 
@@ -101,10 +140,26 @@ describe("answering and showing", () => {
     const [achievement] = await achievementsOf(member.id);
     await postForm("/passport", { intent: "accept", achievementId: achievement!.id }, { cookie: member.cookie });
 
-    expect((await postForm("/passport", { intent: "set-visibility", achievementId: achievement!.id, visible: "false" }, { cookie: admin.cookie })).status).toBe(403);
-    await postForm("/passport", { intent: "set-visibility", achievementId: achievement!.id, visible: "false" }, { cookie: member.cookie });
+    expect(
+      (
+        await postForm(
+          "/passport",
+          { intent: "set-visibility", achievementId: achievement!.id, visible: "false" },
+          { cookie: admin.cookie },
+        )
+      ).status,
+    ).toBe(403);
+    await postForm(
+      "/passport",
+      { intent: "set-visibility", achievementId: achievement!.id, visible: "false" },
+      { cookie: member.cookie },
+    );
     expect(await (await get(`/passport/${member.id}`)).text()).not.toContain("Shy Award");
-    await postForm("/passport", { intent: "set-visibility", achievementId: achievement!.id, visible: "true" }, { cookie: member.cookie });
+    await postForm(
+      "/passport",
+      { intent: "set-visibility", achievementId: achievement!.id, visible: "true" },
+      { cookie: member.cookie },
+    );
     expect(await (await get(`/passport/${member.id}`)).text()).toContain("Shy Award");
   });
 });
@@ -114,12 +169,25 @@ describe("self achievements", () => {
     const person = await createAccount();
     const response = await postForm(
       "/passport",
-      { intent: "add-self-achievement", formId: "self", title: "Marathon", company: "City Runners", date: "2024-04-21", type: "milestone" },
+      {
+        intent: "add-self-achievement",
+        formId: "self",
+        title: "Marathon",
+        company: "City Runners",
+        date: "2024-04-21",
+        type: "milestone",
+      },
       { cookie: person.cookie },
     );
     expect(response.status).toBe(302);
     expect(await achievementsOf(person.id)).toEqual([
-      expect.objectContaining({ title: "Marathon - City Runners", status: "accepted", visible: 1, org: null, creator: person.id }),
+      expect.objectContaining({
+        title: "Marathon - City Runners",
+        status: "accepted",
+        visible: 1,
+        org: null,
+        creator: person.id,
+      }),
     ]);
     expect(await (await get(`/passport/${person.id}`)).text()).toContain("Self Achievement");
   });
@@ -128,7 +196,14 @@ describe("self achievements", () => {
     const person = await createAccount();
     const response = await postForm(
       "/passport",
-      { intent: "add-self-achievement", formId: "self", title: "Marathon", company: " ", date: "2024-04-21", type: "milestone" },
+      {
+        intent: "add-self-achievement",
+        formId: "self",
+        title: "Marathon",
+        company: " ",
+        date: "2024-04-21",
+        type: "milestone",
+      },
       { cookie: person.cookie },
     );
     expect(response.status).toBe(400);
@@ -157,8 +232,20 @@ describe("the free achievement limit", () => {
       const response = await worker.fetch(
         new Request("http://localhost/dashboard", {
           method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost", Host: "localhost", Cookie: admin.cookie },
-          body: new URLSearchParams({ intent: "give-achievement", formId: "give", userId: member.id, title, date: today(), type: "award" }),
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: "http://localhost",
+            Host: "localhost",
+            Cookie: admin.cookie,
+          },
+          body: new URLSearchParams({
+            intent: "give-achievement",
+            formId: "give",
+            userId: member.id,
+            title,
+            date: today(),
+            type: "award",
+          }),
           redirect: "manual",
         }),
         limited,

@@ -13,25 +13,41 @@ const daysBefore = (days: number) => NOW.getTime() - days * DAY;
 async function person(name: string) {
   const id = crypto.randomUUID();
   await env.DB.batch([
-    env.DB.prepare("insert into users (id, name, email, created_at, updated_at) values (?, ?, ?, 0, 0)").bind(id, name, `${id}@example.com`),
-    env.DB.prepare("insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, ?, 'individual', 0, 0)").bind(id, name),
+    env.DB.prepare("insert into users (id, name, email, created_at, updated_at) values (?, ?, ?, 0, 0)").bind(
+      id,
+      name,
+      `${id}@example.com`,
+    ),
+    env.DB.prepare(
+      "insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, ?, 'individual', 0, 0)",
+    ).bind(id, name),
   ]);
   return id;
 }
 
 async function organisation() {
   const id = crypto.randomUUID();
-  await env.DB.prepare("insert into organizations (id, name, created_at) values (?, ?, 0)").bind(id, `Org ${id.slice(0, 4)}`).run();
+  await env.DB.prepare("insert into organizations (id, name, created_at) values (?, ?, 0)")
+    .bind(id, `Org ${id.slice(0, 4)}`)
+    .run();
   return id;
 }
 
 async function member(organizationId: string, userId: string, approvedAt: number, status = "approved") {
-  await env.DB.prepare("insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at) values (?, ?, ?, ?, ?, ?)")
+  await env.DB.prepare(
+    "insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at) values (?, ?, ?, ?, ?, ?)",
+  )
     .bind(crypto.randomUUID(), userId, organizationId, status, approvedAt, status === "approved" ? approvedAt : null)
     .run();
 }
 
-async function give(organizationId: string | null, userId: string, createdBy: string, createdAt: number, status = "pending") {
+async function give(
+  organizationId: string | null,
+  userId: string,
+  createdBy: string,
+  createdAt: number,
+  status = "pending",
+) {
   await env.DB.prepare(
     "insert into achievements (id, user_id, organization_id, created_by, title, date, status, created_at) values (?, ?, ?, ?, 'Star', '2025-01-01', ?, ?)",
   )
@@ -39,7 +55,8 @@ async function give(organizationId: string | null, userId: string, createdBy: st
     .run();
 }
 
-const analytics = (organizationId: string, range: 7 | 30 | 90 | 365) => loadRecognitionAnalytics(createDb(env.DB), organizationId, range, NOW);
+const analytics = (organizationId: string, range: 7 | 30 | 90 | 365) =>
+  loadRecognitionAnalytics(createDb(env.DB), organizationId, range, NOW);
 
 describe("recognition over a range", () => {
   it("counts pending and accepted achievements from [start of the first day, end of today), against the previous period", async () => {
@@ -148,7 +165,14 @@ describe("needs recognition", () => {
     const org = await organisation();
     for (let index = 0; index < 9; index++) await member(org, await person(`Member ${index}`), daysBefore(100 + index));
     const { needsRecognition } = await analytics(org, 30);
-    expect(needsRecognition.members.map((row) => row.fullName)).toEqual(["Member 8", "Member 7", "Member 6", "Member 5", "Member 4", "Member 3"]);
+    expect(needsRecognition.members.map((row) => row.fullName)).toEqual([
+      "Member 8",
+      "Member 7",
+      "Member 6",
+      "Member 5",
+      "Member 4",
+      "Member 3",
+    ]);
     expect(needsRecognition.total).toBe(9);
   });
 });
@@ -214,9 +238,16 @@ describe("top recognisers", () => {
 
 describe("the analytics panel on the dashboard", () => {
   it("shows an admin the figures for the range in the URL; an unknown range falls back to 30 days", async () => {
-    const admin = await createAccount({ name: "Ada Admin", organizationName: `Counters ${crypto.randomUUID().slice(0, 6)}` });
+    const admin = await createAccount({
+      name: "Ada Admin",
+      organizationName: `Counters ${crypto.randomUUID().slice(0, 6)}`,
+    });
     const member = await createAccount({ name: "Mo Member" });
-    const organizationId = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!.id;
+    const organizationId = (await env.DB.prepare(
+      "select organization_id as id from organization_roles where user_id = ?",
+    )
+      .bind(admin.id)
+      .first<{ id: string }>())!.id;
     await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
     await give(organizationId, member.id, admin.id, Date.now() - 20 * DAY);
 
@@ -226,13 +257,22 @@ describe("the analytics panel on the dashboard", () => {
     const month = await (await get("/dashboard?range=30", admin.cookie)).text();
     expect(month).toMatch(/Achievements given in the last 30 days: <\/span>1</);
     expect(month).toContain('role="img"');
-    expect(await (await get("/dashboard?range=12", admin.cookie)).text()).toMatch(/Achievements given in the last 30 days: <\/span>1</);
+    expect(await (await get("/dashboard?range=12", admin.cookie)).text()).toMatch(
+      /Achievements given in the last 30 days: <\/span>1</,
+    );
   });
 
   it("is not shown to a member who is not an admin of the organisation", async () => {
-    const admin = await createAccount({ name: "Ada Admin", organizationName: `Private ${crypto.randomUUID().slice(0, 6)}` });
+    const admin = await createAccount({
+      name: "Ada Admin",
+      organizationName: `Private ${crypto.randomUUID().slice(0, 6)}`,
+    });
     const member = await createAccount({ name: "Mo Member" });
-    const organizationId = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!.id;
+    const organizationId = (await env.DB.prepare(
+      "select organization_id as id from organization_roles where user_id = ?",
+    )
+      .bind(admin.id)
+      .first<{ id: string }>())!.id;
     await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
     const html = await (await get("/dashboard?range=7", member.cookie)).text();
     expect(html).not.toContain("Needs recognition");

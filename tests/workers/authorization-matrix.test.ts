@@ -3,7 +3,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 // @ts-ignore -- the Remix server build exists only after `npm run build`.
 import * as build from "../../build/server/index.js";
 import { AUTH_API_ENDPOINTS, app } from "#workers/app.ts";
-import { ORIGIN, PASSWORD, PNG_BYTES, confirmationToken, createAccount, get, newClientIp, postForm, signUp, uniqueEmail } from "./helpers.ts";
+import {
+  ORIGIN,
+  PASSWORD,
+  PNG_BYTES,
+  confirmationToken,
+  createAccount,
+  get,
+  newClientIp,
+  postForm,
+  signUp,
+  uniqueEmail,
+} from "./helpers.ts";
 
 // The authorization matrix (issue 9, items 1 and 5). One table lists every loader and action
 // intent of every route module and every Hono route, against every kind of caller; each cell is
@@ -11,7 +22,17 @@ import { ORIGIN, PASSWORD, PNG_BYTES, confirmationToken, createAccount, get, new
 // from the same world) and checked for its status and, when it is not allowed to change
 // anything, for an unchanged D1 and R2. The same table drives the cross-site request tests.
 
-const CALLERS = ["anon", "individual", "orgUser", "member", "admin", "otherAdmin", "recipient", "another", "archived"] as const;
+const CALLERS = [
+  "anon",
+  "individual",
+  "orgUser",
+  "member",
+  "admin",
+  "otherAdmin",
+  "recipient",
+  "another",
+  "archived",
+] as const;
 type Caller = (typeof CALLERS)[number];
 
 /**
@@ -67,21 +88,99 @@ const today = () => new Date().toISOString().slice(0, 10);
 const ROWS: Row[] = [
   // ---- Public pages and redirects ----
   { route: "routes/_index", kind: "loader", call: () => ({ method: "GET", path: "/" }), ok: [200], cells: PUBLIC },
-  { route: "routes/$", kind: "loader", call: () => ({ method: "GET", path: "/no-such-page" }), ok: [404], cells: PUBLIC },
-  { route: "routes/auth_.signout", kind: "loader", call: () => ({ method: "GET", path: "/auth/signout" }), ok: [302], cells: PUBLIC },
-  { route: "routes/preferences", kind: "loader", call: () => ({ method: "GET", path: "/preferences" }), ok: [302], cells: PUBLIC },
-  { route: "routes/organizations.active", kind: "loader", call: () => ({ method: "GET", path: "/organizations/active" }), ok: [302], cells: PUBLIC },
-  { route: "routes/profile.media", kind: "loader", call: () => ({ method: "GET", path: "/profile/media" }), ok: [302], cells: PUBLIC },
-  { route: "routes/auth_.confirm", kind: "loader", call: (w) => ({ method: "GET", path: `/auth/confirm?token=${w.token}` }), ok: [200], cells: PUBLIC },
-  { route: "routes/join.$organizationId", kind: "loader", call: (w) => ({ method: "GET", path: `/join/${w.orgA}` }), ok: [200], cells: PUBLIC },
+  {
+    route: "routes/$",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/no-such-page" }),
+    ok: [404],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/auth_.signout",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/auth/signout" }),
+    ok: [302],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/preferences",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/preferences" }),
+    ok: [302],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/organizations.active",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/organizations/active" }),
+    ok: [302],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/profile.media",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/profile/media" }),
+    ok: [302],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/auth_.confirm",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/auth/confirm?token=${w.token}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/join.$organizationId",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/join/${w.orgA}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
   // Local stand-ins: served outside production only (404 there, see requireDevelopment).
-  { route: "routes/dev.mail", kind: "loader", call: () => ({ method: "GET", path: "/dev/mail" }), ok: [200], cells: PUBLIC },
-  { route: "routes/dev.mail[.json]", kind: "loader", call: () => ({ method: "GET", path: "/dev/mail.json" }), ok: [200], cells: PUBLIC },
-  { route: "routes/preferences", kind: "action", intent: "cookie-consent", call: () => ({ method: "POST", path: "/preferences", body: form({ intent: "cookie-consent", value: "accepted", redirectTo: "/privacy" }) }), ok: [302], cells: PUBLIC },
-  { route: "routes/auth_.signout", kind: "action", call: () => ({ method: "POST", path: "/auth/signout", body: form({}) }), ok: [302], cells: PUBLIC },
+  {
+    route: "routes/dev.mail",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/dev/mail" }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/dev.mail[.json]",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/dev/mail.json" }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/preferences",
+    kind: "action",
+    intent: "cookie-consent",
+    call: () => ({
+      method: "POST",
+      path: "/preferences",
+      body: form({ intent: "cookie-consent", value: "accepted", redirectTo: "/privacy" }),
+    }),
+    ok: [302],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/auth_.signout",
+    kind: "action",
+    call: () => ({ method: "POST", path: "/auth/signout", body: form({}) }),
+    ok: [302],
+    cells: PUBLIC,
+  },
 
   // ---- Passports ----
-  { route: "routes/passport.$userId", kind: "loader", intent: "public passport", call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}` }), ok: [200], cells: PUBLIC },
+  {
+    route: "routes/passport.$userId",
+    kind: "loader",
+    intent: "public passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
   {
     route: "routes/passport.$userId",
     kind: "loader",
@@ -101,29 +200,103 @@ const ROWS: Row[] = [
 
   // ---- Sign-in, sign-up, confirmation ----
   { route: "routes/auth", kind: "loader", call: () => ({ method: "GET", path: "/auth" }), ok: [200], cells: ANONYMOUS },
-  { route: "routes/auth", kind: "action", intent: "signin", call: (w) => ({ method: "POST", path: "/auth", body: form({ intent: "signin", email: w.users.another.email, password: PASSWORD }) }), ok: [302], cells: ANONYMOUS },
-  { route: "routes/auth", kind: "action", intent: "signup", call: () => ({ method: "POST", path: "/auth", body: form({ intent: "signup", name: "New Person", email: uniqueEmail(), password: PASSWORD }) }), ok: [302], cells: ANONYMOUS },
+  {
+    route: "routes/auth",
+    kind: "action",
+    intent: "signin",
+    call: (w) => ({
+      method: "POST",
+      path: "/auth",
+      body: form({ intent: "signin", email: w.users.another.email, password: PASSWORD }),
+    }),
+    ok: [302],
+    cells: ANONYMOUS,
+  },
+  {
+    route: "routes/auth",
+    kind: "action",
+    intent: "signup",
+    call: () => ({
+      method: "POST",
+      path: "/auth",
+      body: form({ intent: "signup", name: "New Person", email: uniqueEmail(), password: PASSWORD }),
+    }),
+    ok: [302],
+    cells: ANONYMOUS,
+  },
   {
     route: "routes/auth",
     kind: "action",
     intent: "org-signup",
-    call: () => ({ method: "POST", path: "/auth", body: form({ intent: "org-signup", name: "New Org Person", email: uniqueEmail(), password: PASSWORD, organizationName: "New Org" }) }),
+    call: () => ({
+      method: "POST",
+      path: "/auth",
+      body: form({
+        intent: "org-signup",
+        name: "New Org Person",
+        email: uniqueEmail(),
+        password: PASSWORD,
+        organizationName: "New Org",
+      }),
+    }),
     ok: [302],
     cells: ANONYMOUS,
   },
-  { route: "routes/auth", kind: "action", intent: "resend-verification", call: (w) => ({ method: "POST", path: "/auth", body: form({ intent: "resend-verification", email: w.unconfirmedEmail }) }), ok: [302], cells: ANONYMOUS },
+  {
+    route: "routes/auth",
+    kind: "action",
+    intent: "resend-verification",
+    call: (w) => ({
+      method: "POST",
+      path: "/auth",
+      body: form({ intent: "resend-verification", email: w.unconfirmedEmail }),
+    }),
+    ok: [302],
+    cells: ANONYMOUS,
+  },
   // The confirmation token is the credential: whoever holds it may confirm.
-  { route: "routes/auth_.confirm", kind: "action", intent: "valid token", call: (w) => ({ method: "POST", path: "/auth/confirm", body: form({ token: w.token }) }), ok: [200], cells: PUBLIC },
-  { route: "routes/auth_.confirm", kind: "action", intent: "forged token", call: (w) => ({ method: "POST", path: "/auth/confirm", body: form({ token: forge(w.token) }) }), ok: [200], cells: cells(400) },
+  {
+    route: "routes/auth_.confirm",
+    kind: "action",
+    intent: "valid token",
+    call: (w) => ({ method: "POST", path: "/auth/confirm", body: form({ token: w.token }) }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/auth_.confirm",
+    kind: "action",
+    intent: "forged token",
+    call: (w) => ({ method: "POST", path: "/auth/confirm", body: form({ token: forge(w.token) }) }),
+    ok: [200],
+    cells: cells(400),
+  },
 
   // ---- Dashboard ----
   { route: "routes/_app", kind: "loader", call: () => ({ method: "GET", path: "/passport" }), ok: [200], cells: OWN },
-  { route: "routes/_app.dashboard", kind: "loader", call: () => ({ method: "GET", path: "/dashboard" }), ok: [200], cells: OWN },
+  {
+    route: "routes/_app.dashboard",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/dashboard" }),
+    ok: [200],
+    cells: OWN,
+  },
   {
     route: "routes/_app.dashboard",
     kind: "action",
     intent: "give-achievement",
-    call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "give-achievement", formId: "give", userId: w.users.recipient.id, type: "award", date: today(), title: "Matrix award" }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({
+        intent: "give-achievement",
+        formId: "give",
+        userId: w.users.recipient.id,
+        type: "award",
+        date: today(),
+        title: "Matrix award",
+      }),
+    }),
     ok: [302],
     // An admin of another organisation acts for that one, where the recipient is not a member.
     cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "noop" }),
@@ -132,7 +305,21 @@ const ROWS: Row[] = [
     route: "routes/_app.dashboard",
     kind: "action",
     intent: "give-achievement (with a file)",
-    call: (w) => ({ method: "POST", path: "/dashboard", body: multipart({ intent: "give-achievement", formId: "give", userId: w.users.recipient.id, type: "award", date: today(), title: "Matrix award" }, { media: png() }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: multipart(
+        {
+          intent: "give-achievement",
+          formId: "give",
+          userId: w.users.recipient.id,
+          type: "award",
+          date: today(),
+          title: "Matrix award",
+        },
+        { media: png() },
+      ),
+    }),
     ok: [302],
     cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "noop" }),
   },
@@ -140,18 +327,59 @@ const ROWS: Row[] = [
     route: "routes/_app.dashboard",
     kind: "action",
     intent: "create-organization",
-    call: () => ({ method: "POST", path: "/dashboard", body: form({ intent: "create-organization", name: "Matrix Org", description: "" }) }),
+    call: () => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "create-organization", name: "Matrix Org", description: "" }),
+    }),
     ok: [302],
     cells: cells(403, { anon: "signin", archived: "signout", orgUser: "ok", admin: "ok", otherAdmin: "ok" }),
   },
-  { route: "routes/_app.dashboard", kind: "action", intent: "approve", call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "approve", membershipId: w.pendingMembership }) }), ok: [302], cells: ADMIN_OF_A },
-  { route: "routes/_app.dashboard", kind: "action", intent: "reject", call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "reject", membershipId: w.pendingMembership }) }), ok: [302], cells: ADMIN_OF_A },
-  { route: "routes/_app.dashboard", kind: "action", intent: "remove", call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "remove", membershipId: w.memberMembership }) }), ok: [302], cells: ADMIN_OF_A },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
+    intent: "approve",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "approve", membershipId: w.pendingMembership }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
+    intent: "reject",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "reject", membershipId: w.pendingMembership }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
+    intent: "remove",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "remove", membershipId: w.memberMembership }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
   {
     route: "routes/_app.dashboard",
     kind: "action",
     intent: "request-join",
-    call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "request-join", organizationId: w.orgA }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "request-join", organizationId: w.orgA }),
+    }),
     ok: [302],
     // Those already in organisation A are told so; nothing is added.
     cells: cells("ok", { anon: "signin", archived: "signout", member: "noop", admin: "noop", recipient: "noop" }),
@@ -165,59 +393,213 @@ const ROWS: Row[] = [
     // Only one's own membership; the last admin may not leave (a refusal toast).
     cells: cells(404, { anon: "signin", archived: "signout", member: "ok", recipient: "ok", admin: "noop" }),
   },
-  { route: "routes/_app.dashboard", kind: "action", intent: "subscribe", call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "subscribe", membershipId: w.memberMembership }) }), ok: [302], cells: ADMIN_OF_A },
-  { route: "routes/_app.dashboard", kind: "action", intent: "manage-subscription", call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "manage-subscription", membershipId: w.recipientMembership }) }), ok: [302], cells: ADMIN_OF_A },
-  { route: "routes/_app.dashboard", kind: "action", intent: "cancel-subscription", call: (w) => ({ method: "POST", path: "/dashboard", body: form({ intent: "cancel-subscription", membershipId: w.recipientMembership }) }), ok: [302], cells: ADMIN_OF_A },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
+    intent: "subscribe",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "subscribe", membershipId: w.memberMembership }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
+    intent: "manage-subscription",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "manage-subscription", membershipId: w.recipientMembership }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
+    intent: "cancel-subscription",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard",
+      body: form({ intent: "cancel-subscription", membershipId: w.recipientMembership }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
 
   // ---- Notifications ----
-  { route: "routes/_app.notifications", kind: "loader", call: () => ({ method: "GET", path: "/notifications" }), ok: [200], cells: OWN },
+  {
+    route: "routes/_app.notifications",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/notifications" }),
+    ok: [200],
+    cells: OWN,
+  },
   {
     route: "routes/_app.notifications",
     kind: "action",
     intent: "mark-read",
-    call: (w) => ({ method: "POST", path: "/notifications", body: form({ intent: "mark-read", id: w.recipientNotification }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/notifications",
+      body: form({ intent: "mark-read", id: w.recipientNotification }),
+    }),
     ok: [200],
     // Scoped to the caller's own notifications: anyone else's id changes nothing.
     cells: cells("noop", { anon: "signin", archived: "signout", recipient: "ok" }),
   },
-  { route: "routes/_app.notifications", kind: "action", intent: "mark-all-read", call: () => ({ method: "POST", path: "/notifications", body: form({ intent: "mark-all-read" }) }), ok: [200], cells: OWN },
+  {
+    route: "routes/_app.notifications",
+    kind: "action",
+    intent: "mark-all-read",
+    call: () => ({ method: "POST", path: "/notifications", body: form({ intent: "mark-all-read" }) }),
+    ok: [200],
+    cells: OWN,
+  },
 
   // ---- Own passport ----
-  { route: "routes/_app.passport._index", kind: "loader", call: () => ({ method: "GET", path: "/passport" }), ok: [200], cells: OWN },
+  {
+    route: "routes/_app.passport._index",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/passport" }),
+    ok: [200],
+    cells: OWN,
+  },
   {
     route: "routes/_app.passport._index",
     kind: "action",
     intent: "add-self-achievement",
-    call: () => ({ method: "POST", path: "/passport", body: multipart({ intent: "add-self-achievement", formId: "self", title: "Matrix", company: "Acme", type: "award", date: today() }, { media: png() }) }),
+    call: () => ({
+      method: "POST",
+      path: "/passport",
+      body: multipart(
+        {
+          intent: "add-self-achievement",
+          formId: "self",
+          title: "Matrix",
+          company: "Acme",
+          type: "award",
+          date: today(),
+        },
+        { media: png() },
+      ),
+    }),
     ok: [302],
     cells: OWN,
   },
-  { route: "routes/_app.passport._index", kind: "action", intent: "update-bio", call: () => ({ method: "POST", path: "/passport", body: form({ intent: "update-bio", bio: "Matrix bio" }) }), ok: [302], cells: OWN },
-  { route: "routes/_app.passport._index", kind: "action", intent: "accept", call: (w) => ({ method: "POST", path: "/passport", body: form({ intent: "accept", achievementId: w.pendingAchievement }) }), ok: [302], cells: RECIPIENT },
-  { route: "routes/_app.passport._index", kind: "action", intent: "reject", call: (w) => ({ method: "POST", path: "/passport", body: form({ intent: "reject", achievementId: w.pendingAchievement }) }), ok: [302], cells: RECIPIENT },
+  {
+    route: "routes/_app.passport._index",
+    kind: "action",
+    intent: "update-bio",
+    call: () => ({ method: "POST", path: "/passport", body: form({ intent: "update-bio", bio: "Matrix bio" }) }),
+    ok: [302],
+    cells: OWN,
+  },
+  {
+    route: "routes/_app.passport._index",
+    kind: "action",
+    intent: "accept",
+    call: (w) => ({
+      method: "POST",
+      path: "/passport",
+      body: form({ intent: "accept", achievementId: w.pendingAchievement }),
+    }),
+    ok: [302],
+    cells: RECIPIENT,
+  },
+  {
+    route: "routes/_app.passport._index",
+    kind: "action",
+    intent: "reject",
+    call: (w) => ({
+      method: "POST",
+      path: "/passport",
+      body: form({ intent: "reject", achievementId: w.pendingAchievement }),
+    }),
+    ok: [302],
+    cells: RECIPIENT,
+  },
   {
     route: "routes/_app.passport._index",
     kind: "action",
     intent: "set-visibility",
-    call: (w) => ({ method: "POST", path: "/passport", body: form({ intent: "set-visibility", achievementId: w.pendingAchievement, visible: "false" }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/passport",
+      body: form({ intent: "set-visibility", achievementId: w.pendingAchievement, visible: "false" }),
+    }),
     ok: [302],
     cells: RECIPIENT,
   },
 
   // ---- Settings (an archived account may still reach it, to finish leaving) ----
-  { route: "routes/_app.settings", kind: "loader", call: () => ({ method: "GET", path: "/settings" }), ok: [200], cells: cells("ok", { anon: "signin" }) },
-  { route: "routes/_app.settings", kind: "action", intent: "update-profile", call: () => ({ method: "POST", path: "/settings", body: form({ intent: "update-profile", fullName: "Matrix Name", bio: "" }) }), ok: [302], cells: cells("ok", { anon: "signin", archived: "noop" }) },
+  {
+    route: "routes/_app.settings",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/settings" }),
+    ok: [200],
+    cells: cells("ok", { anon: "signin" }),
+  },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "update-profile",
+    call: () => ({
+      method: "POST",
+      path: "/settings",
+      body: form({ intent: "update-profile", fullName: "Matrix Name", bio: "" }),
+    }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  },
   {
     route: "routes/_app.settings",
     kind: "action",
     intent: "change-password",
-    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "change-password", currentPassword: PASSWORD, newPassword: "another-horse-2", confirmPassword: "another-horse-2" }) }),
+    call: () => ({
+      method: "POST",
+      path: "/settings",
+      body: form({
+        intent: "change-password",
+        currentPassword: PASSWORD,
+        newPassword: "another-horse-2",
+        confirmPassword: "another-horse-2",
+      }),
+    }),
     ok: [302],
     cells: cells("ok", { anon: "signin", archived: "noop" }),
   },
-  { route: "routes/_app.settings", kind: "action", intent: "send-feedback", call: () => ({ method: "POST", path: "/settings", body: form({ intent: "send-feedback", message: "Matrix feedback", rating: "5" }) }), ok: [302], cells: cells("ok", { anon: "signin", archived: "noop" }) },
-  { route: "routes/_app.settings", kind: "action", intent: "archive", call: () => ({ method: "POST", path: "/settings", body: form({ intent: "archive" }) }), ok: [302], cells: cells("ok", { anon: "signin", archived: "noop" }) },
-  { route: "routes/_app.settings", kind: "action", intent: "purge", call: () => ({ method: "POST", path: "/settings", body: form({ intent: "purge" }) }), ok: [302], cells: cells("noop", { anon: "signin", archived: "ok" }) },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "send-feedback",
+    call: () => ({
+      method: "POST",
+      path: "/settings",
+      body: form({ intent: "send-feedback", message: "Matrix feedback", rating: "5" }),
+    }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "archive",
+    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "archive" }) }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "purge",
+    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "purge" }) }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin", archived: "ok" }),
+  },
 
   // ---- Organisations ----
   {
@@ -237,17 +619,51 @@ const ROWS: Row[] = [
   },
 
   // ---- Profile media ----
-  { route: "routes/profile.media", kind: "action", intent: "upload-avatar", call: () => ({ method: "POST", path: "/profile/media", body: multipart({ intent: "upload-avatar" }, { avatar: png() }, ["avatar"]) }), ok: [302], cells: OWN },
-  { route: "routes/profile.media", kind: "action", intent: "upload-intro-video", call: () => ({ method: "POST", path: "/profile/media", body: multipart({ intent: "upload-intro-video" }, {}) }), ok: [302], cells: OWN },
-  { route: "routes/profile.media", kind: "action", intent: "remove-intro-video", call: () => ({ method: "POST", path: "/profile/media", body: form({ intent: "remove-intro-video" }) }), ok: [302], cells: OWN },
+  {
+    route: "routes/profile.media",
+    kind: "action",
+    intent: "upload-avatar",
+    call: () => ({
+      method: "POST",
+      path: "/profile/media",
+      body: multipart({ intent: "upload-avatar" }, { avatar: png() }, ["avatar"]),
+    }),
+    ok: [302],
+    cells: OWN,
+  },
+  {
+    route: "routes/profile.media",
+    kind: "action",
+    intent: "upload-intro-video",
+    call: () => ({ method: "POST", path: "/profile/media", body: multipart({ intent: "upload-intro-video" }, {}) }),
+    ok: [302],
+    cells: OWN,
+  },
+  {
+    route: "routes/profile.media",
+    kind: "action",
+    intent: "remove-intro-video",
+    call: () => ({ method: "POST", path: "/profile/media", body: form({ intent: "remove-intro-video" }) }),
+    ok: [302],
+    cells: OWN,
+  },
 
   // ---- Billing ----
   // The return page only shows a toast; the subscription changes by verified webhook only.
-  { route: "routes/billing.return", kind: "loader", call: () => ({ method: "GET", path: "/billing/return?checkout=complete" }), ok: [302], cells: cells("ok", { anon: "signin", archived: "signout" }) },
+  {
+    route: "routes/billing.return",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/billing/return?checkout=complete" }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "signout" }),
+  },
   {
     route: "routes/billing.simulated-checkout",
     kind: "loader",
-    call: (w) => ({ method: "GET", path: `/billing/simulated-checkout?organizationId=${w.orgA}&memberUserId=${w.users.member.id}` }),
+    call: (w) => ({
+      method: "GET",
+      path: `/billing/simulated-checkout?organizationId=${w.orgA}&memberUserId=${w.users.member.id}`,
+    }),
     ok: [200],
     cells: ADMIN_OF_A,
   },
@@ -255,22 +671,42 @@ const ROWS: Row[] = [
     route: "routes/billing.simulated-checkout",
     kind: "action",
     intent: "complete",
-    call: (w) => ({ method: "POST", path: "/billing/simulated-checkout", body: form({ intent: "complete", organizationId: w.orgA, memberUserId: w.users.member.id }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/billing/simulated-checkout",
+      body: form({ intent: "complete", organizationId: w.orgA, memberUserId: w.users.member.id }),
+    }),
     ok: [302],
     cells: ADMIN_OF_A,
   },
-  { route: "routes/billing.simulated-portal", kind: "loader", call: (w) => ({ method: "GET", path: `/billing/simulated-portal?membershipId=${w.recipientMembership}` }), ok: [200], cells: ADMIN_OF_A },
+  {
+    route: "routes/billing.simulated-portal",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/billing/simulated-portal?membershipId=${w.recipientMembership}` }),
+    ok: [200],
+    cells: ADMIN_OF_A,
+  },
   {
     route: "routes/billing.simulated-portal",
     kind: "action",
     intent: "cancel-subscription",
-    call: (w) => ({ method: "POST", path: "/billing/simulated-portal", body: form({ intent: "cancel-subscription", membershipId: w.recipientMembership }) }),
+    call: (w) => ({
+      method: "POST",
+      path: "/billing/simulated-portal",
+      body: form({ intent: "cancel-subscription", membershipId: w.recipientMembership }),
+    }),
     ok: [302],
     cells: ADMIN_OF_A,
   },
 
   // ---- Hono routes ----
-  { route: "hono:GET /media/*", kind: "loader", call: (w) => ({ method: "GET", path: `/media/${w.mediaKey}` }), ok: [200], cells: PUBLIC },
+  {
+    route: "hono:GET /media/*",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/media/${w.mediaKey}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
   {
     route: "hono:GET /api/notifications/socket",
     kind: "loader",
@@ -292,23 +728,113 @@ const ROWS: Row[] = [
     route: "hono:POST /api/stripe/webhook",
     kind: "action",
     intent: "wrongly signed",
-    call: () => ({ method: "POST", path: "/api/stripe/webhook", body: { json: checkoutEvent() }, headers: { "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` } }),
+    call: () => ({
+      method: "POST",
+      path: "/api/stripe/webhook",
+      body: { json: checkoutEvent() },
+      headers: { "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` },
+    }),
     ok: [200],
     cells: cells(400),
     crossSiteExempt: "Stripe calls it cross-site; it authenticates by signature",
   },
-  { route: "hono:GET /api/auth/ok", kind: "loader", call: () => ({ method: "GET", path: "/api/auth/ok" }), ok: [200], cells: PUBLIC },
+  {
+    route: "hono:GET /api/auth/ok",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/api/auth/ok" }),
+    ok: [200],
+    cells: PUBLIC,
+  },
   // Own session only (null when signed out).
-  { route: "hono:GET /api/auth/get-session", kind: "loader", call: () => ({ method: "GET", path: "/api/auth/get-session" }), ok: [200], cells: PUBLIC },
-  { route: "hono:POST /api/auth/sign-in/email", kind: "action", call: (w) => ({ method: "POST", path: "/api/auth/sign-in/email", body: { json: { email: w.users.another.email, password: PASSWORD } } }), ok: [200], cells: PUBLIC },
-  { route: "hono:POST /api/auth/sign-in/email", kind: "action", intent: "wrong password", call: (w) => ({ method: "POST", path: "/api/auth/sign-in/email", body: { json: { email: w.users.another.email, password: "wrong-password-1" } } }), ok: [200], cells: cells(401) },
-  { route: "hono:POST /api/auth/sign-out", kind: "action", call: () => ({ method: "POST", path: "/api/auth/sign-out", body: { json: {} } }), ok: [200], cells: PUBLIC },
+  {
+    route: "hono:GET /api/auth/get-session",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/api/auth/get-session" }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:POST /api/auth/sign-in/email",
+    kind: "action",
+    call: (w) => ({
+      method: "POST",
+      path: "/api/auth/sign-in/email",
+      body: { json: { email: w.users.another.email, password: PASSWORD } },
+    }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:POST /api/auth/sign-in/email",
+    kind: "action",
+    intent: "wrong password",
+    call: (w) => ({
+      method: "POST",
+      path: "/api/auth/sign-in/email",
+      body: { json: { email: w.users.another.email, password: "wrong-password-1" } },
+    }),
+    ok: [200],
+    cells: cells(401),
+  },
+  {
+    route: "hono:POST /api/auth/sign-out",
+    kind: "action",
+    call: () => ({ method: "POST", path: "/api/auth/sign-out", body: { json: {} } }),
+    ok: [200],
+    cells: PUBLIC,
+  },
   // Not served: the product's forms do these with its own rules.
-  { route: "hono:GET /api/auth/verify-email", kind: "loader", call: (w) => ({ method: "GET", path: `/api/auth/verify-email?token=${w.token}` }), ok: [200], cells: cells(404) },
-  { route: "hono:POST /api/auth/sign-up/email", kind: "action", call: () => ({ method: "POST", path: "/api/auth/sign-up/email", body: { json: { email: uniqueEmail(), password: PASSWORD, name: "x".repeat(5000) } } }), ok: [200], cells: cells(404) },
-  { route: "hono:POST /api/auth/change-password", kind: "action", call: () => ({ method: "POST", path: "/api/auth/change-password", body: { json: { currentPassword: PASSWORD, newPassword: "another-horse-2" } } }), ok: [200], cells: cells(404) },
-  { route: "hono:POST /api/auth/update-user", kind: "action", call: () => ({ method: "POST", path: "/api/auth/update-user", body: { json: { name: "<script>alert(1)</script>" } } }), ok: [200], cells: cells(404) },
-  { route: "hono:POST /api/auth/send-verification-email", kind: "action", call: (w) => ({ method: "POST", path: "/api/auth/send-verification-email", body: { json: { email: w.unconfirmedEmail } } }), ok: [200], cells: cells(404) },
+  {
+    route: "hono:GET /api/auth/verify-email",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/api/auth/verify-email?token=${w.token}` }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:POST /api/auth/sign-up/email",
+    kind: "action",
+    call: () => ({
+      method: "POST",
+      path: "/api/auth/sign-up/email",
+      body: { json: { email: uniqueEmail(), password: PASSWORD, name: "x".repeat(5000) } },
+    }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:POST /api/auth/change-password",
+    kind: "action",
+    call: () => ({
+      method: "POST",
+      path: "/api/auth/change-password",
+      body: { json: { currentPassword: PASSWORD, newPassword: "another-horse-2" } },
+    }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:POST /api/auth/update-user",
+    kind: "action",
+    call: () => ({
+      method: "POST",
+      path: "/api/auth/update-user",
+      body: { json: { name: "<script>alert(1)</script>" } },
+    }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:POST /api/auth/send-verification-email",
+    kind: "action",
+    call: (w) => ({
+      method: "POST",
+      path: "/api/auth/send-verification-email",
+      body: { json: { email: w.unconfirmedEmail } },
+    }),
+    ok: [200],
+    cells: cells(404),
+  },
 ];
 
 // ---- The world ----
@@ -329,7 +855,13 @@ function forge(token: string) {
 }
 
 function checkoutEvent() {
-  return { id: `evt_${crypto.randomUUID()}`, object: "event", type: "checkout.session.completed", created: Math.floor(Date.now() / 1000), data: { object: { mode: "subscription" } } };
+  return {
+    id: `evt_${crypto.randomUUID()}`,
+    object: "event",
+    type: "checkout.session.completed",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { mode: "subscription" } },
+  };
 }
 
 async function seedWorld() {
@@ -337,10 +869,14 @@ async function seedWorld() {
   const otherAdmin = await createAccount({ name: "Otto Admin", organizationName: "Org B" });
   const orgUser = await createAccount({ name: "Oona Org", organizationName: "Org Gone" });
   const orgOf = async (userId: string) =>
-    (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'").bind(userId).first<{ id: string }>())!.id;
+    (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'")
+      .bind(userId)
+      .first<{ id: string }>())!.id;
   const orgA = await orgOf(admin.id);
   // An organisation-type account without an organisation (yet).
-  await env.DB.prepare("delete from organizations where id = ?").bind(await orgOf(orgUser.id)).run();
+  await env.DB.prepare("delete from organizations where id = ?")
+    .bind(await orgOf(orgUser.id))
+    .run();
 
   const individual = await createAccount({ name: "Ivy Individual" });
   const member = await createAccount({ name: "Max Member" });
@@ -349,11 +885,21 @@ async function seedWorld() {
   const archived = await createAccount({ name: "Archie Archived" });
   const pending = await createAccount({ name: "Pat Pending" });
 
-  for (const user of [member, recipient, archived]) expect((await postForm(`/join/${orgA}`, {}, { cookie: user.cookie })).status).toBe(200);
-  expect((await postForm("/dashboard", { intent: "request-join", organizationId: orgA }, { cookie: pending.cookie })).status).toBe(302);
+  for (const user of [member, recipient, archived])
+    expect((await postForm(`/join/${orgA}`, {}, { cookie: user.cookie })).status).toBe(200);
+  expect(
+    (await postForm("/dashboard", { intent: "request-join", organizationId: orgA }, { cookie: pending.cookie })).status,
+  ).toBe(302);
   const give = await postForm(
     "/dashboard",
-    { intent: "give-achievement", formId: "give", userId: recipient.id, type: "award", date: today(), title: "Seeded award" },
+    {
+      intent: "give-achievement",
+      formId: "give",
+      userId: recipient.id,
+      type: "award",
+      date: today(),
+      title: "Seeded award",
+    },
     { cookie: admin.cookie },
   );
   expect(give.status).toBe(302);
@@ -362,7 +908,9 @@ async function seedWorld() {
   expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
 
   const membershipOf = async (userId: string) =>
-    (await env.DB.prepare("select id from organization_members where user_id = ? and organization_id = ?").bind(userId, orgA).first<{ id: string }>())!.id;
+    (await env.DB.prepare("select id from organization_members where user_id = ? and organization_id = ?")
+      .bind(userId, orgA)
+      .first<{ id: string }>())!.id;
   const recipientMembership = await membershipOf(recipient.id);
   // The recipient's membership has an active (simulated) subscription, to manage and cancel.
   await env.DB.prepare(
@@ -393,8 +941,12 @@ async function seedWorld() {
     pendingMembership: await membershipOf(pending.id),
     memberMembership: await membershipOf(member.id),
     recipientMembership,
-    pendingAchievement: (await env.DB.prepare("select id from achievements where user_id = ?").bind(recipient.id).first<{ id: string }>())!.id,
-    recipientNotification: (await env.DB.prepare("select id from notifications where user_id = ?").bind(recipient.id).first<{ id: string }>())!.id,
+    pendingAchievement: (await env.DB.prepare("select id from achievements where user_id = ?")
+      .bind(recipient.id)
+      .first<{ id: string }>())!.id,
+    recipientNotification: (await env.DB.prepare("select id from notifications where user_id = ?")
+      .bind(recipient.id)
+      .first<{ id: string }>())!.id,
   };
 }
 
@@ -454,7 +1006,10 @@ async function expectUnchanged(world: World, before: Awaited<ReturnType<typeof s
   const after = await snapshot(world);
   const changed = Object.keys(before.rows).filter((table) => before.rows[table] !== after.rows[table]);
   if (before.objects.join() !== after.objects.join()) changed.push("R2");
-  expect(changed, JSON.stringify(changed.map((table) => [table, before.rows[table], after.rows[table]])).slice(0, 3000)).toEqual([]);
+  expect(
+    changed,
+    JSON.stringify(changed.map((table) => [table, before.rows[table], after.rows[table]])).slice(0, 3000),
+  ).toEqual([]);
 }
 
 function checkOutcome(row: Row, outcome: Outcome, response: Response) {
@@ -471,7 +1026,11 @@ function checkOutcome(row: Row, outcome: Outcome, response: Response) {
     case "signout":
       expect(response.status).toBe(302);
       expect(location).toBe("/");
-      expect(response.headers.getSetCookie().some((line) => /passport\.session_token=;|passport\.session_token=.*max-age=0/i.test(line))).toBe(true);
+      expect(
+        response.headers
+          .getSetCookie()
+          .some((line) => /passport\.session_token=;|passport\.session_token=.*max-age=0/i.test(line)),
+      ).toBe(true);
       break;
     case "dashboard":
       expect(response.status).toBe(302);
@@ -558,7 +1117,12 @@ describe("cross-site requests (every mutation in the table)", () => {
   });
 
   it("pages cannot be framed", async () => {
-    for (const [path, cookie] of [["/", undefined], ["/auth", undefined], ["/dashboard", world.users.admin.cookie], [`/passport/${world.users.recipient.id}`, undefined]] as const) {
+    for (const [path, cookie] of [
+      ["/", undefined],
+      ["/auth", undefined],
+      ["/dashboard", world.users.admin.cookie],
+      [`/passport/${world.users.recipient.id}`, undefined],
+    ] as const) {
       const response = await get(path, cookie);
       expect(response.headers.get("X-Frame-Options")).toBe("DENY");
       expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
@@ -571,7 +1135,8 @@ describe("the table covers every route", () => {
   const listed = (kind: Row["kind"]) => new Set(ROWS.filter((row) => row.kind === kind).map((row) => row.route));
 
   it("every loader and action a route module exports", () => {
-    const routes = (build as unknown as { routes: Record<string, { module: { loader?: unknown; action?: unknown } }> }).routes;
+    const routes = (build as unknown as { routes: Record<string, { module: { loader?: unknown; action?: unknown } }> })
+      .routes;
     const missing: string[] = [];
     for (const [id, route] of Object.entries(routes)) {
       if (id === "root") continue;
@@ -585,7 +1150,9 @@ describe("the table covers every route", () => {
   });
 
   it("every Hono route and every served auth endpoint", () => {
-    const hono = new Set(ROWS.filter((row) => row.route.startsWith("hono:")).map((row) => row.route.slice("hono:".length)));
+    const hono = new Set(
+      ROWS.filter((row) => row.route.startsWith("hono:")).map((row) => row.route.slice("hono:".length)),
+    );
     const handlers = app.routes
       .filter((route) => route.path !== "/*" && route.path !== "*" && route.method !== "ALL")
       .map((route) => `${route.method} ${route.path.replace(/(.)\/$/, "$1")}`)

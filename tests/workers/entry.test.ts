@@ -52,7 +52,11 @@ describe("the Worker entry routes each prefix to its handler", () => {
   });
 
   it("the Stripe webhook takes cross-site posts and checks the signature instead", async () => {
-    const response = await post("/api/stripe/webhook", { Origin: "https://stripe.example", "Sec-Fetch-Site": "cross-site" }, "{}");
+    const response = await post(
+      "/api/stripe/webhook",
+      { Origin: "https://stripe.example", "Sec-Fetch-Site": "cross-site" },
+      "{}",
+    );
     expect(response.status).not.toBe(403);
   });
 
@@ -84,7 +88,8 @@ describe("security baseline", () => {
   });
 
   it("a fresh nonce for every response", async () => {
-    const nonceOf = async () => /'nonce-([^']+)'/.exec((await get("/")).headers.get("Content-Security-Policy") ?? "")?.[1];
+    const nonceOf = async () =>
+      /'nonce-([^']+)'/.exec((await get("/")).headers.get("Content-Security-Policy") ?? "")?.[1];
     expect(await nonceOf()).not.toBe(await nonceOf());
   });
 
@@ -104,14 +109,22 @@ describe("security baseline", () => {
   });
 
   it("lets the app's own forms through", async () => {
-    const response = await post("/preferences", { Origin: ORIGIN, "Sec-Fetch-Site": "same-origin" }, "intent=cookie-consent&value=accepted&redirectTo=/terms");
+    const response = await post(
+      "/preferences",
+      { Origin: ORIGIN, "Sec-Fetch-Site": "same-origin" },
+      "intent=cookie-consent&value=accepted&redirectTo=/terms",
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/terms");
     expect(response.headers.get("Set-Cookie")).toContain("cookie-consent=");
   });
 
   it("never redirects a preference post off-site", async () => {
-    const response = await post("/preferences", { Origin: ORIGIN }, "intent=cookie-consent&value=declined&redirectTo=//evil.example");
+    const response = await post(
+      "/preferences",
+      { Origin: ORIGIN },
+      "intent=cookie-consent&value=declined&redirectTo=//evil.example",
+    );
     expect(response.headers.get("Location")).toBe("/");
   });
 });

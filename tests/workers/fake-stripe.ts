@@ -24,14 +24,30 @@ export default async function setup(project: TestProject) {
       response.end(JSON.stringify(value));
     };
     if (path === "/__requests") return json(200, requests);
-    requests.push({ method: request.method ?? "GET", path, body, authorization: request.headers.authorization ?? null });
+    requests.push({
+      method: request.method ?? "GET",
+      path,
+      body,
+      authorization: request.headers.authorization ?? null,
+    });
     if (request.method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_test_${requests.length}`;
-      return json(200, { id, object: "checkout.session", mode: "subscription", url: `https://checkout.stripe.test/c/pay/${id}` });
+      return json(200, {
+        id,
+        object: "checkout.session",
+        mode: "subscription",
+        url: `https://checkout.stripe.test/c/pay/${id}`,
+      });
     }
     const cancel = /^\/v1\/subscriptions\/([^/?]+)$/.exec(path);
     if (request.method === "DELETE" && cancel) {
-      return json(200, { id: cancel[1], object: "subscription", status: "canceled", customer: "cus_fake", metadata: {} });
+      return json(200, {
+        id: cancel[1],
+        object: "subscription",
+        status: "canceled",
+        customer: "cus_fake",
+        metadata: {},
+      });
     }
     return json(404, { error: { type: "invalid_request_error", message: `No fake for ${request.method} ${path}` } });
   });

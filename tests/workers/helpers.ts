@@ -52,10 +52,14 @@ export function cookiesFrom(response: Response, previous = "") {
 }
 
 export async function confirmationToken(email: string) {
-  const row = await env.DB.prepare("select text from dev_mail where \"to\" = ? order by created_at desc, rowid desc limit 1")
+  const row = await env.DB.prepare(
+    'select text from dev_mail where "to" = ? order by created_at desc, rowid desc limit 1',
+  )
     .bind(email.toLowerCase())
     .first<{ text: string }>();
-  return row ? new URL(/(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(row.text)![1]!).searchParams.get("token") : null;
+  return row
+    ? new URL(/(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(row.text)![1]!).searchParams.get("token")
+    : null;
 }
 
 export async function signUp(fields: { name?: string; email: string; organizationName?: string }) {
@@ -82,15 +86,26 @@ export async function signIn(email: string, password = PASSWORD, ip?: string) {
 }
 
 export async function countRows(sql: string, ...params: unknown[]) {
-  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  const row = await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 /** Posts a multipart form (files included), as a browser does. */
-export function postMultipart(path: string, form: FormData, { cookie, ip = newClientIp() }: { cookie?: string; ip?: string } = {}) {
+export function postMultipart(
+  path: string,
+  form: FormData,
+  { cookie, ip = newClientIp() }: { cookie?: string; ip?: string } = {},
+) {
   return SELF.fetch(`${ORIGIN}${path}`, {
     method: "POST",
-    headers: { Origin: ORIGIN, Host: new URL(ORIGIN).host, "cf-connecting-ip": ip, ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      Origin: ORIGIN,
+      Host: new URL(ORIGIN).host,
+      "cf-connecting-ip": ip,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: form,
     redirect: "manual",
   });
@@ -102,7 +117,8 @@ export const PNG_BYTES = Uint8Array.from(
   (char) => char.charCodeAt(0),
 );
 
-const u32 = (value: number) => Uint8Array.from([value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
+const u32 = (value: number) =>
+  Uint8Array.from([value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 const join = (...parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
@@ -110,7 +126,8 @@ const join = (...parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
   for (const part of parts) out.set(part, (offset += part.length) - part.length);
   return out;
 };
-const box = (type: string, ...body: Uint8Array[]) => join(u32(8 + body.reduce((sum, part) => sum + part.length, 0)), bytesOf(type), ...body);
+const box = (type: string, ...body: Uint8Array[]) =>
+  join(u32(8 + body.reduce((sum, part) => sum + part.length, 0)), bytesOf(type), ...body);
 
 /**
  * A structurally valid MP4 of the given duration (ftyp, moov/mvhd, mdat), the movie box after
@@ -118,7 +135,11 @@ const box = (type: string, ...body: Uint8Array[]) => join(u32(8 + body.reduce((s
  */
 export function mp4Bytes({ seconds, mediaBytes = 1024 }: { seconds: number; mediaBytes?: number }) {
   const mvhd = join(new Uint8Array(12), u32(1000), u32(Math.round(seconds * 1000)), new Uint8Array(80));
-  return join(box("ftyp", bytesOf("isom"), u32(512), bytesOf("isomiso2mp41")), box("mdat", new Uint8Array(mediaBytes)), box("moov", box("mvhd", mvhd)));
+  return join(
+    box("ftyp", bytesOf("isom"), u32(512), bytesOf("isomiso2mp41")),
+    box("mdat", new Uint8Array(mediaBytes)),
+    box("moov", box("mvhd", mvhd)),
+  );
 }
 
 /** A WebM whose Segment/Info says `seconds` (TimecodeScale 1 ms), followed by one Cluster. */
@@ -127,13 +148,21 @@ export function webmBytes({ seconds }: { seconds: number }) {
   const element = (id: number[], body: Uint8Array) => join(Uint8Array.from(id), size(body.length), body);
   const duration = new Uint8Array(8);
   new DataView(duration.buffer).setFloat64(0, seconds * 1000);
-  const info = element([0x15, 0x49, 0xa9, 0x66], join(element([0x2a, 0xd7, 0xb1], Uint8Array.from([0x0f, 0x42, 0x40])), element([0x44, 0x89], duration)));
+  const info = element(
+    [0x15, 0x49, 0xa9, 0x66],
+    join(element([0x2a, 0xd7, 0xb1], Uint8Array.from([0x0f, 0x42, 0x40])), element([0x44, 0x89], duration)),
+  );
   const cluster = element([0x1f, 0x43, 0xb6, 0x75], new Uint8Array(64));
-  return join(element([0x1a, 0x45, 0xdf, 0xa3], element([0x42, 0x82], bytesOf("webm"))), element([0x18, 0x53, 0x80, 0x67], join(info, cluster)));
+  return join(
+    element([0x1a, 0x45, 0xdf, 0xa3], element([0x42, 0x82], bytesOf("webm"))),
+    element([0x18, 0x53, 0x80, 0x67], join(info, cluster)),
+  );
 }
 
 /** A real JPEG's first bytes are enough for the type check. */
-export const JPEG_BYTES: Uint8Array<ArrayBuffer> = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
+export const JPEG_BYTES: Uint8Array<ArrayBuffer> = Uint8Array.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 /** The flash toast a redirect carries (Remix's signed cookie: base64 JSON, then a signature). */
 export function toastFrom(response: Response): { title: string; description?: string; variant?: string } | null {

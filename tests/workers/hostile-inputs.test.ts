@@ -12,19 +12,49 @@ const today = () => new Date().toISOString().slice(0, 10);
 type Rule = { label: string; required: string | null; tooLong: string; multiline: boolean };
 
 const rules = {
-  name: { label: "Name", required: "Name is required", tooLong: "Name must be less than 100 characters", multiline: false },
+  name: {
+    label: "Name",
+    required: "Name is required",
+    tooLong: "Name must be less than 100 characters",
+    multiline: false,
+  },
   bio: { label: "Bio", required: null, tooLong: "Bio must be less than 1000 characters", multiline: true },
-  title: { label: "Title", required: "Title is required", tooLong: "Title must be less than 200 characters", multiline: false },
-  description: { label: "Description", required: null, tooLong: "Description must be less than 1000 characters", multiline: true },
-  company: { label: "Company name", required: "Company/Organization is required", tooLong: "Company name must be less than 200 characters", multiline: false },
+  title: {
+    label: "Title",
+    required: "Title is required",
+    tooLong: "Title must be less than 200 characters",
+    multiline: false,
+  },
+  description: {
+    label: "Description",
+    required: null,
+    tooLong: "Description must be less than 1000 characters",
+    multiline: true,
+  },
+  company: {
+    label: "Company name",
+    required: "Company/Organization is required",
+    tooLong: "Company name must be less than 200 characters",
+    multiline: false,
+  },
   organizationName: {
     label: "Organisation name",
     required: "Please enter an organisation name",
     tooLong: "Organisation name must be less than 100 characters",
     multiline: false,
   },
-  feedback: { label: "Feedback", required: "Feedback is required", tooLong: "Feedback must be less than 2000 characters", multiline: true },
-  search: { label: "Search term", required: "Search term cannot be empty", tooLong: "Search term must be less than 100 characters", multiline: false },
+  feedback: {
+    label: "Feedback",
+    required: "Feedback is required",
+    tooLong: "Feedback must be less than 2000 characters",
+    multiline: true,
+  },
+  search: {
+    label: "Search term",
+    required: "Search term cannot be empty",
+    tooLong: "Search term must be less than 100 characters",
+    multiline: false,
+  },
 } satisfies Record<string, Rule>;
 
 /** What the field must answer: a message, or the value it stores (null: stores nothing). */
@@ -59,7 +89,10 @@ async function expectRefused(response: Response, message: string) {
 }
 
 /** Runs every corpus value through one field, with the value's name on any failure. */
-async function eachInput(rule: Rule, run: (input: HostileInput, outcome: ReturnType<typeof expected>) => Promise<void>) {
+async function eachInput(
+  rule: Rule,
+  run: (input: HostileInput, outcome: ReturnType<typeof expected>) => Promise<void>,
+) {
   for (const input of HOSTILE_INPUTS) {
     try {
       await run(input, expected(input, rule));
@@ -69,7 +102,10 @@ async function eachInput(rule: Rule, run: (input: HostileInput, outcome: ReturnT
   }
 }
 
-const one = <T>(sql: string, ...params: unknown[]) => env.DB.prepare(sql).bind(...params).first<T>();
+const one = <T>(sql: string, ...params: unknown[]) =>
+  env.DB.prepare(sql)
+    .bind(...params)
+    .first<T>();
 
 // Each test runs the whole corpus through its fields, one request after another.
 describe("hostile input corpus", { timeout: 300_000 }, () => {
@@ -77,7 +113,10 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
     await eachInput(rules.name, async (input, outcome) => {
       const email = uniqueEmail();
       const response = await signUp({ name: input.value, email });
-      const row = await one<{ name: string }>("select p.full_name as name from users u join profiles p on p.id = u.id where u.email = ?", email);
+      const row = await one<{ name: string }>(
+        "select p.full_name as name from users u join profiles p on p.id = u.id where u.email = ?",
+        email,
+      );
       if ("message" in outcome) {
         await expectRefused(response, outcome.message);
         expect(row).toBeNull();
@@ -94,7 +133,11 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
   it("settings full name and bio: shown on settings, the dashboard, the own and the public passport", async () => {
     const person = await createAccount();
     await eachInput(rules.name, async (input, outcome) => {
-      const response = await postForm("/settings", { intent: "update-profile", fullName: input.value, bio: "", isPublic: "on" }, { cookie: person.cookie });
+      const response = await postForm(
+        "/settings",
+        { intent: "update-profile", fullName: input.value, bio: "", isPublic: "on" },
+        { cookie: person.cookie },
+      );
       const row = await one<{ name: string }>("select full_name as name from profiles where id = ?", person.id);
       if ("message" in outcome) {
         await expectRefused(response, outcome.message);
@@ -102,61 +145,101 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
       } else {
         expect(response.status).toBeLessThan(400);
         expect(row?.name).toBe(outcome.stored);
-        for (const path of ["/settings", "/dashboard", "/passport", `/passport/${person.id}`]) await expectShown(path, path.startsWith("/passport/") ? undefined : person.cookie, outcome.stored!);
+        for (const path of ["/settings", "/dashboard", "/passport", `/passport/${person.id}`])
+          await expectShown(path, path.startsWith("/passport/") ? undefined : person.cookie, outcome.stored!);
       }
     });
     await eachInput(rules.bio, async (input, outcome) => {
-      const response = await postForm("/passport", { intent: "update-bio", bio: input.value }, { cookie: person.cookie });
+      const response = await postForm(
+        "/passport",
+        { intent: "update-bio", bio: input.value },
+        { cookie: person.cookie },
+      );
       const row = await one<{ bio: string | null }>("select bio from profiles where id = ?", person.id);
       if ("message" in outcome) {
         await expectRefused(response, outcome.message);
       } else {
         expect(response.status).toBeLessThan(400);
         expect(row?.bio).toBe(outcome.stored);
-        if (outcome.stored) for (const path of ["/passport", `/passport/${person.id}`]) await expectShown(path, path === "/passport" ? person.cookie : undefined, outcome.stored);
+        if (outcome.stored)
+          for (const path of ["/passport", `/passport/${person.id}`])
+            await expectShown(path, path === "/passport" ? person.cookie : undefined, outcome.stored);
       }
     });
   });
 
   // One test per field, each with a fresh person, so no passport grows past the corpus's size.
-  it.each([["title", rules.title], ["description", rules.description], ["company", rules.company]] as const)(
-    "self achievement %s: shown on the own and the public passport",
-    async (field, rule) => {
-      const person = await createAccount({ name: "Sam Self" });
-      const base = { intent: "add-self-achievement", formId: "self", title: "Plain title", company: "Plain company", date: today(), type: "award" };
-      await eachInput(rule, async (input, outcome) => {
-        const before = await one<{ n: number }>("select count(*) as n from achievements where user_id = ?", person.id);
-        const response = await postForm("/passport", { ...base, [field]: input.value }, { cookie: person.cookie });
-        const after = await one<{ n: number }>("select count(*) as n from achievements where user_id = ?", person.id);
-        if ("message" in outcome) {
-          await expectRefused(response, outcome.message);
-          expect(after!.n).toBe(before!.n);
-          return;
-        }
-        expect(response.status).toBeLessThan(400);
-        expect(after!.n).toBe(before!.n + 1);
-        // A self achievement is stored as "title - company".
-        const column = field === "description" ? "description" : "title";
-        const row = await one<{ value: string | null }>(`select ${column} as value from achievements where user_id = ? order by created_at desc, rowid desc limit 1`, person.id);
-        const stored = { title: `${outcome.stored} - Plain company`, company: `Plain title - ${outcome.stored}`, description: outcome.stored }[field];
-        expect(row?.value).toBe(stored);
-        if (outcome.stored) for (const path of ["/passport", `/passport/${person.id}`]) await expectShown(path, path === "/passport" ? person.cookie : undefined, outcome.stored);
-      });
-    },
-  );
+  it.each([
+    ["title", rules.title],
+    ["description", rules.description],
+    ["company", rules.company],
+  ] as const)("self achievement %s: shown on the own and the public passport", async (field, rule) => {
+    const person = await createAccount({ name: "Sam Self" });
+    const base = {
+      intent: "add-self-achievement",
+      formId: "self",
+      title: "Plain title",
+      company: "Plain company",
+      date: today(),
+      type: "award",
+    };
+    await eachInput(rule, async (input, outcome) => {
+      const before = await one<{ n: number }>("select count(*) as n from achievements where user_id = ?", person.id);
+      const response = await postForm("/passport", { ...base, [field]: input.value }, { cookie: person.cookie });
+      const after = await one<{ n: number }>("select count(*) as n from achievements where user_id = ?", person.id);
+      if ("message" in outcome) {
+        await expectRefused(response, outcome.message);
+        expect(after!.n).toBe(before!.n);
+        return;
+      }
+      expect(response.status).toBeLessThan(400);
+      expect(after!.n).toBe(before!.n + 1);
+      // A self achievement is stored as "title - company".
+      const column = field === "description" ? "description" : "title";
+      const row = await one<{ value: string | null }>(
+        `select ${column} as value from achievements where user_id = ? order by created_at desc, rowid desc limit 1`,
+        person.id,
+      );
+      const stored = {
+        title: `${outcome.stored} - Plain company`,
+        company: `Plain title - ${outcome.stored}`,
+        description: outcome.stored,
+      }[field];
+      expect(row?.value).toBe(stored);
+      if (outcome.stored)
+        for (const path of ["/passport", `/passport/${person.id}`])
+          await expectShown(path, path === "/passport" ? person.cookie : undefined, outcome.stored);
+    });
+  });
 
   it("given achievement title and description: shown to the recipient", async () => {
     const admin = await createAccount({ name: "Gia Giver", organizationName: "Givers" });
-    const { id: organizationId } = (await one<{ id: string }>("select organization_id as id from organization_roles where user_id = ?", admin.id))!;
+    const { id: organizationId } = (await one<{ id: string }>(
+      "select organization_id as id from organization_roles where user_id = ?",
+      admin.id,
+    ))!;
     const member = await createAccount({ name: "Rex Recipient" });
     await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
-    const base = { intent: "give-achievement", formId: "give", userId: member.id, type: "award", date: today(), title: "Plain title" };
-    for (const [field, rule] of [["title", rules.title], ["description", rules.description]] as const) {
+    const base = {
+      intent: "give-achievement",
+      formId: "give",
+      userId: member.id,
+      type: "award",
+      date: today(),
+      title: "Plain title",
+    };
+    for (const [field, rule] of [
+      ["title", rules.title],
+      ["description", rules.description],
+    ] as const) {
       await eachInput(rule, async (input, outcome) => {
         const response = await postForm("/dashboard", { ...base, [field]: input.value }, { cookie: admin.cookie });
         if ("message" in outcome) return expectRefused(response, outcome.message);
         expect(response.status).toBeLessThan(400);
-        const row = await one<{ value: string | null }>(`select ${field} as value from achievements where user_id = ? order by created_at desc, rowid desc limit 1`, member.id);
+        const row = await one<{ value: string | null }>(
+          `select ${field} as value from achievements where user_id = ? order by created_at desc, rowid desc limit 1`,
+          member.id,
+        );
         expect(row?.value).toBe(outcome.stored);
         if (outcome.stored) await expectShown("/passport", member.cookie, outcome.stored);
       });
@@ -167,11 +250,19 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
     // Only an organisation-type account creates organisations.
     const founder = await createAccount({ name: "Fay Founder", organizationName: "First Org" });
     const searcher = await createAccount({ name: "Sid Searcher" });
-    for (const [field, rule] of [["name", rules.organizationName], ["description", rules.description]] as const) {
+    for (const [field, rule] of [
+      ["name", rules.organizationName],
+      ["description", rules.description],
+    ] as const) {
       await eachInput(rule, async (input, outcome) => {
         const marker = `Org ${crypto.randomUUID().slice(0, 8)}`;
-        const fields = field === "name" ? { name: input.value, description: "Plain" } : { name: marker, description: input.value };
-        const response = await postForm("/dashboard", { intent: "create-organization", ...fields }, { cookie: founder.cookie });
+        const fields =
+          field === "name" ? { name: input.value, description: "Plain" } : { name: marker, description: input.value };
+        const response = await postForm(
+          "/dashboard",
+          { intent: "create-organization", ...fields },
+          { cookie: founder.cookie },
+        );
         const row = await one<{ value: string | null }>(
           `select o.${field} as value from organizations o join organization_roles r on r.organization_id = o.id
            where r.user_id = ? ${field === "name" ? "" : "and o.name = ?"} order by o.created_at desc, o.rowid desc limit 1`,
@@ -186,14 +277,18 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
         expect(response.status).toBeLessThan(400);
         expect(row?.value).toBe(outcome.stored);
         const term = field === "name" ? outcome.stored! : marker;
-        if (outcome.stored) await expectShown(`/dashboard?q=${encodeURIComponent(term)}`, searcher.cookie, outcome.stored);
+        if (outcome.stored)
+          await expectShown(`/dashboard?q=${encodeURIComponent(term)}`, searcher.cookie, outcome.stored);
       });
     }
     // The organisation sign-up uses the same rules (the organisation waits for the confirmation).
     await eachInput(rules.organizationName, async (input, outcome) => {
       const email = uniqueEmail("org");
       const response = await signUp({ email, organizationName: input.value });
-      const row = await one<{ name: string }>("select s.organization_name as name from pending_organization_setups s join users u on u.id = s.user_id where u.email = ?", email);
+      const row = await one<{ name: string }>(
+        "select s.organization_name as name from pending_organization_setups s join users u on u.id = s.user_id where u.email = ?",
+        email,
+      );
       if ("message" in outcome) {
         await expectRefused(response, outcome.message);
         expect(row).toBeNull();
@@ -206,8 +301,15 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
   it("beta feedback: refused with the message or stored exactly", async () => {
     const person = await createAccount();
     await eachInput(rules.feedback, async (input, outcome) => {
-      const response = await postForm("/settings", { intent: "send-feedback", message: input.value, rating: "4" }, { cookie: person.cookie });
-      const row = await one<{ message: string }>("select message from beta_feedback where user_id = ? order by rowid desc limit 1", person.id);
+      const response = await postForm(
+        "/settings",
+        { intent: "send-feedback", message: input.value, rating: "4" },
+        { cookie: person.cookie },
+      );
+      const row = await one<{ message: string }>(
+        "select message from beta_feedback where user_id = ? order by rowid desc limit 1",
+        person.id,
+      );
       if ("message" in outcome) {
         await expectRefused(response, outcome.message);
         expect(row?.message).not.toBe(input.value);
@@ -224,7 +326,10 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
     await createAccount({ organizationName: "Some Organisation" });
     const person = await createAccount();
     for (const term of ["s".repeat(100), "é".repeat(100), "👩🏽‍💻".repeat(14)]) {
-      expect((await get(`/dashboard?q=${encodeURIComponent(term)}`, person.cookie)).status, `a search of ${term.length} characters`).toBe(200);
+      expect(
+        (await get(`/dashboard?q=${encodeURIComponent(term)}`, person.cookie)).status,
+        `a search of ${term.length} characters`,
+      ).toBe(200);
     }
     await eachInput(rules.search, async (input, outcome) => {
       const response = await get(`/dashboard?q=${encodeURIComponent(input.value)}`, person.cookie);
@@ -265,10 +370,21 @@ describe("image and video URL fields accept only https links", { timeout: 60_000
     for (const mediaUrl of refused) {
       const response = await postForm(
         "/passport",
-        { intent: "add-self-achievement", formId: "self", title: "Linked", company: "Acme", date: today(), type: "award", mediaUrl },
+        {
+          intent: "add-self-achievement",
+          formId: "self",
+          title: "Linked",
+          company: "Acme",
+          date: today(),
+          type: "award",
+          mediaUrl,
+        },
         { cookie: person.cookie },
       );
-      const message = mediaUrl.length > 2000 ? "Image or video URL must be less than 2000 characters" : "Image or video URL must be an https:// link";
+      const message =
+        mediaUrl.length > 2000
+          ? "Image or video URL must be less than 2000 characters"
+          : "Image or video URL must be an https:// link";
       await expectRefused(response, message).catch((error) => {
         throw new Error(`${JSON.stringify(mediaUrl)}: ${error.message}`);
       });
@@ -280,10 +396,21 @@ describe("image and video URL fields accept only https links", { timeout: 60_000
     const person = await createAccount();
     await postForm(
       "/passport",
-      { intent: "add-self-achievement", formId: "self", title: "Linked", company: "Acme", date: today(), type: "award", mediaUrl: ' HTTPS://Example.com/a b/"x".png ' },
+      {
+        intent: "add-self-achievement",
+        formId: "self",
+        title: "Linked",
+        company: "Acme",
+        date: today(),
+        type: "award",
+        mediaUrl: ' HTTPS://Example.com/a b/"x".png ',
+      },
       { cookie: person.cookie },
     );
-    const row = await one<{ image: string }>("select image_url as image from achievements where user_id = ?", person.id);
+    const row = await one<{ image: string }>(
+      "select image_url as image from achievements where user_id = ?",
+      person.id,
+    );
     expect(row?.image).toBe("https://example.com/a%20b/%22x%22.png");
   });
 });

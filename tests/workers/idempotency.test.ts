@@ -1,6 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { countRows, createAccount, get, PASSWORD, PNG_BYTES, postForm, postMultipart, toastFrom, uniqueEmail } from "./helpers.ts";
+import {
+  countRows,
+  createAccount,
+  get,
+  PASSWORD,
+  PNG_BYTES,
+  postForm,
+  postMultipart,
+  toastFrom,
+  uniqueEmail,
+} from "./helpers.ts";
 
 // Decision 012: a form render carries an idempotency key, so a double click, a retry after a
 // timeout or a resubmitted page stores its row once (found by the soak test, issue 9).
@@ -17,8 +27,15 @@ async function renderedKey(path: string, cookie: string) {
 }
 
 async function organisationWithMember() {
-  const admin = await createAccount({ name: "Ida Idempotent", organizationName: `Once ${crypto.randomUUID().slice(0, 6)}` });
-  const { id: organizationId } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!;
+  const admin = await createAccount({
+    name: "Ida Idempotent",
+    organizationName: `Once ${crypto.randomUUID().slice(0, 6)}`,
+  });
+  const { id: organizationId } = (await env.DB.prepare(
+    "select organization_id as id from organization_roles where user_id = ?",
+  )
+    .bind(admin.id)
+    .first<{ id: string }>())!;
   const member = await createAccount({ name: "Otto Once" });
   await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
   return { admin, member, organizationId };
@@ -30,7 +47,16 @@ describe("a form submitted twice", () => {
     const submissionKey = await renderedKey(`/dashboard?add=give-${member.id}`, admin.cookie);
     const send = () => {
       const form = new FormData();
-      for (const [name, value] of Object.entries({ intent: "give-achievement", formId: "give", submissionKey, userId: member.id, title: "Twice Clicked", date: today(), type: "award" })) form.append(name, value);
+      for (const [name, value] of Object.entries({
+        intent: "give-achievement",
+        formId: "give",
+        submissionKey,
+        userId: member.id,
+        title: "Twice Clicked",
+        date: today(),
+        type: "award",
+      }))
+        form.append(name, value);
       form.append("media", new File([PNG_BYTES], "badge.png", { type: "image/png" }));
       return postMultipart("/dashboard", form, { cookie: admin.cookie });
     };
@@ -40,8 +66,18 @@ describe("a form submitted twice", () => {
       expect(response.status).toBe(302);
       expect(toastFrom(response)?.title).toBe("Achievement created");
     }
-    expect(await countRows("select count(*) as n from achievements where user_id = ? and title = 'Twice Clicked'", member.id)).toBe(1);
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'New achievement'", member.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from achievements where user_id = ? and title = 'Twice Clicked'",
+        member.id,
+      ),
+    ).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'New achievement'",
+        member.id,
+      ),
+    ).toBe(1);
     // The duplicates' pictures were deleted; only the saved row's remains.
     expect(await mediaCount(`achievement-images/${organizationId}/`)).toBe(1);
   });
@@ -50,7 +86,19 @@ describe("a form submitted twice", () => {
     const { admin, member } = await organisationWithMember();
     for (const title of ["First Render", "Second Render"]) {
       const submissionKey = await renderedKey(`/dashboard?add=give-${member.id}`, admin.cookie);
-      await postForm("/dashboard", { intent: "give-achievement", formId: "give", submissionKey, userId: member.id, title, date: today(), type: "award" }, { cookie: admin.cookie });
+      await postForm(
+        "/dashboard",
+        {
+          intent: "give-achievement",
+          formId: "give",
+          submissionKey,
+          userId: member.id,
+          title,
+          date: today(),
+          type: "award",
+        },
+        { cookie: admin.cookie },
+      );
     }
     expect(await countRows("select count(*) as n from achievements where user_id = ?", member.id)).toBe(2);
   });
@@ -58,7 +106,20 @@ describe("a form submitted twice", () => {
   it("stores a self achievement once", async () => {
     const person = await createAccount({ name: "Sol Self" });
     const submissionKey = await renderedKey("/passport?add=self", person.cookie);
-    const send = () => postForm("/passport", { intent: "add-self-achievement", formId: "self", submissionKey, title: "Marathon", company: "Club", date: today(), type: "milestone" }, { cookie: person.cookie });
+    const send = () =>
+      postForm(
+        "/passport",
+        {
+          intent: "add-self-achievement",
+          formId: "self",
+          submissionKey,
+          title: "Marathon",
+          company: "Club",
+          date: today(),
+          type: "milestone",
+        },
+        { cookie: person.cookie },
+      );
     const answers = await Promise.all([send(), send()]);
     expect(answers.map((response) => response.status)).toEqual([302, 302]);
     expect(await countRows("select count(*) as n from achievements where user_id = ?", person.id)).toBe(1);
@@ -67,9 +128,18 @@ describe("a form submitted twice", () => {
   it("stores feedback once", async () => {
     const person = await createAccount({ name: "Fay Feedback" });
     const submissionKey = await renderedKey("/settings", person.cookie);
-    const send = () => postForm("/settings", { intent: "send-feedback", submissionKey, message: "Love it", rating: "5" }, { cookie: person.cookie });
+    const send = () =>
+      postForm(
+        "/settings",
+        { intent: "send-feedback", submissionKey, message: "Love it", rating: "5" },
+        { cookie: person.cookie },
+      );
     const answers = await Promise.all([send(), send(), send()]);
-    expect(answers.map((response) => toastFrom(response)?.title)).toEqual(["Feedback sent", "Feedback sent", "Feedback sent"]);
+    expect(answers.map((response) => toastFrom(response)?.title)).toEqual([
+      "Feedback sent",
+      "Feedback sent",
+      "Feedback sent",
+    ]);
     expect(await countRows("select count(*) as n from beta_feedback where user_id = ?", person.id)).toBe(1);
   });
 
@@ -78,13 +148,21 @@ describe("a form submitted twice", () => {
     const two = await createAccount({ name: "Dos" });
     const submissionKey = await renderedKey("/settings", one.cookie);
     await postForm("/settings", { intent: "send-feedback", submissionKey, message: "Mine" }, { cookie: one.cookie });
-    await postForm("/settings", { intent: "send-feedback", submissionKey, message: "Also mine" }, { cookie: two.cookie });
+    await postForm(
+      "/settings",
+      { intent: "send-feedback", submissionKey, message: "Also mine" },
+      { cookie: two.cookie },
+    );
     expect(await countRows("select count(*) as n from beta_feedback where user_id in (?, ?)", one.id, two.id)).toBe(2);
   });
 
   it("refuses a key that is not one the app renders", async () => {
     const person = await createAccount({ name: "Bo Bogus" });
-    const response = await postForm("/settings", { intent: "send-feedback", submissionKey: "not-a-key", message: "Hi" }, { cookie: person.cookie });
+    const response = await postForm(
+      "/settings",
+      { intent: "send-feedback", submissionKey: "not-a-key", message: "Hi" },
+      { cookie: person.cookie },
+    );
     expect(response.status).toBe(400);
     expect(await countRows("select count(*) as n from beta_feedback where user_id = ?", person.id)).toBe(0);
   });

@@ -37,7 +37,10 @@ describe("mail", () => {
   it("with a provider key, mail goes to the provider's HTTP API", async () => {
     // The provider is the one outside service here: its HTTP endpoint is stood in for.
     const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("{}", { status: 200 }));
-    const mailer = createMailer(readEnv({ ...env, RESEND_API_KEY: "re_test", MAIL_FROM: "Passport <hi@example.com>" }), createDb(env.DB));
+    const mailer = createMailer(
+      readEnv({ ...env, RESEND_API_KEY: "re_test", MAIL_FROM: "Passport <hi@example.com>" }),
+      createDb(env.DB),
+    );
     await mailer.send(message);
     const [url, init] = fetchSpy.mock.calls[0]!;
     expect(url).toBe("https://api.resend.com/emails");

@@ -9,7 +9,9 @@ const tableNames = async () => {
 };
 
 const insertUser = (id: string) =>
-  env.DB.prepare("insert into users (id, name, email, email_verified, created_at, updated_at) values (?, 'A', ?, 1, 0, 0)")
+  env.DB.prepare(
+    "insert into users (id, name, email, email_verified, created_at, updated_at) values (?, 'A', ?, 1, 0, 0)",
+  )
     .bind(id, `${id}@example.com`)
     .run();
 
@@ -38,7 +40,9 @@ describe("migrations", () => {
     const userId = crypto.randomUUID();
     await insertUser(userId);
     await expect(
-      env.DB.prepare("insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, 'A', 'personal', 0, 0)")
+      env.DB.prepare(
+        "insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, 'A', 'personal', 0, 0)",
+      )
         .bind(userId)
         .run(),
     ).rejects.toThrow(/CHECK constraint failed/);
@@ -55,8 +59,12 @@ describe("migrations", () => {
     const userId = crypto.randomUUID();
     await insertUser(userId);
     await env.DB.batch([
-      env.DB.prepare("insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, 'A', 'individual', 0, 0)").bind(userId),
-      env.DB.prepare("insert into notifications (id, user_id, title, message, created_at) values (?, ?, 't', 'm', 0)").bind(crypto.randomUUID(), userId),
+      env.DB.prepare(
+        "insert into profiles (id, full_name, user_type, created_at, updated_at) values (?, 'A', 'individual', 0, 0)",
+      ).bind(userId),
+      env.DB.prepare(
+        "insert into notifications (id, user_id, title, message, created_at) values (?, ?, 't', 'm', 0)",
+      ).bind(crypto.randomUUID(), userId),
     ]);
     await env.DB.prepare("delete from users where id = ?").bind(userId).run();
     const left = await env.DB.prepare(

@@ -30,37 +30,44 @@ async function insertNotifications(userId: string, count: number, read = false) 
   const ids = Array.from({ length: count }, () => crypto.randomUUID());
   await env.DB.batch(
     ids.map((id, index) =>
-      env.DB.prepare("insert into notifications (id, user_id, title, message, type, read, created_at) values (?, ?, ?, 'm', 'info', ?, ?)").bind(
-        id,
-        userId,
-        `n${index}`,
-        read ? 1 : 0,
-        now - index * 1000,
-      ),
+      env.DB.prepare(
+        "insert into notifications (id, user_id, title, message, type, read, created_at) values (?, ?, ?, 'm', 'info', ?, ?)",
+      ).bind(id, userId, `n${index}`, read ? 1 : 0, now - index * 1000),
     ),
   );
   return ids;
 }
 
 const unreadOf = async (userId: string) =>
-  (await env.DB.prepare("select count(*) as n from notifications where user_id = ? and read = 0").bind(userId).first<{ n: number }>())!.n;
+  (await env.DB.prepare("select count(*) as n from notifications where user_id = ? and read = 0")
+    .bind(userId)
+    .first<{ n: number }>())!.n;
 
 describe("live notifications", () => {
   it("a new notification reaches both sockets of its user and none of another user's", async () => {
     const admin = await createAccount({ name: "Hub Admin", organizationName: "Hub Org" });
     const secondTab = cookiesFrom(await signIn(admin.email));
     const person = await createAccount({ name: "Hub Person" });
-    const organization = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>();
+    const organization = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?")
+      .bind(admin.id)
+      .first<{ id: string }>();
 
     const first = await openSocket(admin.cookie);
     const second = await openSocket(secondTab);
     const stranger = await openSocket(person.cookie);
 
-    await postForm("/dashboard", { intent: "request-join", organizationId: organization!.id }, { cookie: person.cookie });
+    await postForm(
+      "/dashboard",
+      { intent: "request-join", organizationId: organization!.id },
+      { cookie: person.cookie },
+    );
     await until(() => first.received.length > 0 && second.received.length > 0);
     for (const tab of [first, second]) {
       expect(tab.received).toEqual([
-        expect.objectContaining({ type: "notification", notification: expect.objectContaining({ title: "New join request", userId: admin.id }) }),
+        expect.objectContaining({
+          type: "notification",
+          notification: expect.objectContaining({ title: "New join request", userId: admin.id }),
+        }),
       ]);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -79,7 +86,9 @@ describe("live notifications", () => {
     const upgrade = (headers: Record<string, string>) =>
       SELF.fetch("http://localhost/api/notifications/socket", { headers: { Upgrade: "websocket", ...headers } });
     expect((await upgrade({ Origin: "http://localhost" })).status).toBe(401);
-    expect((await upgrade({ Origin: "http://localhost", Cookie: "passport.session_token=forged.value" })).status).toBe(401);
+    expect((await upgrade({ Origin: "http://localhost", Cookie: "passport.session_token=forged.value" })).status).toBe(
+      401,
+    );
     expect((await upgrade({ Origin: "https://evil.example", Cookie: cookie })).status).toBe(403);
     expect((await upgrade({ Cookie: cookie })).status).toBe(403);
   });
@@ -113,7 +122,11 @@ describe("marking read", () => {
   it("without JavaScript, the form goes back to the page", async () => {
     const me = await createAccount();
     await insertNotifications(me.id, 1);
-    const response = await postForm("/notifications", { intent: "mark-all-read", redirectTo: "/notifications" }, { cookie: me.cookie });
+    const response = await postForm(
+      "/notifications",
+      { intent: "mark-all-read", redirectTo: "/notifications" },
+      { cookie: me.cookie },
+    );
     expect(response.headers.get("Location")).toBe("/notifications");
   });
 });

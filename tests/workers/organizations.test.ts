@@ -5,7 +5,9 @@ import { countRows, createAccount, get, postForm } from "./helpers.ts";
 /** An organisation account with its organisation (created through the product's own forms). */
 async function createOrganisation(name = `Org ${crypto.randomUUID().slice(0, 6)}`) {
   const admin = await createAccount({ name: "Olive Admin", organizationName: name });
-  const organization = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'")
+  const organization = await env.DB.prepare(
+    "select organization_id as id from organization_roles where user_id = ? and role = 'admin'",
+  )
     .bind(admin.id)
     .first<{ id: string }>();
   return { admin, organizationId: organization!.id, name };
@@ -35,11 +37,24 @@ async function organisationAccountWithoutOrganisation() {
 describe("creating organisations", () => {
   it("an organisation account creates one and becomes its admin and approved member", async () => {
     const account = await organisationAccountWithoutOrganisation();
-    const response = await postForm("/dashboard", { intent: "create-organization", name: "  Second Org  ", description: "" }, { cookie: account.cookie });
+    const response = await postForm(
+      "/dashboard",
+      { intent: "create-organization", name: "  Second Org  ", description: "" },
+      { cookie: account.cookie },
+    );
     expect(response.status).toBe(302);
-    const created = await env.DB.prepare("select id, description from organizations where name = 'Second Org'").first<{ id: string; description: string | null }>();
+    const created = await env.DB.prepare("select id, description from organizations where name = 'Second Org'").first<{
+      id: string;
+      description: string | null;
+    }>();
     expect(created?.description).toBeNull();
-    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and organization_id = ? and role = 'admin'", account.id, created!.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from organization_roles where user_id = ? and organization_id = ? and role = 'admin'",
+        account.id,
+        created!.id,
+      ),
+    ).toBe(1);
     expect((await membership(account.id, created!.id))?.status).toBe("approved");
     // Its dashboard is now the admin dashboard of the new organisation.
     expect(await (await get("/dashboard", account.cookie)).text()).toContain("Organisation Admin");
@@ -48,7 +63,11 @@ describe("creating organisations", () => {
   it("refuses a blank name with the spec's message, shown by the form it came from", async () => {
     const account = await organisationAccountWithoutOrganisation();
     const before = await snapshot();
-    const response = await postForm("/dashboard?create=1", { intent: "create-organization", name: "   " }, { cookie: account.cookie });
+    const response = await postForm(
+      "/dashboard?create=1",
+      { intent: "create-organization", name: "   " },
+      { cookie: account.cookie },
+    );
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/<p id="[^"]+-error"[^>]*>Please enter an organisation name<\/p>/);
     expect(await snapshot()).toEqual(before);
@@ -57,7 +76,11 @@ describe("creating organisations", () => {
   it("refuses an individual account, on the server", async () => {
     const person = await createAccount();
     const before = await snapshot();
-    const response = await postForm("/dashboard", { intent: "create-organization", name: "Sneaky Org" }, { cookie: person.cookie });
+    const response = await postForm(
+      "/dashboard",
+      { intent: "create-organization", name: "Sneaky Org" },
+      { cookie: person.cookie },
+    );
     expect(response.status).toBe(403);
     expect(await snapshot()).toEqual(before);
   });
@@ -80,13 +103,17 @@ describe("search", () => {
   it("treats % and _ as plain characters", async () => {
     await createOrganisation("Percent Org");
     const person = await createAccount();
-    expect(await (await get("/dashboard?q=%25", person.cookie)).text()).toContain("No organisations found matching &#x27;%&#x27;");
+    expect(await (await get("/dashboard?q=%25", person.cookie)).text()).toContain(
+      "No organisations found matching &#x27;%&#x27;",
+    );
   });
 
   it("refuses an empty or over-long term", async () => {
     const person = await createAccount();
     expect(await (await get("/dashboard?q=%20%20", person.cookie)).text()).toContain("Search term cannot be empty");
-    expect(await (await get(`/dashboard?q=${"x".repeat(101)}`, person.cookie)).text()).toContain("Search term must be less than 100 characters");
+    expect(await (await get(`/dashboard?q=${"x".repeat(101)}`, person.cookie)).text()).toContain(
+      "Search term must be less than 100 characters",
+    );
   });
 });
 
@@ -98,7 +125,12 @@ describe("join requests and approval", () => {
     expect((await requestToJoin(person.cookie, organizationId)).status).toBe(302);
     expect(await countRows("select count(*) as n from organization_members where user_id = ?", person.id)).toBe(1);
     expect((await membership(person.id, organizationId))?.status).toBe("pending");
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'New join request'", admin.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'New join request'",
+        admin.id,
+      ),
+    ).toBe(1);
   });
 
   it("the admin approves: approved, a member role, and the member is told", async () => {
@@ -109,11 +141,23 @@ describe("join requests and approval", () => {
     const response = await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
     expect(response.status).toBe(302);
     expect((await membership(person.id, organizationId))?.status).toBe("approved");
-    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id)).toBe(1);
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Request approved'", person.id)).toBe(1);
+    expect(
+      await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id),
+    ).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'Request approved'",
+        person.id,
+      ),
+    ).toBe(1);
     // A second approval changes nothing.
     await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Request approved'", person.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'Request approved'",
+        person.id,
+      ),
+    ).toBe(1);
   });
 
   it("reject deletes the request and tells the requester", async () => {
@@ -123,7 +167,12 @@ describe("join requests and approval", () => {
     const { id } = (await membership(person.id, organizationId))!;
     await postForm("/dashboard", { intent: "reject", membershipId: id }, { cookie: admin.cookie });
     expect(await membership(person.id, organizationId)).toBeNull();
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Request declined'", person.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'Request declined'",
+        person.id,
+      ),
+    ).toBe(1);
   });
 
   it.each([
@@ -141,7 +190,9 @@ describe("join requests and approval", () => {
     if (who === "self") cookie = person.cookie;
     if (who === "member") {
       const member = await createAccount();
-      await env.DB.prepare("insert into organization_members (id, user_id, organization_id, status, requested_at, subscription_status) values (?, ?, ?, 'approved', 0, 'inactive')")
+      await env.DB.prepare(
+        "insert into organization_members (id, user_id, organization_id, status, requested_at, subscription_status) values (?, ?, ?, 'approved', 0, 'inactive')",
+      )
         .bind(crypto.randomUUID(), member.id, organizationId)
         .run();
       cookie = member.cookie;
@@ -160,8 +211,14 @@ describe("join requests and approval", () => {
 
   it("answers an unknown or malformed membership id without touching anything", async () => {
     const { admin } = await createOrganisation();
-    expect((await postForm("/dashboard", { intent: "approve", membershipId: crypto.randomUUID() }, { cookie: admin.cookie })).status).toBe(404);
-    expect((await postForm("/dashboard", { intent: "approve", membershipId: "not-a-uuid" }, { cookie: admin.cookie })).status).toBe(400);
+    expect(
+      (await postForm("/dashboard", { intent: "approve", membershipId: crypto.randomUUID() }, { cookie: admin.cookie }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await postForm("/dashboard", { intent: "approve", membershipId: "not-a-uuid" }, { cookie: admin.cookie }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -174,8 +231,19 @@ describe("remove, leave and the last admin", () => {
     await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
     await postForm("/dashboard", { intent: "remove", membershipId: id }, { cookie: admin.cookie });
     expect(await membership(person.id, organizationId)).toBeNull();
-    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and organization_id = ?", person.id, organizationId)).toBe(0);
-    expect(await countRows("select count(*) as n from notifications where user_id = ? and title = 'Removed from organisation'", person.id)).toBe(1);
+    expect(
+      await countRows(
+        "select count(*) as n from organization_roles where user_id = ? and organization_id = ?",
+        person.id,
+        organizationId,
+      ),
+    ).toBe(0);
+    expect(
+      await countRows(
+        "select count(*) as n from notifications where user_id = ? and title = 'Removed from organisation'",
+        person.id,
+      ),
+    ).toBe(1);
   });
 
   it("the last admin can be neither removed nor leave", async () => {
@@ -186,7 +254,13 @@ describe("remove, leave and the last admin", () => {
     const left = await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: admin.cookie });
     expect(left.status).toBe(302);
     expect((await membership(admin.id, organizationId))?.status).toBe("approved");
-    const page = await get("/dashboard", `${admin.cookie}; ${left.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ")}`);
+    const page = await get(
+      "/dashboard",
+      `${admin.cookie}; ${left.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ")}`,
+    );
     expect(await page.text()).toContain("An organisation needs at least one admin");
   });
 
@@ -194,7 +268,11 @@ describe("remove, leave and the last admin", () => {
     const { admin, organizationId } = await createOrganisation();
     const person = await createAccount();
     await requestToJoin(person.cookie, organizationId);
-    await postForm("/dashboard", { intent: "approve", membershipId: (await membership(person.id, organizationId))!.id }, { cookie: admin.cookie });
+    await postForm(
+      "/dashboard",
+      { intent: "approve", membershipId: (await membership(person.id, organizationId))!.id },
+      { cookie: admin.cookie },
+    );
     const response = await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: person.cookie });
     expect(response.status).toBe(302);
     expect(await membership(person.id, organizationId)).toBeNull();
@@ -204,7 +282,9 @@ describe("remove, leave and the last admin", () => {
   it("leaving an organisation the caller is not in is refused", async () => {
     const { organizationId } = await createOrganisation();
     const person = await createAccount();
-    expect((await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: person.cookie })).status).toBe(404);
+    expect((await postForm("/dashboard", { intent: "leave", organizationId }, { cookie: person.cookie })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -215,12 +295,20 @@ describe("invite link", () => {
     const response = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
     expect(response.status).toBe(200);
     expect((await membership(person.id, organizationId))?.status).toBe("approved");
-    expect(await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id)).toBe(1);
+    expect(
+      await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id),
+    ).toBe(1);
 
     const again = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
     expect(again.status).toBe(302);
     expect(await countRows("select count(*) as n from organization_members where user_id = ?", person.id)).toBe(1);
-    const dashboard = await get("/dashboard", `${person.cookie}; ${again.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ")}`);
+    const dashboard = await get(
+      "/dashboard",
+      `${person.cookie}; ${again.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ")}`,
+    );
     expect(await dashboard.text()).toContain("Already a member");
   });
 
@@ -253,9 +341,13 @@ describe("active organisation", () => {
   it("switches only to an organisation the user belongs to", async () => {
     const { organizationId } = await createOrganisation();
     const person = await createAccount();
-    const before = await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(person.id).first();
+    const before = await env.DB.prepare("select active_organization_id as a from profiles where id = ?")
+      .bind(person.id)
+      .first();
     const response = await postForm("/organizations/active", { organizationId }, { cookie: person.cookie });
     expect(response.status).toBe(403);
-    expect(await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(person.id).first()).toEqual(before);
+    expect(
+      await env.DB.prepare("select active_organization_id as a from profiles where id = ?").bind(person.id).first(),
+    ).toEqual(before);
   });
 });

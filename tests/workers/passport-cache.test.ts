@@ -10,7 +10,11 @@ const today = () => new Date().toISOString().slice(0, 10);
 async function personWithAchievements(titles: string[]) {
   const person = await createAccount({ name: "Casey Cached" });
   for (const title of titles) {
-    await postForm("/passport", { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" }, { cookie: person.cookie });
+    await postForm(
+      "/passport",
+      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
+      { cookie: person.cookie },
+    );
   }
   return person;
 }
@@ -32,7 +36,9 @@ async function warm(userId: string, query = "") {
 }
 
 const achievementId = async (userId: string, title: string) =>
-  (await env.DB.prepare("select id from achievements where user_id = ? and title like ?").bind(userId, `${title}%`).first<{ id: string }>())!.id;
+  (await env.DB.prepare("select id from achievements where user_id = ? and title like ?")
+    .bind(userId, `${title}%`)
+    .first<{ id: string }>())!.id;
 
 describe("public passport at the edge", () => {
   it("renders with one D1 round trip, then comes from the cache with none", async () => {
@@ -82,7 +88,8 @@ describe("public passport at the edge", () => {
   });
 
   it("does not store a page whose render began before its passport changed", async () => {
-    const { edgeCache, invalidatePassports, passportCacheEntry, passportPage, storePassportPage } = await import("#app/utils/passport-cache.server.ts");
+    const { edgeCache, invalidatePassports, passportCacheEntry, passportPage, storePassportPage } =
+      await import("#app/utils/passport-cache.server.ts");
     const person = await personWithAchievements(["Raced"]);
     const entry = passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false);
     const page = new TextEncoder().encode("<p>the page as it was</p>").buffer;
@@ -106,7 +113,9 @@ describe("public passport at the edge", () => {
     await (await visit(person.id)).text();
     await warm(person.id);
     const { edgeCache, passportCacheEntry, passportPage } = await import("#app/utils/passport-cache.server.ts");
-    const stored = (await edgeCache().match(passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false).key))!;
+    const stored = (await edgeCache().match(
+      passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false).key,
+    ))!;
     await stored.text();
     for (const header of ["X-Passport-Cache", "X-Request-Id", "Content-Security-Policy", "X-D1-Round-Trips"]) {
       expect(stored.headers.has(header), header).toBe(false);
@@ -124,15 +133,36 @@ describe("public passport at the edge", () => {
     expect(cacheStatus(again)).toBe("MISS");
   });
 
-  const changes: [string, (person: { id: string; cookie: string }) => Promise<unknown>, (html: string, status: number) => void][] = [
+  const changes: [
+    string,
+    (person: { id: string; cookie: string }) => Promise<unknown>,
+    (html: string, status: number) => void,
+  ][] = [
     [
       "hiding an achievement",
-      async (person) => postForm("/passport", { intent: "set-visibility", achievementId: await achievementId(person.id, "Kept"), visible: "false" }, { cookie: person.cookie }),
+      async (person) =>
+        postForm(
+          "/passport",
+          { intent: "set-visibility", achievementId: await achievementId(person.id, "Kept"), visible: "false" },
+          { cookie: person.cookie },
+        ),
       (html) => expect(html).not.toContain("Kept - Acme"),
     ],
     [
       "adding a self achievement",
-      (person) => postForm("/passport", { intent: "add-self-achievement", formId: "self", title: "Brand New", company: "Acme", date: today(), type: "award" }, { cookie: person.cookie }),
+      (person) =>
+        postForm(
+          "/passport",
+          {
+            intent: "add-self-achievement",
+            formId: "self",
+            title: "Brand New",
+            company: "Acme",
+            date: today(),
+            type: "award",
+          },
+          { cookie: person.cookie },
+        ),
       (html) => expect(html).toContain("Brand New - Acme"),
     ],
     [
@@ -142,12 +172,22 @@ describe("public passport at the edge", () => {
     ],
     [
       "editing the profile",
-      (person) => postForm("/settings", { intent: "update-profile", fullName: "Casey Renamed", bio: "", isPublic: "on" }, { cookie: person.cookie }),
+      (person) =>
+        postForm(
+          "/settings",
+          { intent: "update-profile", fullName: "Casey Renamed", bio: "", isPublic: "on" },
+          { cookie: person.cookie },
+        ),
       (html) => expect(html).toContain("Casey Renamed"),
     ],
     [
       "switching the passport off",
-      (person) => postForm("/settings", { intent: "update-profile", fullName: "Casey Cached", bio: "" }, { cookie: person.cookie }),
+      (person) =>
+        postForm(
+          "/settings",
+          { intent: "update-profile", fullName: "Casey Cached", bio: "" },
+          { cookie: person.cookie },
+        ),
       (_, status) => expect(status).toBe(404),
     ],
     [
@@ -181,13 +221,32 @@ describe("public passport at the edge", () => {
 
   it("forgets the cached page when its owner accepts an achievement", async () => {
     const admin = await createAccount({ organizationName: `Cachers ${crypto.randomUUID().slice(0, 6)}` });
-    const { id: organizationId } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!;
+    const { id: organizationId } = (await env.DB.prepare(
+      "select organization_id as id from organization_roles where user_id = ?",
+    )
+      .bind(admin.id)
+      .first<{ id: string }>())!;
     const member = await personWithAchievements(["Kept"]);
     await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
-    await postForm("/dashboard", { intent: "give-achievement", formId: "give", userId: member.id, title: "Team Award", date: today(), type: "award" }, { cookie: admin.cookie });
+    await postForm(
+      "/dashboard",
+      {
+        intent: "give-achievement",
+        formId: "give",
+        userId: member.id,
+        title: "Team Award",
+        date: today(),
+        type: "award",
+      },
+      { cookie: admin.cookie },
+    );
     await warm(member.id);
     expect(await (await visit(member.id)).text()).not.toContain("Team Award");
-    await postForm("/passport", { intent: "accept", achievementId: await achievementId(member.id, "Team Award") }, { cookie: member.cookie });
+    await postForm(
+      "/passport",
+      { intent: "accept", achievementId: await achievementId(member.id, "Team Award") },
+      { cookie: member.cookie },
+    );
     expect(await (await visit(member.id)).text()).toContain("Team Award");
   });
 });
@@ -204,7 +263,12 @@ describe("responsive images", () => {
   it("offer resized copies of our own images only when the zone resizes images", async () => {
     const { responsiveSrcSet } = await import("#app/utils/media.server.ts");
     const srcSet = responsiveSrcSet("/media/achievement-images/org/a.png", true);
-    expect(srcSet?.split(", ")).toEqual([320, 640, 960, 1280].map((width) => `/cdn-cgi/image/width=${width},fit=scale-down,format=auto/media/achievement-images/org/a.png ${width}w`));
+    expect(srcSet?.split(", ")).toEqual(
+      [320, 640, 960, 1280].map(
+        (width) =>
+          `/cdn-cgi/image/width=${width},fit=scale-down,format=auto/media/achievement-images/org/a.png ${width}w`,
+      ),
+    );
     expect(responsiveSrcSet("/media/achievement-images/org/a.png", false)).toBeUndefined();
     expect(responsiveSrcSet("https://images.example/a.png", true)).toBeUndefined();
   });

@@ -14,7 +14,10 @@ async function archivedUser(daysAgo: number | null) {
   const user = { id, email: `${id}@example.com`, name: "Archived", userType: "individual" as const };
   await db.batch(userStatements(db, user, "hash") as [ReturnType<typeof userStatements>[number]]);
   if (daysAgo !== null) {
-    await db.update(profiles).set({ deletedAt: new Date(Date.now() - daysAgo * DAY) }).where(eq(profiles.id, id));
+    await db
+      .update(profiles)
+      .set({ deletedAt: new Date(Date.now() - daysAgo * DAY) })
+      .where(eq(profiles.id, id));
   }
   await env.MEDIA.put(`avatars/${id}/avatar.png`, "x");
   return id;

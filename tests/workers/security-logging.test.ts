@@ -3,7 +3,19 @@ import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { createPersonalSubscription } from "#app/utils/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
-import { confirmationToken, cookiesFrom, createAccount, get, newClientIp, ORIGIN, PASSWORD, postForm, signIn, signUp, uniqueEmail } from "./helpers.ts";
+import {
+  confirmationToken,
+  cookiesFrom,
+  createAccount,
+  get,
+  newClientIp,
+  ORIGIN,
+  PASSWORD,
+  postForm,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from "./helpers.ts";
 
 // Issue 9, item 7: authentication failures, authorization denials, cross-site refusals and
 // webhook signature failures are logged as structured events, and no secret ever reaches a log.
@@ -19,7 +31,13 @@ beforeEach(() => {
   lines = [];
   for (const method of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      lines.push(args.map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? `${arg.message} ${arg.stack}` : JSON.stringify(arg))).join(" "));
+      lines.push(
+        args
+          .map((arg) =>
+            typeof arg === "string" ? arg : arg instanceof Error ? `${arg.message} ${arg.stack}` : JSON.stringify(arg),
+          )
+          .join(" "),
+      );
     });
   }
 });
@@ -43,8 +61,16 @@ function sessionSecrets(cookie: string) {
 }
 
 async function signedWebhook(payload: string, secret: string) {
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, cryptoProvider: Stripe.createSubtleCryptoProvider() });
-  return SELF.fetch(`${ORIGIN}/api/stripe/webhook`, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return SELF.fetch(`${ORIGIN}/api/stripe/webhook`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+    body: payload,
+  });
 }
 
 describe("security events", () => {
@@ -57,7 +83,11 @@ describe("security events", () => {
     expect((await signIn(waiting)).status).toBe(403);
 
     const failed = events("auth.failed");
-    expect(failed.map((entry) => entry.reason)).toEqual(["invalid email or password", "invalid email or password", "email not verified"]);
+    expect(failed.map((entry) => entry.reason)).toEqual([
+      "invalid email or password",
+      "invalid email or password",
+      "email not verified",
+    ]);
     for (const entry of failed) {
       expect(entry).toMatchObject({ level: "warn", route: "POST /auth" });
       // A pseudonym of the address, not the address.
@@ -96,30 +126,60 @@ describe("security events", () => {
 
   it("a wrong current password is an auth.failed event", async () => {
     const { id, cookie } = await createAccount();
-    const response = await postForm("/settings", { intent: "change-password", currentPassword: WRONG_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { cookie });
+    const response = await postForm(
+      "/settings",
+      {
+        intent: "change-password",
+        currentPassword: WRONG_PASSWORD,
+        newPassword: NEW_PASSWORD,
+        confirmPassword: NEW_PASSWORD,
+      },
+      { cookie },
+    );
     expect(response.status).toBe(400);
-    expect(events("auth.failed")).toEqual([expect.objectContaining({ reason: "wrong current password", userId: id, route: "POST /settings" })]);
+    expect(events("auth.failed")).toEqual([
+      expect.objectContaining({ reason: "wrong current password", userId: id, route: "POST /settings" }),
+    ]);
   });
 
   it("the shared guards log their denials: signed out, archived, not an admin, not the recipient", async () => {
     const admin = await createAccount({ organizationName: "Logged Org" });
     const stranger = await createAccount();
-    const membership = await env.DB.prepare("select id from organization_members where user_id = ?").bind(admin.id).first<{ id: string }>();
+    const membership = await env.DB.prepare("select id from organization_members where user_id = ?")
+      .bind(admin.id)
+      .first<{ id: string }>();
 
     expect((await get("/dashboard")).status).toBe(302);
-    expect((await postForm("/dashboard", { intent: "remove", membershipId: membership!.id }, { cookie: stranger.cookie })).status).toBe(403);
+    expect(
+      (await postForm("/dashboard", { intent: "remove", membershipId: membership!.id }, { cookie: stranger.cookie }))
+        .status,
+    ).toBe(403);
     const achievement = crypto.randomUUID();
-    await env.DB.prepare("insert into achievements (id, user_id, title, type, date, status, is_visible, created_by, created_at) values (?, ?, 'Theirs', 'award', '2024-01-01', 'pending', 1, ?, 0)")
+    await env.DB.prepare(
+      "insert into achievements (id, user_id, title, type, date, status, is_visible, created_by, created_at) values (?, ?, 'Theirs', 'award', '2024-01-01', 'pending', 1, ?, 0)",
+    )
       .bind(achievement, admin.id, admin.id)
       .run();
-    expect((await postForm("/passport", { intent: "accept", achievementId: achievement }, { cookie: stranger.cookie })).status).toBe(403);
+    expect(
+      (await postForm("/passport", { intent: "accept", achievementId: achievement }, { cookie: stranger.cookie }))
+        .status,
+    ).toBe(403);
     await postForm("/settings", { intent: "archive" }, { cookie: stranger.cookie });
     expect((await get("/passport", stranger.cookie)).status).toBe(302);
 
     const denied = events("authz.denied");
     expect(denied[0]).toMatchObject({ reason: "signed out", status: 302, route: "GET /dashboard" });
-    expect(denied).toContainEqual(expect.objectContaining({ reason: "not an admin of the membership's organisation", status: 403, userId: stranger.id, membershipId: membership!.id }));
-    expect(denied).toContainEqual(expect.objectContaining({ reason: "not the recipient of the achievement", userId: stranger.id }));
+    expect(denied).toContainEqual(
+      expect.objectContaining({
+        reason: "not an admin of the membership's organisation",
+        status: 403,
+        userId: stranger.id,
+        membershipId: membership!.id,
+      }),
+    );
+    expect(denied).toContainEqual(
+      expect.objectContaining({ reason: "not the recipient of the achievement", userId: stranger.id }),
+    );
     expect(denied.at(-1)).toMatchObject({ reason: "archived account", route: "GET /passport", userId: stranger.id });
     for (const entry of denied) expect(entry.requestId).toEqual(expect.any(String));
   });
@@ -133,7 +193,9 @@ describe("security events", () => {
       redirect: "manual",
     });
     expect(response.status).toBe(403);
-    const socket = await SELF.fetch(`${ORIGIN}/api/notifications/socket`, { headers: { Upgrade: "websocket", Cookie: cookie } });
+    const socket = await SELF.fetch(`${ORIGIN}/api/notifications/socket`, {
+      headers: { Upgrade: "websocket", Cookie: cookie },
+    });
     expect(socket.status).toBe(403);
     expect(events("csrf.refused")).toEqual([
       expect.objectContaining({ reason: "foreign origin", origin: "https://evil.example", route: "POST /settings" }),
@@ -142,7 +204,13 @@ describe("security events", () => {
   });
 
   it("an unsigned or wrongly signed webhook is a webhook.refused event", async () => {
-    const payload = JSON.stringify({ id: "evt_log", object: "event", type: "ping", created: Math.floor(Date.now() / 1000), data: { object: {} } });
+    const payload = JSON.stringify({
+      id: "evt_log",
+      object: "event",
+      type: "ping",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: {} },
+    });
     expect((await SELF.fetch(`${ORIGIN}/api/stripe/webhook`, { method: "POST", body: payload })).status).toBe(400);
     expect((await signedWebhook(payload, "whsec_someone_else_entirely")).status).toBe(400);
     expect(events("webhook.refused").map((entry) => entry.reason)).toEqual(["missing signature", "invalid signature"]);
@@ -151,7 +219,14 @@ describe("security events", () => {
 
 describe("no secret is ever logged", () => {
   it("through sign-up, confirmation, sign-in (good and bad), password change, Stripe checkout and webhooks", async () => {
-    const secrets = new Set<string>([PASSWORD, NEW_PASSWORD, WRONG_PASSWORD, WEBHOOK_SECRET, STRIPE_KEY, env.SESSION_SECRET]);
+    const secrets = new Set<string>([
+      PASSWORD,
+      NEW_PASSWORD,
+      WRONG_PASSWORD,
+      WEBHOOK_SECRET,
+      STRIPE_KEY,
+      env.SESSION_SECRET,
+    ]);
 
     // Sign-up and confirmation.
     const email = uniqueEmail("secrets");
@@ -173,8 +248,26 @@ describe("no secret is ever logged", () => {
     sessionSecrets(cookiesFrom(signedIn)).forEach((secret) => secrets.add(secret));
 
     // Password change: wrong, then right (the session continues under a new token).
-    await postForm("/settings", { intent: "change-password", currentPassword: WRONG_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { cookie });
-    const changed = await postForm("/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { cookie });
+    await postForm(
+      "/settings",
+      {
+        intent: "change-password",
+        currentPassword: WRONG_PASSWORD,
+        newPassword: NEW_PASSWORD,
+        confirmPassword: NEW_PASSWORD,
+      },
+      { cookie },
+    );
+    const changed = await postForm(
+      "/settings",
+      {
+        intent: "change-password",
+        currentPassword: PASSWORD,
+        newPassword: NEW_PASSWORD,
+        confirmPassword: NEW_PASSWORD,
+      },
+      { cookie },
+    );
     expect(changed.status).toBe(302);
     cookie = cookiesFrom(changed, cookie);
     sessionSecrets(cookie).forEach((secret) => secrets.add(secret));
@@ -182,13 +275,22 @@ describe("no secret is ever logged", () => {
 
     // A Stripe checkout with a secret key (against the local fake), and webhooks good and bad.
     const user = await env.DB.prepare("select id from users where email = ?").bind(email).first<{ id: string }>();
-    const organizationId = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(user!.id).first<{ id: string }>())!.id;
+    const organizationId = (await env.DB.prepare(
+      "select organization_id as id from organization_roles where user_id = ?",
+    )
+      .bind(user!.id)
+      .first<{ id: string }>())!.id;
     const member = await createAccount();
     await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
     sessionSecrets(member.cookie).forEach((secret) => secrets.add(secret));
     const context = getLoadContext({
       request: new Request(ORIGIN),
-      context: { cloudflare: { env: { ...env, STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_API_BASE: inject("stripeApiBase") } as Env, ctx: createExecutionContext() } },
+      context: {
+        cloudflare: {
+          env: { ...env, STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_API_BASE: inject("stripeApiBase") } as Env,
+          ctx: createExecutionContext(),
+        },
+      },
     });
     await createPersonalSubscription(context, user!.id, { organizationId, memberUserId: member.id }, ORIGIN);
     const event = {
@@ -196,19 +298,36 @@ describe("no secret is ever logged", () => {
       object: "event",
       type: "checkout.session.completed",
       created: Math.floor(Date.now() / 1000),
-      data: { object: { object: "checkout.session", mode: "subscription", payment_status: "paid", subscription: "sub_log", customer: "cus_log", metadata: { organizationId, memberUserId: member.id, adminUserId: user!.id } } },
+      data: {
+        object: {
+          object: "checkout.session",
+          mode: "subscription",
+          payment_status: "paid",
+          subscription: "sub_log",
+          customer: "cus_log",
+          metadata: { organizationId, memberUserId: member.id, adminUserId: user!.id },
+        },
+      },
     };
     const payload = JSON.stringify(event);
     expect((await signedWebhook(payload, WEBHOOK_SECRET)).status).toBe(200);
     expect((await signedWebhook(payload, "whsec_someone_else_entirely")).status).toBe(400);
-    const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+    const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+      payload,
+      secret: WEBHOOK_SECRET,
+      cryptoProvider: Stripe.createSubtleCryptoProvider(),
+    });
     secrets.add(/v1=([0-9a-f]+)/.exec(signature)![1]!);
 
     // The run logged its security events...
     expect(events("auth.failed").length).toBeGreaterThanOrEqual(3);
     expect(events("webhook.refused")).toHaveLength(1);
     // ...and not one line carries a secret.
-    const leaks = lines.flatMap((line) => [...secrets].filter((secret) => secret && line.includes(secret)).map((secret) => `${secret.slice(0, 6)}… in ${line.slice(0, 200)}`));
+    const leaks = lines.flatMap((line) =>
+      [...secrets]
+        .filter((secret) => secret && line.includes(secret))
+        .map((secret) => `${secret.slice(0, 6)}… in ${line.slice(0, 200)}`),
+    );
     expect(leaks).toEqual([]);
   });
 });

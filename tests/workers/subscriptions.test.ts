@@ -9,7 +9,10 @@ import { countRows, createAccount, get, ORIGIN, postForm } from "./helpers.ts";
 const SECRET = "whsec_test_0123456789abcdef";
 
 async function organisationWithMember(memberName = "Mia Member") {
-  const admin = await createAccount({ name: "Ada Admin", organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}` });
+  const admin = await createAccount({
+    name: "Ada Admin",
+    organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}`,
+  });
   const organizationId = await organisationOf(admin.id);
   const member = await createAccount({ name: memberName });
   await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
@@ -18,11 +21,17 @@ async function organisationWithMember(memberName = "Mia Member") {
 }
 
 const organisationOf = async (adminId: string) =>
-  (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'").bind(adminId).first<{ id: string }>())!.id;
+  (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'")
+    .bind(adminId)
+    .first<{ id: string }>())!.id;
 const membershipOf = async (organizationId: string, userId: string) =>
-  (await env.DB.prepare("select id from organization_members where organization_id = ? and user_id = ?").bind(organizationId, userId).first<{ id: string }>())!.id;
+  (await env.DB.prepare("select id from organization_members where organization_id = ? and user_id = ?")
+    .bind(organizationId, userId)
+    .first<{ id: string }>())!.id;
 const subscriptionOf = (membershipId: string) =>
-  env.DB.prepare("select subscription_status as status, stripe_subscription_id as subscriptionId, subscribed_by as payer from organization_members where id = ?")
+  env.DB.prepare(
+    "select subscription_status as status, stripe_subscription_id as subscriptionId, subscribed_by as payer from organization_members where id = ?",
+  )
     .bind(membershipId)
     .first<{ status: string; subscriptionId: string | null; payer: string | null }>();
 const notificationsOf = (userId: string, title: string) =>
@@ -50,14 +59,22 @@ describe("create-personal-subscription", () => {
     expect(html).toContain("Mia Member");
     expect(html).toContain("£2.99 per month");
 
-    const done = await postForm(checkout.pathname, { intent: "complete", ...Object.fromEntries(checkout.searchParams) }, { cookie: admin.cookie });
+    const done = await postForm(
+      checkout.pathname,
+      { intent: "complete", ...Object.fromEntries(checkout.searchParams) },
+      { cookie: admin.cookie },
+    );
     expect(done.headers.get("Location")).toBe("/dashboard");
     expect(await subscriptionOf(membershipId)).toEqual(expect.objectContaining({ status: "active", payer: admin.id }));
     expect(await notificationsOf(admin.id, "Subscription active")).toBe(1);
     expect(await (await get("/dashboard", admin.cookie)).text()).toContain("Subscribed");
 
     // Cancel ends it through the same event handling, and the payer hears of it.
-    const cancelled = await postForm("/dashboard", { intent: "cancel-subscription", membershipId }, { cookie: admin.cookie });
+    const cancelled = await postForm(
+      "/dashboard",
+      { intent: "cancel-subscription", membershipId },
+      { cookie: admin.cookie },
+    );
     expect(cancelled.status).toBe(302);
     expect((await subscriptionOf(membershipId))?.status).toBe("inactive");
     expect(await notificationsOf(admin.id, "Subscription ended")).toBe(1);
@@ -66,39 +83,69 @@ describe("create-personal-subscription", () => {
 
   it("is forbidden to a member who is not an admin", async () => {
     const { member, membershipId } = await organisationWithMember();
-    expect((await postForm("/dashboard", { intent: "subscribe", membershipId }, { cookie: member.cookie })).status).toBe(403);
+    expect(
+      (await postForm("/dashboard", { intent: "subscribe", membershipId }, { cookie: member.cookie })).status,
+    ).toBe(403);
     expect((await subscriptionOf(membershipId))?.status).toBe("inactive");
   });
 
   it("is forbidden for another organisation's member, by form or by the simulated checkout", async () => {
     const { admin, organizationId } = await organisationWithMember();
     const other = await organisationWithMember("Fay Foreign");
-    expect((await postForm("/dashboard", { intent: "subscribe", membershipId: other.membershipId }, { cookie: admin.cookie })).status).toBe(403);
+    expect(
+      (
+        await postForm(
+          "/dashboard",
+          { intent: "subscribe", membershipId: other.membershipId },
+          { cookie: admin.cookie },
+        )
+      ).status,
+    ).toBe(403);
     // Naming one's own organisation with a foreign member does not help either.
     const fields = { organizationId, memberUserId: other.member.id };
     expect((await get(`/billing/simulated-checkout?${new URLSearchParams(fields)}`, admin.cookie)).status).toBe(403);
-    expect((await postForm("/billing/simulated-checkout", { intent: "complete", ...fields }, { cookie: admin.cookie })).status).toBe(403);
-    await expect(createPersonalSubscription(contextWith({}), admin.id, fields, ORIGIN)).rejects.toMatchObject({ status: 403 });
+    expect(
+      (await postForm("/billing/simulated-checkout", { intent: "complete", ...fields }, { cookie: admin.cookie }))
+        .status,
+    ).toBe(403);
+    await expect(createPersonalSubscription(contextWith({}), admin.id, fields, ORIGIN)).rejects.toMatchObject({
+      status: 403,
+    });
     expect((await subscriptionOf(other.membershipId))?.status).toBe("inactive");
   });
 
   it("is forbidden for a pending member", async () => {
-    const admin = await createAccount({ name: "Ada Admin", organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}` });
+    const admin = await createAccount({
+      name: "Ada Admin",
+      organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}`,
+    });
     const organizationId = await organisationOf(admin.id);
     const person = await createAccount({ name: "Pat Pending" });
     await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
     const membershipId = await membershipOf(organizationId, person.id);
-    expect((await postForm("/dashboard", { intent: "subscribe", membershipId }, { cookie: admin.cookie })).status).toBe(403);
+    expect((await postForm("/dashboard", { intent: "subscribe", membershipId }, { cookie: admin.cookie })).status).toBe(
+      403,
+    );
   });
 
   it("with a Stripe key, creates a subscription-mode Checkout Session at £2.99 a month in GBP, tied to the member", async () => {
     const { admin, member, organizationId } = await organisationWithMember();
     const stripeApiBase = inject("stripeApiBase");
     const context = contextWith({ STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_API_BASE: stripeApiBase });
-    const { url } = await createPersonalSubscription(context, admin.id, { organizationId, memberUserId: member.id }, ORIGIN);
+    const { url } = await createPersonalSubscription(
+      context,
+      admin.id,
+      { organizationId, memberUserId: member.id },
+      ORIGIN,
+    );
     expect(url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
 
-    const requests = (await (await fetch(`${stripeApiBase}/__requests`)).json()) as { method: string; path: string; body: string; authorization: string }[];
+    const requests = (await (await fetch(`${stripeApiBase}/__requests`)).json()) as {
+      method: string;
+      path: string;
+      body: string;
+      authorization: string;
+    }[];
     const created = requests.filter((request) => request.path === "/v1/checkout/sessions").at(-1)!;
     expect(created.authorization).toBe("Bearer sk_test_fake");
     const form = new URLSearchParams(created.body);
@@ -122,17 +169,48 @@ function stripeEvent(type: string, object: Record<string, unknown>, created = ne
   return { id: `evt_${crypto.randomUUID()}`, object: "event", type, created, data: { object } };
 }
 const checkoutCompleted = (metadata: Record<string, string>, subscription: string, created?: number) =>
-  stripeEvent("checkout.session.completed", { object: "checkout.session", mode: "subscription", status: "complete", payment_status: "paid", subscription, customer: "cus_1", metadata }, created);
-const subscriptionEvent = (type: "updated" | "deleted", id: string, status: string, metadata: Record<string, string>, created?: number) =>
-  stripeEvent(`customer.subscription.${type}`, { object: "subscription", id, status, customer: "cus_1", metadata }, created);
+  stripeEvent(
+    "checkout.session.completed",
+    {
+      object: "checkout.session",
+      mode: "subscription",
+      status: "complete",
+      payment_status: "paid",
+      subscription,
+      customer: "cus_1",
+      metadata,
+    },
+    created,
+  );
+const subscriptionEvent = (
+  type: "updated" | "deleted",
+  id: string,
+  status: string,
+  metadata: Record<string, string>,
+  created?: number,
+) =>
+  stripeEvent(
+    `customer.subscription.${type}`,
+    { object: "subscription", id, status, customer: "cus_1", metadata },
+    created,
+  );
 
 async function deliver(event: object, { secret = SECRET, timestamp }: { secret?: string; timestamp?: number } = {}) {
   const payload = JSON.stringify(event);
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+    timestamp,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
   return postWebhook(payload, signature);
 }
 function postWebhook(payload: string, signature: string) {
-  return fetchSelf("/api/stripe/webhook", { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
+  return fetchSelf("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+    body: payload,
+  });
 }
 async function fetchSelf(path: string, init: RequestInit) {
   const { SELF } = await import("cloudflare:test");
@@ -142,7 +220,9 @@ async function fetchSelf(path: string, init: RequestInit) {
 describe("the Stripe webhook", () => {
   it("activates on checkout.session.completed and tells the paying admin", async () => {
     const { admin, member, organizationId, membershipId } = await organisationWithMember();
-    const response = await deliver(checkoutCompleted({ organizationId, memberUserId: member.id, adminUserId: admin.id }, "sub_a"));
+    const response = await deliver(
+      checkoutCompleted({ organizationId, memberUserId: member.id, adminUserId: admin.id }, "sub_a"),
+    );
     expect(response.status).toBe(200);
     expect(await subscriptionOf(membershipId)).toEqual({ status: "active", subscriptionId: "sub_a", payer: admin.id });
     expect(await notificationsOf(admin.id, "Subscription active")).toBe(1);
@@ -224,7 +304,12 @@ describe("the Stripe webhook", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ outcome: "unknown-member" });
     expect(await countRows("select count(*) as n from processed_stripe_events where id = ?", event.id)).toBe(1);
-    expect(await countRows("select count(*) as n from organization_members where subscription_status = 'active' and organization_id = ?", organizationId)).toBe(0);
+    expect(
+      await countRows(
+        "select count(*) as n from organization_members where subscription_status = 'active' and organization_id = ?",
+        organizationId,
+      ),
+    ).toBe(0);
     expect((await subscriptionOf(membershipId))?.status).toBe("inactive");
   });
 });
@@ -239,7 +324,9 @@ describe("removing a subscribed member", () => {
     const context = contextWith({ STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_API_BASE: stripeApiBase });
     await rejectOrRemove(context, admin.id, membershipId, "remove");
     const requests = (await (await fetch(`${stripeApiBase}/__requests`)).json()) as { method: string; path: string }[];
-    expect(requests).toContainEqual(expect.objectContaining({ method: "DELETE", path: "/v1/subscriptions/sub_removed" }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: "DELETE", path: "/v1/subscriptions/sub_removed" }),
+    );
     expect(await subscriptionOf(membershipId)).toBeNull();
   });
 });

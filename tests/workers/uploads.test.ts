@@ -1,14 +1,32 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DurationProbe, sniffMedia } from "#app/utils/media-types.server.ts";
-import { createAccount, get, JPEG_BYTES, mp4Bytes, ORIGIN, PNG_BYTES, postForm, postMultipart, toastFrom, webmBytes } from "./helpers.ts";
+import {
+  createAccount,
+  get,
+  JPEG_BYTES,
+  mp4Bytes,
+  ORIGIN,
+  PNG_BYTES,
+  postForm,
+  postMultipart,
+  toastFrom,
+  webmBytes,
+} from "./helpers.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
 const MB = 1024 * 1024;
 
 function selfAchievementForm(files: Record<string, File> = {}, mediaUrl?: string) {
   const form = new FormData();
-  for (const [name, value] of Object.entries({ formId: "self", intent: "add-self-achievement", title: "Pictured", company: "Studio", date: today(), type: "award" })) {
+  for (const [name, value] of Object.entries({
+    formId: "self",
+    intent: "add-self-achievement",
+    title: "Pictured",
+    company: "Studio",
+    date: today(),
+    type: "award",
+  })) {
     form.set(name, value);
   }
   for (const [name, file] of Object.entries(files)) form.set(name, file);
@@ -22,7 +40,10 @@ const storedMediaOf = (userId: string) =>
     .first<{ imageUrl: string | null; videoUrl: string | null }>();
 const keysUnder = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.map((object) => object.key);
 const selfKeys = (userId: string) =>
-  Promise.all([keysUnder(`achievement-images/self-achievements/${userId}/`), keysUnder(`achievement-videos/self-achievements/${userId}/`)]).then((lists) => lists.flat());
+  Promise.all([
+    keysUnder(`achievement-images/self-achievements/${userId}/`),
+    keysUnder(`achievement-videos/self-achievements/${userId}/`),
+  ]).then((lists) => lists.flat());
 const video = (bytes: Uint8Array, name = "clip.mp4", type = "video/mp4") => new File([bytes.slice()], name, { type });
 
 describe("recognising files by their bytes", () => {
@@ -32,7 +53,11 @@ describe("recognising files by their bytes", () => {
     expect(sniffMedia(JPEG_BYTES)?.mime).toBe("image/jpeg");
     expect(sniffMedia(text("RIFF\0\0\0\0WEBPVP8 "))?.ext).toBe("webp");
     expect(sniffMedia(mp4Bytes({ seconds: 1 }))).toEqual({ kind: "video", ext: "mp4", mime: "video/mp4" });
-    expect(sniffMedia(text("\0\0\0\x14ftypqt  \0\0\0\0qt  "))).toEqual({ kind: "video", ext: "mov", mime: "video/quicktime" });
+    expect(sniffMedia(text("\0\0\0\x14ftypqt  \0\0\0\0qt  "))).toEqual({
+      kind: "video",
+      ext: "mov",
+      mime: "video/quicktime",
+    });
     expect(sniffMedia(webmBytes({ seconds: 1 }))).toEqual({ kind: "video", ext: "webm", mime: "video/webm" });
     expect(sniffMedia(text("<svg xmlns='http://www.w3.org/2000/svg'/>"))).toBeNull();
     expect(sniffMedia(text("<!doctype html><script>alert(1)</script>"))).toBeNull();
@@ -59,10 +84,16 @@ describe("recognising files by their bytes", () => {
 describe("achievement media", () => {
   it("store a self achievement's image under self-achievements/{userId}/ and serve it with its type and a long cache", async () => {
     const person = await createAccount();
-    const response = await postMultipart("/passport?add=self", selfAchievementForm({ media: new File([PNG_BYTES], "photo.png", { type: "image/png" }) }), { cookie: person.cookie });
+    const response = await postMultipart(
+      "/passport?add=self",
+      selfAchievementForm({ media: new File([PNG_BYTES], "photo.png", { type: "image/png" }) }),
+      { cookie: person.cookie },
+    );
     expect(response.status).toBe(302);
     const { imageUrl } = (await storedMediaOf(person.id))!;
-    expect(imageUrl).toMatch(new RegExp(`^/media/achievement-images/self-achievements/${person.id}/[0-9a-f-]{36}\\.png$`));
+    expect(imageUrl).toMatch(
+      new RegExp(`^/media/achievement-images/self-achievements/${person.id}/[0-9a-f-]{36}\\.png$`),
+    );
     const media = await get(imageUrl!);
     expect(media.headers.get("Content-Type")).toBe("image/png");
     expect(media.headers.get("Cache-Control")).toContain("immutable");
@@ -73,11 +104,18 @@ describe("achievement media", () => {
   it("store a video with the browser's thumbnail as its picture, and serve byte ranges of it", async () => {
     const person = await createAccount();
     const bytes = mp4Bytes({ seconds: 20 });
-    const form = selfAchievementForm({ media: video(bytes), thumbnail: new File([JPEG_BYTES], "clip-thumbnail.jpg", { type: "image/jpeg" }) });
+    const form = selfAchievementForm({
+      media: video(bytes),
+      thumbnail: new File([JPEG_BYTES], "clip-thumbnail.jpg", { type: "image/jpeg" }),
+    });
     expect((await postMultipart("/passport?add=self", form, { cookie: person.cookie })).status).toBe(302);
     const { imageUrl, videoUrl } = (await storedMediaOf(person.id))!;
-    expect(videoUrl).toMatch(new RegExp(`^/media/achievement-videos/self-achievements/${person.id}/[0-9a-f-]{36}\\.mp4$`));
-    expect(imageUrl).toMatch(new RegExp(`^/media/achievement-images/self-achievements/${person.id}/[0-9a-f-]{36}\\.jpg$`));
+    expect(videoUrl).toMatch(
+      new RegExp(`^/media/achievement-videos/self-achievements/${person.id}/[0-9a-f-]{36}\\.mp4$`),
+    );
+    expect(imageUrl).toMatch(
+      new RegExp(`^/media/achievement-images/self-achievements/${person.id}/[0-9a-f-]{36}\\.jpg$`),
+    );
     const range = await fetchRange(videoUrl!, "bytes=4-11");
     expect(range.status).toBe(206);
     expect(range.headers.get("Content-Type")).toBe("video/mp4");
@@ -104,7 +142,13 @@ describe("achievement media", () => {
     // A pattern in the media data (after the 28-byte ftyp and 8-byte mdat headers), so a part
     // stored out of place or twice would show.
     for (let i = 36; i < 36 + 12 * MB; i++) bytes[i] = i % 251;
-    expect((await postMultipart("/passport?add=self", selfAchievementForm({ media: video(bytes) }), { cookie: person.cookie })).status).toBe(302);
+    expect(
+      (
+        await postMultipart("/passport?add=self", selfAchievementForm({ media: video(bytes) }), {
+          cookie: person.cookie,
+        })
+      ).status,
+    ).toBe(302);
     const { videoUrl } = (await storedMediaOf(person.id))!;
     const stored = new Uint8Array(await (await get(videoUrl!)).arrayBuffer());
     expect(stored.length).toBe(bytes.length);
@@ -115,15 +159,37 @@ describe("achievement media", () => {
   });
 
   it.each([
-    ["an HTML file named .png", new File(["<!doctype html><script>alert(1)</script>"], "x.png", { type: "image/png" }), "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video."],
-    ["an SVG", new File(["<svg xmlns='http://www.w3.org/2000/svg'/>"], "x.svg", { type: "image/png" }), "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video."],
-    ["a one-byte file claiming to be a JPG", new File([new Uint8Array(1)], "x.jpg", { type: "image/jpeg" }), "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video."],
+    [
+      "an HTML file named .png",
+      new File(["<!doctype html><script>alert(1)</script>"], "x.png", { type: "image/png" }),
+      "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video.",
+    ],
+    [
+      "an SVG",
+      new File(["<svg xmlns='http://www.w3.org/2000/svg'/>"], "x.svg", { type: "image/png" }),
+      "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video.",
+    ],
+    [
+      "a one-byte file claiming to be a JPG",
+      new File([new Uint8Array(1)], "x.jpg", { type: "image/jpeg" }),
+      "Choose a JPG, PNG or WebP image, or an MP4, MOV or WebM video.",
+    ],
     ["a truncated MP4", video(mp4Bytes({ seconds: 10 }).subarray(0, 900)), "Failed to validate video duration."],
-    ["a video over 60 seconds", video(mp4Bytes({ seconds: 60.5 })), "Achievement video must be 60 seconds (1 minute) or less."],
-    ["a WebM over 60 seconds", video(webmBytes({ seconds: 61 }), "x.webm", "video/webm"), "Achievement video must be 60 seconds (1 minute) or less."],
+    [
+      "a video over 60 seconds",
+      video(mp4Bytes({ seconds: 60.5 })),
+      "Achievement video must be 60 seconds (1 minute) or less.",
+    ],
+    [
+      "a WebM over 60 seconds",
+      video(webmBytes({ seconds: 61 }), "x.webm", "video/webm"),
+      "Achievement video must be 60 seconds (1 minute) or less.",
+    ],
   ])("refuse %s with a message, keep the typed fields, and store nothing", async (_, file, message) => {
     const person = await createAccount();
-    const response = await postMultipart("/passport?add=self", selfAchievementForm({ media: file }), { cookie: person.cookie });
+    const response = await postMultipart("/passport?add=self", selfAchievementForm({ media: file }), {
+      cookie: person.cookie,
+    });
     expect(response.status).toBe(400);
     const body = await response.text();
     expect(body).toContain(message);
@@ -133,13 +199,19 @@ describe("achievement media", () => {
   });
 
   it.each([
-    ["an image", new File([PNG_BYTES, new Uint8Array(5 * MB + 1 - PNG_BYTES.length)], "big.png", { type: "image/png" }), "Image must be less than 5MB."],
+    [
+      "an image",
+      new File([PNG_BYTES, new Uint8Array(5 * MB + 1 - PNG_BYTES.length)], "big.png", { type: "image/png" }),
+      "Image must be less than 5MB.",
+    ],
   ])("refuse %s one byte over its limit", async (_, file, message) => {
     // (The video limit is checked the same way, one byte over 25MB, by the intro video test: a
     // 50MB body refused mid-stream broke the test runner's storage connection.)
     expect(file.size).toBe(5 * MB + 1);
     const person = await createAccount();
-    const response = await postMultipart("/passport?add=self", selfAchievementForm({ media: file }), { cookie: person.cookie });
+    const response = await postMultipart("/passport?add=self", selfAchievementForm({ media: file }), {
+      cookie: person.cookie,
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(message);
     expect(await selfKeys(person.id)).toEqual([]);
@@ -148,34 +220,58 @@ describe("achievement media", () => {
   it("refuse a cover image over 5MB with its own message", async () => {
     const person = await createAccount();
     const cover = new File([PNG_BYTES, new Uint8Array(5 * MB)], "cover.png", { type: "image/png" });
-    const response = await postMultipart("/passport?add=self", selfAchievementForm({ media: video(mp4Bytes({ seconds: 3 })), cover }), { cookie: person.cookie });
+    const response = await postMultipart(
+      "/passport?add=self",
+      selfAchievementForm({ media: video(mp4Bytes({ seconds: 3 })), cover }),
+      { cookie: person.cookie },
+    );
     expect(await response.text()).toContain("Cover image must be less than 5MB.");
     expect(await selfKeys(person.id)).toEqual([]);
   });
 
   it("refuse a file in a field the form does not have", async () => {
     const person = await createAccount();
-    const response = await postMultipart("/passport?add=self", selfAchievementForm({ avatar: new File([PNG_BYTES], "a.png", { type: "image/png" }) }), { cookie: person.cookie });
+    const response = await postMultipart(
+      "/passport?add=self",
+      selfAchievementForm({ avatar: new File([PNG_BYTES], "a.png", { type: "image/png" }) }),
+      { cookie: person.cookie },
+    );
     expect(response.status).toBe(400);
     expect(await storedMediaOf(person.id)).toBeNull();
   });
 
   it("take an https image or video link instead of a file, and refuse any other scheme", async () => {
     const person = await createAccount();
-    const refused = await postMultipart("/passport?add=self", selfAchievementForm({}, "javascript:alert(1)"), { cookie: person.cookie });
+    const refused = await postMultipart("/passport?add=self", selfAchievementForm({}, "javascript:alert(1)"), {
+      cookie: person.cookie,
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Image or video URL must be an https:// link");
-    await postMultipart("/passport?add=self", selfAchievementForm({}, "https://videos.example/award.mp4"), { cookie: person.cookie });
+    await postMultipart("/passport?add=self", selfAchievementForm({}, "https://videos.example/award.mp4"), {
+      cookie: person.cookie,
+    });
     expect(await storedMediaOf(person.id)).toEqual({ imageUrl: null, videoUrl: "https://videos.example/award.mp4" });
   });
 
   it("an admin's media goes under the organisation's prefix; a member cannot send any", async () => {
     const admin = await createAccount({ organizationName: "Pictures Ltd" });
-    const { id: organizationId } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?").bind(admin.id).first<{ id: string }>())!;
+    const { id: organizationId } = (await env.DB.prepare(
+      "select organization_id as id from organization_roles where user_id = ?",
+    )
+      .bind(admin.id)
+      .first<{ id: string }>())!;
     const member = await createAccount();
     await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: member.cookie });
     const form = new FormData();
-    for (const [name, value] of Object.entries({ formId: "give", intent: "give-achievement", userId: member.id, title: "Framed", date: today(), type: "award" })) form.set(name, value);
+    for (const [name, value] of Object.entries({
+      formId: "give",
+      intent: "give-achievement",
+      userId: member.id,
+      title: "Framed",
+      date: today(),
+      type: "award",
+    }))
+      form.set(name, value);
     form.set("media", video(mp4Bytes({ seconds: 8 })));
     // A pending member is no one to give to: refused, and the video is gone again.
     await postMultipart("/dashboard", form, { cookie: admin.cookie });
@@ -183,10 +279,14 @@ describe("achievement media", () => {
     expect((await postMultipart("/dashboard", form, { cookie: member.cookie })).status).toBe(403);
     expect(await keysUnder(`achievement-videos/${organizationId}/`)).toEqual([]);
 
-    const { id: membershipId } = (await env.DB.prepare("select id from organization_members where user_id = ?").bind(member.id).first<{ id: string }>())!;
+    const { id: membershipId } = (await env.DB.prepare("select id from organization_members where user_id = ?")
+      .bind(member.id)
+      .first<{ id: string }>())!;
     await postForm("/dashboard", { intent: "approve", membershipId }, { cookie: admin.cookie });
     expect((await postMultipart("/dashboard", form, { cookie: admin.cookie })).status).toBe(302);
-    expect((await storedMediaOf(member.id))?.videoUrl).toMatch(new RegExp(`^/media/achievement-videos/${organizationId}/[0-9a-f-]{36}\\.mp4$`));
+    expect((await storedMediaOf(member.id))?.videoUrl).toMatch(
+      new RegExp(`^/media/achievement-videos/${organizationId}/[0-9a-f-]{36}\\.mp4$`),
+    );
   });
 });
 
@@ -202,30 +302,48 @@ function profileMediaForm(intent: string, files: Record<string, File> = {}, redi
   return form;
 }
 const profileOf = (userId: string) =>
-  env.DB.prepare("select avatar_url as avatarUrl, intro_video_url as introVideoUrl, intro_video_thumbnail_url as thumbnailUrl from profiles where id = ?")
+  env.DB.prepare(
+    "select avatar_url as avatarUrl, intro_video_url as introVideoUrl, intro_video_thumbnail_url as thumbnailUrl from profiles where id = ?",
+  )
     .bind(userId)
     .first<{ avatarUrl: string | null; introVideoUrl: string | null; thumbnailUrl: string | null }>();
 
 describe("avatar", () => {
   it("overwrites {userId}/avatar.{ext} for the uploader only, with a fresh version in the URL", async () => {
     const person = await createAccount();
-    const upload = () => postMultipart("/profile/media", profileMediaForm("upload-avatar", { avatar: new File([PNG_BYTES], "me.png", { type: "image/png" }) }), { cookie: person.cookie });
+    const upload = () =>
+      postMultipart(
+        "/profile/media",
+        profileMediaForm("upload-avatar", { avatar: new File([PNG_BYTES], "me.png", { type: "image/png" }) }),
+        { cookie: person.cookie },
+      );
     const first = await upload();
     expect(first.status).toBe(302);
     expect(first.headers.get("Location")).toBe("/settings");
     const before = (await profileOf(person.id))!.avatarUrl;
     expect(before).toMatch(new RegExp(`^/media/avatars/${person.id}/avatar\\.png\\?v=\\d+$`));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await postMultipart("/profile/media", profileMediaForm("upload-avatar", { avatar: new File([JPEG_BYTES], "me.jpg", { type: "image/jpeg" }) }), { cookie: person.cookie });
+    await postMultipart(
+      "/profile/media",
+      profileMediaForm("upload-avatar", { avatar: new File([JPEG_BYTES], "me.jpg", { type: "image/jpeg" }) }),
+      { cookie: person.cookie },
+    );
     expect((await profileOf(person.id))!.avatarUrl).toMatch(/avatar\.jpg\?v=\d+$/);
     expect(await keysUnder(`avatars/${person.id}/`)).toEqual([`avatars/${person.id}/avatar.jpg`]);
   });
 
   it("refuses a file that is not an image, and anyone signed out", async () => {
     const person = await createAccount();
-    await postMultipart("/profile/media", profileMediaForm("upload-avatar", { avatar: new File(["<html></html>"], "me.png", { type: "image/png" }) }), { cookie: person.cookie });
+    await postMultipart(
+      "/profile/media",
+      profileMediaForm("upload-avatar", { avatar: new File(["<html></html>"], "me.png", { type: "image/png" }) }),
+      { cookie: person.cookie },
+    );
     expect((await profileOf(person.id))!.avatarUrl).toBeNull();
-    const anonymous = await postMultipart("/profile/media", profileMediaForm("upload-avatar", { avatar: new File([PNG_BYTES], "me.png", { type: "image/png" }) }));
+    const anonymous = await postMultipart(
+      "/profile/media",
+      profileMediaForm("upload-avatar", { avatar: new File([PNG_BYTES], "me.png", { type: "image/png" }) }),
+    );
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get("Location")).toMatch(/^\/auth/);
   });
@@ -237,14 +355,20 @@ describe("introduction video", () => {
     const upload = (bytes: Uint8Array) =>
       postMultipart(
         "/profile/media",
-        profileMediaForm("upload-intro-video", { introVideo: video(bytes), thumbnail: new File([JPEG_BYTES], "t.jpg", { type: "image/jpeg" }) }, `/passport/${person.id}`),
+        profileMediaForm(
+          "upload-intro-video",
+          { introVideo: video(bytes), thumbnail: new File([JPEG_BYTES], "t.jpg", { type: "image/jpeg" }) },
+          `/passport/${person.id}`,
+        ),
         { cookie: person.cookie },
       );
     const response = await upload(mp4Bytes({ seconds: 12 }));
     expect(response.headers.get("Location")).toBe(`/passport/${person.id}`);
     const first = (await profileOf(person.id))!;
     expect(first.introVideoUrl).toMatch(new RegExp(`^/media/achievement-videos/intro-${person.id}-\\d+\\.mp4$`));
-    expect(first.thumbnailUrl).toMatch(new RegExp(`^/media/achievement-videos/intro-${person.id}-\\d+-thumbnail\\.jpg$`));
+    expect(first.thumbnailUrl).toMatch(
+      new RegExp(`^/media/achievement-videos/intro-${person.id}-\\d+-thumbnail\\.jpg$`),
+    );
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     await upload(mp4Bytes({ seconds: 29 }));
@@ -259,12 +383,24 @@ describe("introduction video", () => {
 
   it.each([
     ["a video over 30 seconds", video(mp4Bytes({ seconds: 31 })), "Introduction video must be 30 seconds or less."],
-    ["a video one byte over 25MB", video(mp4Bytes({ seconds: 5, mediaBytes: 25 * MB + 1 - mp4Bytes({ seconds: 5, mediaBytes: 0 }).length })), "Please upload a video smaller than 25MB."],
+    [
+      "a video one byte over 25MB",
+      video(mp4Bytes({ seconds: 5, mediaBytes: 25 * MB + 1 - mp4Bytes({ seconds: 5, mediaBytes: 0 }).length })),
+      "Please upload a video smaller than 25MB.",
+    ],
     ["a picture", new File([PNG_BYTES], "me.mp4", { type: "video/mp4" }), "Please upload a video file."],
-    ["a WebM whose duration cannot be read", video(webmBytes({ seconds: 5 }).subarray(0, 60), "x.webm", "video/webm"), "Failed to validate video duration."],
+    [
+      "a WebM whose duration cannot be read",
+      video(webmBytes({ seconds: 5 }).subarray(0, 60), "x.webm", "video/webm"),
+      "Failed to validate video duration.",
+    ],
   ])("refuses %s with the spec's message and stores nothing", async (_, file, message) => {
     const person = await createAccount();
-    const response = await postMultipart("/profile/media", profileMediaForm("upload-intro-video", { introVideo: file }), { cookie: person.cookie });
+    const response = await postMultipart(
+      "/profile/media",
+      profileMediaForm("upload-intro-video", { introVideo: file }),
+      { cookie: person.cookie },
+    );
     expect(response.status).toBe(302);
     expect(toastFrom(response)?.description).toBe(message);
     expect((await profileOf(person.id))!.introVideoUrl).toBeNull();
@@ -283,22 +419,38 @@ describe("upload attacks", () => {
   };
 
   it("refuses a JPEG that is also an HTML page", async () => {
-    const polyglot = new File([JPEG_BYTES, "<html><body><script>alert(document.cookie)</script></body></html>", new Uint8Array(64)], "x.jpg", { type: "image/jpeg" });
-    await refusedWith(selfAchievementForm({ media: polyglot }), "This image contains web page code and cannot be used.");
+    const polyglot = new File(
+      [JPEG_BYTES, "<html><body><script>alert(document.cookie)</script></body></html>", new Uint8Array(64)],
+      "x.jpg",
+      { type: "image/jpeg" },
+    );
+    await refusedWith(
+      selfAchievementForm({ media: polyglot }),
+      "This image contains web page code and cannot be used.",
+    );
   });
 
   it("refuses markup split across two chunks of the stream", async () => {
     const padding = new Uint8Array(70_000).fill(0x41);
     const polyglot = new File([PNG_BYTES, padding, "<scr", "ipt>alert(1)</script>"], "x.png", { type: "image/png" });
-    await refusedWith(selfAchievementForm({ media: polyglot }), "This image contains web page code and cannot be used.");
+    await refusedWith(
+      selfAchievementForm({ media: polyglot }),
+      "This image contains web page code and cannot be used.",
+    );
   });
 
   it("refuses a picture that claims to be a video", async () => {
-    await refusedWith(selfAchievementForm({ media: new File([PNG_BYTES], "clip.mp4", { type: "video/mp4" }) }), "The file&#x27;s contents do not match its type.");
+    await refusedWith(
+      selfAchievementForm({ media: new File([PNG_BYTES], "clip.mp4", { type: "video/mp4" }) }),
+      "The file&#x27;s contents do not match its type.",
+    );
   });
 
   it("refuses an empty file that has a name", async () => {
-    await refusedWith(selfAchievementForm({ media: new File([], "empty.png", { type: "image/png" }) }), "The file is empty.");
+    await refusedWith(
+      selfAchievementForm({ media: new File([], "empty.png", { type: "image/png" }) }),
+      "The file is empty.",
+    );
   });
 
   it("refuses a form with too many parts before storing anything", async () => {
@@ -310,7 +462,9 @@ describe("upload attacks", () => {
 
   it("never uses the file's name: a path-traversal name lands under a random key", async () => {
     const person = await createAccount();
-    const form = selfAchievementForm({ media: new File([PNG_BYTES], "../../../avatars/someone-else/avatar.png", { type: "image/png" }) });
+    const form = selfAchievementForm({
+      media: new File([PNG_BYTES], "../../../avatars/someone-else/avatar.png", { type: "image/png" }),
+    });
     expect((await postMultipart("/passport?add=self", form, { cookie: person.cookie })).status).toBe(302);
     const [key] = await selfKeys(person.id);
     expect(key).toMatch(new RegExp(`^achievement-images/self-achievements/${person.id}/[0-9a-f-]{36}\\.png$`));

@@ -67,7 +67,9 @@ export const securityHeaders: MiddlewareHandler<WorkerEnv> = async (c, next) => 
   await next();
 
   const headers: Record<string, string> = { ...BASELINE_HEADERS };
-  if (new URL(c.req.url).protocol === "https:") headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
-  if (c.res.headers.get("Content-Type")?.startsWith("text/html")) headers["Content-Security-Policy"] = contentSecurityPolicy(nonce);
+  if (new URL(c.req.url).protocol === "https:")
+    headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  if (c.res.headers.get("Content-Type")?.startsWith("text/html"))
+    headers["Content-Security-Policy"] = contentSecurityPolicy(nonce);
   setResponseHeaders(c, headers);
 };

@@ -15,7 +15,12 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
   const origin = c.req.header("Origin");
   const allowed = [url.origin, c.env.APP_URL && new URL(c.env.APP_URL).origin];
   if (!origin || !allowed.includes(origin)) {
-    securityEvent("csrf.refused", { reason: origin ? "foreign origin" : "missing origin", origin: origin ?? null, route: `GET ${NOTIFICATION_SOCKET_PATH}`, requestId: c.get("requestId") });
+    securityEvent("csrf.refused", {
+      reason: origin ? "foreign origin" : "missing origin",
+      origin: origin ?? null,
+      route: `GET ${NOTIFICATION_SOCKET_PATH}`,
+      requestId: c.get("requestId"),
+    });
     return c.text("Forbidden", 403);
   }
 
@@ -25,13 +30,24 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
   });
   const user = await context.getUser();
   if (!user) {
-    securityEvent("authz.denied", { reason: "signed out", status: 401, route: `GET ${NOTIFICATION_SOCKET_PATH}`, requestId: c.get("requestId") });
+    securityEvent("authz.denied", {
+      reason: "signed out",
+      status: 401,
+      route: `GET ${NOTIFICATION_SOCKET_PATH}`,
+      requestId: c.get("requestId"),
+    });
     return c.text("Unauthorized", 401);
   }
   // An archived account is signed out everywhere but Settings: it gets no live feed either.
   const profile = await findViewerProfile(context.db, user.id);
   if (!profile || profile.deletedAt) {
-    securityEvent("authz.denied", { reason: "archived account", status: 403, route: `GET ${NOTIFICATION_SOCKET_PATH}`, userId: user.id, requestId: c.get("requestId") });
+    securityEvent("authz.denied", {
+      reason: "archived account",
+      status: 403,
+      route: `GET ${NOTIFICATION_SOCKET_PATH}`,
+      userId: user.id,
+      requestId: c.get("requestId"),
+    });
     return c.text("Forbidden", 403);
   }
 

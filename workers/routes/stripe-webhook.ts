@@ -34,7 +34,11 @@ export const stripeWebhookRoutes = new Hono<WorkerEnv>().post("/", async (c) => 
     event = await verifyStripeEvent(await c.req.text(), signature, secret);
   } catch (error) {
     // The library's message names what failed (timestamp, no matching signature), never the secret.
-    securityEvent("webhook.refused", { reason: "invalid signature", detail: redactSecrets(String(error), secret), requestId: c.get("requestId") });
+    securityEvent("webhook.refused", {
+      reason: "invalid signature",
+      detail: redactSecrets(String(error), secret),
+      requestId: c.get("requestId"),
+    });
     return c.text("Invalid signature", 400);
   }
   const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });

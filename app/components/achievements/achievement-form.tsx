@@ -7,7 +7,11 @@ import { DialogFooter } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { prepareVideo } from "#app/components/media-inputs.tsx";
-import { ACHIEVEMENT_TYPE_LABELS, giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import {
+  ACHIEVEMENT_TYPE_LABELS,
+  giveAchievementSchema,
+  selfAchievementSchema,
+} from "#app/utils/achievement-schemas.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
@@ -23,7 +27,8 @@ function localToday() {
 }
 
 type Member = { userId: string; fullName: string };
-type AchievementField = "userId" | "company" | "title" | "description" | "date" | "type" | "media" | "cover" | "mediaUrl";
+type AchievementField =
+  "userId" | "company" | "title" | "description" | "date" | "type" | "media" | "cover" | "mediaUrl";
 
 /**
  * The Add Achievement dialog (an admin giving, or a person adding their own). Without
@@ -48,7 +53,11 @@ export function AchievementDialog({
   return (
     <FormDialog
       title={kind === "give" ? "Add Achievement" : "Add Self Achievement"}
-      description={kind === "give" ? "The person accepts it before it shows on their passport." : "It goes straight onto your passport."}
+      description={
+        kind === "give"
+          ? "The person accepts it before it shows on their passport."
+          : "It goes straight onto your passport."
+      }
       trigger={trigger}
       triggerSize="sm"
       triggerVariant={kind === "give" ? "outline" : "default"}
@@ -112,7 +121,9 @@ function AchievementForm({
         </div>
       ) : null}
       <TextField field={all.title} label="Title" />
-      {kind === "self" ? <TextField field={all.company} label="Company/Organization" autoComplete="organization" /> : null}
+      {kind === "self" ? (
+        <TextField field={all.company} label="Company/Organization" autoComplete="organization" />
+      ) : null}
       <TextareaField field={all.description} label="Description (optional)" rows={3} />
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="grid gap-2">
@@ -181,7 +192,12 @@ function MediaFields({
       </div>
       <div className="grid gap-2">
         <Label htmlFor={url.id}>or Image/Video URL</Label>
-        <Input {...getInputProps(url, { type: "url" })} key={url.key} placeholder="https://" disabled={chosen !== "none"} />
+        <Input
+          {...getInputProps(url, { type: "url" })}
+          key={url.key}
+          placeholder="https://"
+          disabled={chosen !== "none"}
+        />
         <FieldError id={url.errorId} errors={url.errors} />
       </div>
       {!hydrated || chosen === "video" ? (

@@ -82,7 +82,10 @@ export function AdminDashboard({
           <CardContent>
             <ul className="divide-y">
               {pending.map((request) => (
-                <li key={request.id} className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
+                <li
+                  key={request.id}
+                  className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
+                >
                   <div className="min-w-0">
                     <p className="font-medium break-words">{request.fullName}</p>
                     <p className="text-sm text-muted-foreground">Requested {formatShortDate(request.requestedAt)}</p>
@@ -113,13 +116,18 @@ export function AdminDashboard({
           ) : (
             <ul className="divide-y" aria-label="Team members">
               {members.map((member) => (
-                <li key={member.id} className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
+                <li
+                  key={member.id}
+                  className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
+                >
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2 font-medium break-words">
                       {member.fullName}
                       {adminIds.includes(member.userId) ? <Badge variant="outline">Admin</Badge> : null}
                     </p>
-                    <p className="text-sm text-muted-foreground">Joined {formatShortDate(member.approvedAt ?? member.requestedAt)}</p>
+                    <p className="text-sm text-muted-foreground">
+                      Joined {formatShortDate(member.approvedAt ?? member.requestedAt)}
+                    </p>
                   </div>
                   <div className="flex flex-wrap items-center gap-2">
                     <Badge variant={member.subscriptionStatus === "active" ? "success" : "secondary"}>

@@ -48,7 +48,7 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
                   preventScrollReset
                   aria-current={option === range ? "page" : undefined}
                   className={cn(
-                    "block rounded-sm px-2.5 py-1.5 font-medium whitespace-nowrap sm:px-3 text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
+                    "block rounded-sm px-2.5 py-1.5 font-medium whitespace-nowrap text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none sm:px-3",
                     option === range && "bg-background text-foreground shadow-sm",
                   )}
                 >
@@ -104,7 +104,9 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
                   <li key={member.userId} className="flex flex-wrap justify-between gap-x-3 py-2 first:pt-0">
                     <span className="font-medium break-words">{member.fullName}</span>
                     <span className="text-muted-foreground">
-                      {member.neverRecognised ? `Never recognised · joined ${plural(member.days, "day")} ago` : `Last recognised ${plural(member.days, "day")} ago`}
+                      {member.neverRecognised
+                        ? `Never recognised · joined ${plural(member.days, "day")} ago`
+                        : `Last recognised ${plural(member.days, "day")} ago`}
                     </span>
                   </li>
                 ))}

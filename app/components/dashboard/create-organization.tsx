@@ -6,7 +6,6 @@ import { DialogFooter } from "#app/components/ui/dialog.tsx";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 import { createOrganizationSchema } from "#app/utils/form-schemas.ts";
 
-
 /** The create-organisation dialog; without JavaScript, ?create=1 shows the same form inline. */
 export function CreateOrganization() {
   const actionData = useActionData() as FormActionData;
@@ -28,7 +27,11 @@ export function CreateOrganization() {
 }
 
 function CreateOrganizationForm({ actionData }: { actionData: FormActionData }) {
-  const { form, fields, formProps } = useValidatedForm({ id: "create-organization", schema: createOrganizationSchema, actionData });
+  const { form, fields, formProps } = useValidatedForm({
+    id: "create-organization",
+    schema: createOrganizationSchema,
+    actionData,
+  });
   return (
     <Form method="post" action="/dashboard?create=1" {...formProps} className="grid gap-4">
       <FormError errors={form.errors} />

@@ -4,12 +4,20 @@ import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 
 /** Title, subtitle and the buttons both dashboards share (settings, sign out), after any extra. */
-export function DashboardHeader({ title, subtitle, actions }: { title: ReactNode; subtitle: ReactNode; actions?: ReactNode }) {
+export function DashboardHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">
         {title}
-        <p className="text-muted-foreground break-words">{subtitle}</p>
+        <p className="break-words text-muted-foreground">{subtitle}</p>
       </div>
       <div className="flex flex-wrap gap-2">
         {actions}

@@ -14,7 +14,10 @@ export type DirectoryOrganization = { id: string; name: string; description: str
 export function OrganizationSearch({ term, error }: { term: string | null; error: Toast | null }) {
   const navigation = useNavigation();
   const location = useLocation();
-  const searching = navigation.state === "loading" && navigation.location.pathname === location.pathname && navigation.location.search.includes("q=");
+  const searching =
+    navigation.state === "loading" &&
+    navigation.location.pathname === location.pathname &&
+    navigation.location.search.includes("q=");
   useEffect(() => {
     if (error) showToast(error);
   }, [error]);
@@ -48,7 +51,13 @@ export function OrganizationSearch({ term, error }: { term: string | null; error
   );
 }
 
-export function OrganizationList({ organizations, term }: { organizations: DirectoryOrganization[]; term: string | null }) {
+export function OrganizationList({
+  organizations,
+  term,
+}: {
+  organizations: DirectoryOrganization[];
+  term: string | null;
+}) {
   const location = useLocation();
   if (organizations.length === 0) {
     return (
@@ -67,7 +76,9 @@ export function OrganizationList({ organizations, term }: { organizations: Direc
                 <Building2 className="size-4 shrink-0 text-muted-foreground" aria-hidden />
                 {organization.name}
               </CardTitle>
-              {organization.description ? <CardDescription className="break-words">{organization.description}</CardDescription> : null}
+              {organization.description ? (
+                <CardDescription className="break-words">{organization.description}</CardDescription>
+              ) : null}
             </CardHeader>
             <CardFooter>
               {organization.status === "approved" ? (
@@ -83,7 +94,11 @@ export function OrganizationList({ organizations, term }: { organizations: Direc
                   <input type="hidden" name="organizationId" value={organization.id} />
                   {/* Back to these same results, which now show Pending Approval. */}
                   <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-                  <SubmitButton intent="request-join" aria-label={`Request to Join ${organization.name}`} pendingText="Sending...">
+                  <SubmitButton
+                    intent="request-join"
+                    aria-label={`Request to Join ${organization.name}`}
+                    pendingText="Sending..."
+                  >
                     Request to Join
                   </SubmitButton>
                 </Form>

@@ -104,7 +104,9 @@ export function PersonalDashboard({
             </h2>
             {viewer.userType === "organization" ? <CreateOrganization /> : null}
           </div>
-          {viewer.userType === "individual" ? <OrganizationSearch term={directory?.term ?? null} error={searchError} /> : null}
+          {viewer.userType === "individual" ? (
+            <OrganizationSearch term={directory?.term ?? null} error={searchError} />
+          ) : null}
           {directory ? <OrganizationList organizations={directory.organizations} term={directory.term} /> : null}
         </section>
       )}

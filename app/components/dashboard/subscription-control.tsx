@@ -40,7 +40,11 @@ function useRefreshAfterOpening() {
  * tab (target=_blank): the tab opens from the click itself, so no popup blocker interferes, and
  * the same form works without JavaScript. Cancel stays in this tab, behind a confirmation.
  */
-export function SubscriptionControl({ member }: { member: { id: string; fullName: string; subscriptionStatus: "active" | "inactive" } }) {
+export function SubscriptionControl({
+  member,
+}: {
+  member: { id: string; fullName: string; subscriptionStatus: "active" | "inactive" };
+}) {
   const refresh = useRefreshAfterOpening();
   const opening = (intent: string, label: string, toast: string | null, srLabel: string) => (
     <form method="post" action="/dashboard" target="_blank" onSubmit={() => refresh(toast)}>
@@ -53,7 +57,12 @@ export function SubscriptionControl({ member }: { member: { id: string; fullName
   );
 
   if (member.subscriptionStatus !== "active") {
-    return opening("subscribe", "Subscribe", "Opening checkout", `${member.fullName} (${MEMBER_PRICE_LABEL} per month)`);
+    return opening(
+      "subscribe",
+      "Subscribe",
+      "Opening checkout",
+      `${member.fullName} (${MEMBER_PRICE_LABEL} per month)`,
+    );
   }
   return (
     <>

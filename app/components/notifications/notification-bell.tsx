@@ -42,7 +42,10 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
       if (message.type === "notification") {
         const item = message.notification;
         setData((current) => ({
-          items: [item, ...(current?.items ?? []).filter((other) => other.id !== item.id)].slice(0, NOTIFICATIONS_SHOWN),
+          items: [item, ...(current?.items ?? []).filter((other) => other.id !== item.id)].slice(
+            0,
+            NOTIFICATIONS_SHOWN,
+          ),
           unread: (current?.unread ?? 0) + 1,
         }));
         showToast({ title: item.title, description: item.message });
@@ -78,11 +81,17 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
   }
 
   const markRead = (ids: string[] | "all") => {
-    setData((current) => current && (ids === "all" ? { items: current.items.map((item) => ({ ...item, read: true })), unread: 0 } : markLocally(current, ids)));
-    marker.submit(
-      ids === "all" ? { intent: "mark-all-read" } : { intent: "mark-read", id: ids[0]! },
-      { method: "post", action: "/notifications" },
+    setData(
+      (current) =>
+        current &&
+        (ids === "all"
+          ? { items: current.items.map((item) => ({ ...item, read: true })), unread: 0 }
+          : markLocally(current, ids)),
     );
+    marker.submit(ids === "all" ? { intent: "mark-all-read" } : { intent: "mark-read", id: ids[0]! }, {
+      method: "post",
+      action: "/notifications",
+    });
   };
 
   return (
@@ -102,7 +111,11 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
         </div>
         <ScrollArea className="h-[400px]">
           <div className="px-2">
-            <NotificationList items={data?.items ?? []} redirectTo={location.pathname} onRead={(id) => markRead([id])} />
+            <NotificationList
+              items={data?.items ?? []}
+              redirectTo={location.pathname}
+              onRead={(id) => markRead([id])}
+            />
           </div>
         </ScrollArea>
       </PopoverContent>

@@ -24,7 +24,8 @@ export function NotificationList({
   redirectTo: string;
   onRead?: (id: string) => void;
 }) {
-  if (items.length === 0) return <p className="py-10 text-center text-sm text-muted-foreground">No notifications yet</p>;
+  if (items.length === 0)
+    return <p className="py-10 text-center text-sm text-muted-foreground">No notifications yet</p>;
   return (
     <ul className="divide-y" aria-label="Notification list">
       {items.map((item) => (
@@ -56,7 +57,7 @@ export function NotificationList({
               />
               <span className="grid min-w-0 flex-1 gap-0.5">
                 <span className="text-sm font-medium break-words">{item.title}</span>
-                <span className="text-sm text-muted-foreground break-words">{item.message}</span>
+                <span className="text-sm break-words text-muted-foreground">{item.message}</span>
                 <time
                   dateTime={new Date(item.createdAt).toISOString()}
                   className="text-xs text-muted-foreground"

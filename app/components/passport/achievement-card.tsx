@@ -25,7 +25,7 @@ export function AchievementCard({
           </Badge>
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
         </div>
-        <h3 className="text-lg font-semibold leading-snug break-words">{achievement.title}</h3>
+        <h3 className="text-lg leading-snug font-semibold break-words">{achievement.title}</h3>
         {achievement.isSelf ? null : (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL}</span>
@@ -33,7 +33,7 @@ export function AchievementCard({
           </p>
         )}
         {achievement.description ? (
-          <p className="whitespace-pre-line text-sm leading-relaxed break-words">{achievement.description}</p>
+          <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
       </div>
     </article>

@@ -63,7 +63,11 @@ export function PublicPassportView({
   const dialogTitle = avatarDialog ? "Profile & Introduction" : name;
   const dialogDescription = profile.bio && !avatarDialog ? profile.bio : null;
   const dialogBody = avatarDialog ?? (
-    <IntroVideo url={profile.introVideoUrl} thumbnailUrl={profile.introVideoThumbnailUrl} emptyText="No introduction video yet" />
+    <IntroVideo
+      url={profile.introVideoUrl}
+      thumbnailUrl={profile.introVideoThumbnailUrl}
+      emptyText="No introduction video yet"
+    />
   );
 
   return (
@@ -99,7 +103,7 @@ export function PublicPassportView({
         <div className="space-y-2">
           <NameHeading className="text-3xl font-bold tracking-tight break-words sm:text-4xl">{name}</NameHeading>
           {profile.bio ? (
-            <p className="mx-auto max-w-xl whitespace-pre-line text-muted-foreground break-words">{profile.bio}</p>
+            <p className="mx-auto max-w-xl break-words whitespace-pre-line text-muted-foreground">{profile.bio}</p>
           ) : null}
         </div>
         {profile.introVideoUrl ? (

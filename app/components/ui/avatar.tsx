@@ -5,9 +5,15 @@ import { cn } from "#app/utils/cn.ts";
 // only after scripts run: here the server renders the picture (pages without scripts show it
 // too, and nothing shifts); if it fails to load, the initials underneath stay visible.
 
-export const Avatar = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(({ className, ...props }, ref) => (
-  <span ref={ref} className={cn("relative flex size-10 shrink-0 overflow-hidden rounded-full", className)} {...props} />
-));
+export const Avatar = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(
+  ({ className, ...props }, ref) => (
+    <span
+      ref={ref}
+      className={cn("relative flex size-10 shrink-0 overflow-hidden rounded-full", className)}
+      {...props}
+    />
+  ),
+);
 Avatar.displayName = "Avatar";
 
 export const AvatarImage = React.forwardRef<HTMLImageElement, React.ImgHTMLAttributes<HTMLImageElement>>(
@@ -27,11 +33,16 @@ export const AvatarImage = React.forwardRef<HTMLImageElement, React.ImgHTMLAttri
 );
 AvatarImage.displayName = "AvatarImage";
 
-export const AvatarFallback = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(({ className, ...props }, ref) => (
-  <span
-    ref={ref}
-    className={cn("flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium text-muted-foreground", className)}
-    {...props}
-  />
-));
+export const AvatarFallback = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(
+  ({ className, ...props }, ref) => (
+    <span
+      ref={ref}
+      className={cn(
+        "flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium text-muted-foreground",
+        className,
+      )}
+      {...props}
+    />
+  ),
+);
 AvatarFallback.displayName = "AvatarFallback";

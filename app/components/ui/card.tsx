@@ -13,9 +13,7 @@ export const Card = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDi
 Card.displayName = "Card";
 
 export const CardHeader = React.forwardRef<HTMLDivElement, React.HTMLAttributes<HTMLDivElement>>(
-  ({ className, ...props }, ref) => (
-    <div ref={ref} className={cn("flex flex-col gap-1.5 p-6", className)} {...props} />
-  ),
+  ({ className, ...props }, ref) => <div ref={ref} className={cn("flex flex-col gap-1.5 p-6", className)} {...props} />,
 );
 CardHeader.displayName = "CardHeader";
 
@@ -23,7 +21,7 @@ export const CardTitle = React.forwardRef<
   HTMLHeadingElement,
   React.HTMLAttributes<HTMLHeadingElement> & { as?: "h1" | "h2" | "h3" }
 >(({ className, as: Heading = "h3", ...props }, ref) => (
-  <Heading ref={ref} className={cn("text-lg font-semibold leading-tight tracking-tight", className)} {...props} />
+  <Heading ref={ref} className={cn("text-lg leading-tight font-semibold tracking-tight", className)} {...props} />
 ));
 CardTitle.displayName = "CardTitle";
 

@@ -40,7 +40,7 @@ export function PopoverDialog({
       >
         <div className="grid gap-4">
           <div className="flex flex-col gap-1.5 pr-6 text-center sm:text-left">
-            <h2 id={`${id}-title`} className="text-lg font-semibold leading-none tracking-tight">
+            <h2 id={`${id}-title`} className="text-lg leading-none font-semibold tracking-tight">
               {title}
             </h2>
             {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
@@ -49,7 +49,7 @@ export function PopoverDialog({
         </div>
         <button
           type="button"
-          className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
           {...{ popovertarget: id, popovertargetaction: "hide" }}
         >
           <X className="size-4" aria-hidden="true" />

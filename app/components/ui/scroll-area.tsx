@@ -10,7 +10,7 @@ export const ScrollBar = React.forwardRef<
     ref={ref}
     orientation={orientation}
     className={cn(
-      "flex touch-none select-none p-px transition-colors",
+      "flex touch-none p-px transition-colors select-none",
       orientation === "vertical" && "h-full w-2.5 border-l border-l-transparent",
       orientation === "horizontal" && "h-2.5 flex-col border-t border-t-transparent",
       className,

@@ -65,8 +65,8 @@ export const SelectContent = React.forwardRef<
       position={position}
       sideOffset={position === "popper" ? sideOffset : undefined}
       className={cn(
-        "relative z-50 max-h-[var(--radix-select-content-available-height)] min-w-[8rem] overflow-y-auto overflow-x-hidden rounded-md border border-border bg-popover text-popover-foreground shadow-md",
-        position === "popper" && "min-w-[var(--radix-select-trigger-width)] max-w-[calc(100vw-1rem)]",
+        "relative z-50 max-h-[var(--radix-select-content-available-height)] min-w-[8rem] overflow-x-hidden overflow-y-auto rounded-md border border-border bg-popover text-popover-foreground shadow-md",
+        position === "popper" && "max-w-[calc(100vw-1rem)] min-w-[var(--radix-select-trigger-width)]",
         className,
       )}
       {...props}
@@ -85,7 +85,7 @@ export const SelectLabel = React.forwardRef<
 >(({ className, ...props }, ref) => (
   <SelectPrimitive.Label
     ref={ref}
-    className={cn("py-1.5 pl-8 pr-2 text-sm font-semibold text-muted-foreground", className)}
+    className={cn("py-1.5 pr-2 pl-8 text-sm font-semibold text-muted-foreground", className)}
     {...props}
   />
 ));
@@ -98,7 +98,7 @@ export const SelectItem = React.forwardRef<
   <SelectPrimitive.Item
     ref={ref}
     className={cn(
-      "relative flex w-full cursor-default select-none items-center rounded-sm py-1.5 pl-8 pr-2 text-sm outline-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50",
+      "relative flex w-full cursor-default items-center rounded-sm py-1.5 pr-2 pl-8 text-sm outline-none select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50",
       className,
     )}
     {...props}
