@@ -63,7 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh bg-background text-foreground">
         {children}
-        <Toaster flash={rootData?.toast ?? null} />
+        <Toaster />
         {rootData && rootData.cookieConsent === null ? <CookieBanner /> : null}
         {hydrate ? (
           <>

@@ -42,6 +42,18 @@ export async function prepareVideo(input: HTMLInputElement, thumbnail: HTMLInput
   return true;
 }
 
+/**
+ * Refuses (clears, with the spec's 'File too large' toast) a picture in `input` over `limit`
+ * before any byte is uploaded; the server refuses it too. True when the file may go.
+ */
+export function acceptImageSize(input: HTMLInputElement, limit: FileLimit) {
+  const file = input.files?.[0];
+  if (!file || file.size <= limit.maxBytes) return true;
+  showToast({ title: MEDIA_MESSAGES.tooLargeTitle, description: limit.tooLarge, variant: "destructive" });
+  input.value = "";
+  return false;
+}
+
 /** Upload Picture: the avatar overwrites the previous one. */
 export function AvatarUploader({ redirectTo }: { redirectTo: string }) {
   return (
@@ -71,14 +83,7 @@ export function AvatarUploader({ redirectTo }: { redirectTo: string }) {
                 variant: "destructive",
               });
               event.currentTarget.value = "";
-            } else if (file.size > MEDIA_LIMITS.image.maxBytes) {
-              showToast({
-                title: MEDIA_MESSAGES.tooLargeTitle,
-                description: MEDIA_LIMITS.image.tooLarge,
-                variant: "destructive",
-              });
-              event.currentTarget.value = "";
-            }
+            } else acceptImageSize(event.currentTarget, MEDIA_LIMITS.image);
           }}
         />
         <SubmitButton intent="upload-avatar" variant="outline" pendingText="Uploading...">

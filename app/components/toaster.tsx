@@ -8,6 +8,7 @@ import {
   ToastViewport,
 } from "#app/components/ui/toast.tsx";
 import type { Toast as ToastMessage } from "#app/utils/cookies.server.ts";
+import { usePageToast } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 export const TOAST_DURATION_MS = 5000;
@@ -35,7 +36,8 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-export function Toaster({ flash }: { flash: ToastMessage | null }) {
+export function Toaster() {
+  const toast = usePageToast();
   const hydrated = useHydrated();
   const shown = useSyncExternalStore(
     subscribe,
@@ -43,25 +45,25 @@ export function Toaster({ flash }: { flash: ToastMessage | null }) {
     () => null,
   );
 
-  // A toast set by the server before a redirect arrives with the next page's root data.
+  // The page's toast: a flash toast set before a redirect, a failed action's, a loader's.
   useEffect(() => {
-    if (flash) showToast(flash);
-  }, [flash]);
+    if (toast) showToast(toast);
+  }, [toast]);
 
-  // Without JavaScript the flash toast still shows, as a plain status message.
+  // Without JavaScript (and until hydration) the same toast shows as a plain status message.
   if (!hydrated) {
-    return flash ? (
+    return toast ? (
       <div
         role="status"
         className={
           "fixed right-4 bottom-4 z-[100] w-[calc(100%-2rem)] max-w-[420px] rounded-md border p-4 shadow-lg " +
-          (flash.variant === "destructive"
+          (toast.variant === "destructive"
             ? "border-destructive bg-destructive text-destructive-foreground"
             : "bg-card text-card-foreground")
         }
       >
-        <p className="text-sm font-semibold">{flash.title}</p>
-        {flash.description ? <p className="text-sm opacity-90">{flash.description}</p> : null}
+        <p className="text-sm font-semibold">{toast.title}</p>
+        {toast.description ? <p className="text-sm opacity-90">{toast.description}</p> : null}
       </div>
     ) : null;
   }

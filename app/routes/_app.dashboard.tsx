@@ -1,28 +1,22 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AdminDashboard } from "#app/components/dashboard/admin-dashboard.tsx";
 import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
-import { approve, leave, MembershipError, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
+import { approve, leave, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
+import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import {
-  AchievementError,
-  giveAchievement,
-  readAchievementUpload,
-  submitAchievementForm,
-} from "#app/utils/achievements.server.ts";
+import { giveAchievement, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
-import { validationToast } from "#app/utils/validation.ts";
 import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
 import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
-import type { FormActionData } from "#app/utils/use-validated-form.ts";
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
 import {
   createOrganization,
@@ -43,47 +37,94 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   if (active && (await isOrganizationAdmin(context.db, viewer.id, active.id))) {
     const origin = context.env.APP_URL ?? new URL(request.url).origin;
+    const range = parseAnalyticsRange(new URL(request.url).searchParams.get("range"));
+    const [admin, membersError] = await loadPart(
+      context,
+      "Error loading members",
+      () => loadAdminDashboard(context.db, active.id),
+      {
+        organization: active,
+        pending: [],
+        members: [],
+        adminIds: [viewer.id],
+        stats: { totalMembers: 0, pending: 0, achievements: 0 },
+      },
+    );
+    const [analytics, analyticsError] = await loadPart(
+      context,
+      "Error loading dashboard",
+      () => loadRecognitionAnalytics(context.db, active.id, range),
+      null,
+    );
     return {
       kind: "admin" as const,
-      admin: await loadAdminDashboard(context.db, active.id),
-      analytics: await loadRecognitionAnalytics(
-        context.db,
-        active.id,
-        parseAnalyticsRange(new URL(request.url).searchParams.get("range")),
-      ),
+      admin,
+      analytics,
       inviteUrl: `${origin}/join/${active.id}`,
+      toast: membersError ?? analyticsError,
     };
   }
 
-  const summary = await loadPersonalSummary(context.db, viewer.id, RECENT_ACHIEVEMENTS);
+  const [summary, summaryError] = await loadPart(
+    context,
+    "Error loading dashboard",
+    () => loadPersonalSummary(context.db, viewer.id, RECENT_ACHIEVEMENTS),
+    { total: 0, companies: 0, latest: [] },
+  );
   const url = new URL(request.url);
   let directory: {
     organizations: { id: string; name: string; description: string | null; status: string | null }[];
     term: string | null;
   } | null = null;
-  let searchError: Toast | null = null;
+  let directoryError: Toast | null = null;
+  let statusesError: Toast | null = null;
+  let searchError: string | null = null;
 
   if (!active && viewer.userType === "organization") {
-    directory = { organizations: await listAllOrganizations(context.db).then(withStatuses), term: null };
+    const [organizations, error] = await loadPart(
+      context,
+      "Error loading organisations",
+      () => listAllOrganizations(context.db),
+      [],
+    );
+    [directory, directoryError] = [{ organizations: await withStatuses(organizations), term: null }, error];
   } else if (!active && url.searchParams.has("q")) {
     const search = searchSchema.safeParse({ q: url.searchParams.get("q") });
     if (search.success) {
-      directory = {
-        organizations: await searchOrganizations(context.db, viewer.id, search.data.q).then(withStatuses),
-        term: search.data.q,
-      };
+      const [organizations, error] = await loadPart(
+        context,
+        "Error searching organizations",
+        () => searchOrganizations(context.db, viewer.id, search.data.q),
+        [],
+      );
+      [directory, directoryError] = [{ organizations: await withStatuses(organizations), term: search.data.q }, error];
     } else {
-      searchError = { title: "Invalid search", description: search.error.issues[0]?.message, variant: "destructive" };
+      searchError = search.error.issues[0]?.message ?? "Search term cannot be empty";
+      directoryError = { title: "Invalid search", description: searchError, variant: "destructive" };
     }
   }
-  return { kind: "personal" as const, summary, directory, searchError };
+  return {
+    kind: "personal" as const,
+    summary,
+    directory,
+    searchError,
+    toast: directoryError ?? statusesError ?? summaryError,
+  };
 
+  // Without its statuses a list still renders; every card then offers Request to Join.
   async function withStatuses(organizations: { id: string; name: string; description: string | null }[]) {
-    const statuses = await membershipStatuses(
-      context.db,
-      viewer.id,
-      organizations.map((org) => org.id),
+    const [statuses, error] = await loadPart(
+      context,
+      "Error loading memberships",
+      () =>
+        membershipStatuses(
+          context.db,
+          viewer.id,
+          organizations.map((org) => org.id),
+        ),
+      {} as Record<string, string>,
     );
+    statusesError = error;
     return organizations.map((org) => ({ ...org, status: statuses[org.id] ?? null }));
   }
 }
@@ -96,6 +137,12 @@ const organizationAction = z.object({
   intent: z.enum(["request-join", "leave"]),
   organizationId: z.uuid(),
 });
+
+/** The spec's title for an intent that failed unexpectedly. */
+const FAILURE_TITLES: Record<string, string> = {
+  "create-organization": "Error creating organisation",
+  "request-join": "Error requesting membership",
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
@@ -110,38 +157,48 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // (Without an organisation no file gets this far, so the key is never made.)
   const upload = await readAchievementUpload(request, context, mediaKeys.organisation(organizationId ?? "none"));
   const formData = upload.fields;
-  const intent = formData.get("intent");
+  const intent = String(formData.get("intent") ?? "");
 
-  try {
-    if (intent === "give-achievement") {
-      if (!organizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
-      const outcome = await submitAchievementForm(upload, giveAchievementSchema, (value, media) => {
+  if (intent === "give-achievement") {
+    if (!organizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
+    const outcome = await submitAchievementForm(
+      context,
+      upload,
+      { schema: giveAchievementSchema, failureTitle: "Error creating achievement" },
+      (value, media) => {
         const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
         return giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, ...media });
-      });
-      return "refused" in outcome ? outcome.refused : back(outcome.toast);
-    }
-    await upload.discard();
+      },
+    );
+    return "refused" in outcome ? outcome.refused : back(outcome.toast);
+  }
+  await upload.discard();
 
-    if (intent === "create-organization") {
-      if (viewer.userType !== "organization") {
-        throw forbidden(
-          context,
-          "not an organisation account",
-          { userId: viewer.id },
-          "Only organisation accounts create organisations",
-        );
-      }
-      const submission = parseWithZod(formData, { schema: createOrganizationSchema });
-      if (submission.status !== "success") {
-        return data({ result: submission.reply(), toast: validationToast(submission.error) } satisfies FormActionData, {
-          status: 400,
-        });
-      }
+  if (intent === "create-organization") {
+    if (viewer.userType !== "organization") {
+      throw forbidden(
+        context,
+        "not an organisation account",
+        { userId: viewer.id },
+        "Only organisation accounts create organisations",
+      );
+    }
+    const submission = parseWithZod(formData, { schema: createOrganizationSchema });
+    if (submission.status !== "success") return replyFailure({ formId: intent, submission });
+    try {
       await createOrganization(context.db, viewer.id, submission.value);
-      return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
+    } catch (error) {
+      return replyUnexpected(error, {
+        title: FAILURE_TITLES[intent]!,
+        formId: intent,
+        submission,
+        requestId: context.requestId,
+      });
     }
+    return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
+  }
 
+  try {
     const onSubscription = await subscriptionAction(context, request, viewer.id, formData);
     if (onSubscription) return onSubscription;
 
@@ -163,8 +220,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(context.env, request, safeRedirectPath(formData.get("redirectTo"), "/dashboard"), toast);
     }
   } catch (error) {
-    if (error instanceof MembershipError || error instanceof AchievementError) return back(error.toast);
-    throw error;
+    // Buttons without typed input (approve, leave, subscribe...): the spec's generic 'Error'.
+    return replyUnexpected(error, {
+      title: FAILURE_TITLES[intent] ?? "Error",
+      formId: intent,
+      requestId: context.requestId,
+    });
   }
   throw new Response("Unknown action", { status: 400 });
 }

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { Check, Eye, EyeOff, Plus, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
@@ -16,7 +16,6 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import {
-  AchievementError,
   addSelfAchievement,
   answer,
   changeVisibility,
@@ -29,8 +28,9 @@ import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
-import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { validationToast } from "#app/utils/validation.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { bioSchema } from "#app/utils/form-schemas.ts";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { updateBio } from "#db/queries/profiles.ts";
@@ -48,10 +48,13 @@ const visibilitySchema = z.object({
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
-  return {
-    achievements: await loadOwnAchievements(context.db, viewer.id),
-    shareUrl: `${origin}/passport/${viewer.id}`,
-  };
+  const [achievements, toast] = await loadPart(
+    context,
+    "Error loading data",
+    () => loadOwnAchievements(context.db, viewer.id),
+    { pending: [], accepted: [] },
+  );
+  return { achievements, shareUrl: `${origin}/passport/${viewer.id}`, toast };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -59,28 +62,38 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/passport", toast);
   const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
   const formData = upload.fields;
-  const intent = formData.get("intent");
-  const fail = (
-    formId: FormDataEntryValue | null,
-    submission: { reply: () => unknown; error?: Record<string, string[] | null> | null },
-  ) => data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 });
-  try {
-    if (intent === "add-self-achievement") {
-      const outcome = await submitAchievementForm(upload, selfAchievementSchema, (value, media) => {
+  const intent = String(formData.get("intent") ?? "");
+  if (intent === "add-self-achievement") {
+    const outcome = await submitAchievementForm(
+      context,
+      upload,
+      { schema: selfAchievementSchema, failureTitle: "Error adding achievement" },
+      (value, media) => {
         const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
         return addSelfAchievement(context, viewer.id, { ...achievement, ...media });
-      });
-      return "refused" in outcome ? outcome.refused : back(outcome.toast);
-    }
-    // Only the achievement form takes files.
-    await upload.discard();
-    if (intent === "update-bio") {
-      const submission = parseWithZod(formData, { schema: bioSchema });
-      if (submission.status !== "success") return fail("bio", submission);
+      },
+    );
+    return "refused" in outcome ? outcome.refused : back(outcome.toast);
+  }
+  // Only the achievement form takes files.
+  await upload.discard();
+  if (intent === "update-bio") {
+    const submission = parseWithZod(formData, { schema: bioSchema });
+    if (submission.status !== "success") return replyFailure({ formId: "bio", submission });
+    try {
       await updateBio(context.db, viewer.id, submission.value.bio);
       await invalidatePassports(viewer.id);
-      return back({ title: "Bio updated" });
+    } catch (error) {
+      return replyUnexpected(error, {
+        title: "Error updating bio",
+        formId: "bio",
+        submission,
+        requestId: context.requestId,
+      });
     }
+    return back({ title: "Bio updated" });
+  }
+  try {
     const answered = answerSchema.safeParse(Object.fromEntries(formData));
     if (answered.success) {
       return back(
@@ -99,11 +112,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
   } catch (error) {
-    if (error instanceof AchievementError) return back(error.toast);
-    throw error;
+    return replyUnexpected(error, {
+      title: FAILURE_TITLES[intent] ?? "Error",
+      formId: intent,
+      requestId: context.requestId,
+    });
   }
   throw new Response("Unknown action", { status: 400 });
 }
+
+/** The spec's title for a button whose action failed unexpectedly. */
+const FAILURE_TITLES: Record<string, string> = {
+  accept: "Error accepting achievement",
+  reject: "Error rejecting achievement",
+};
 
 export default function OwnPassport() {
   const { achievements, shareUrl } = useLoaderData<typeof loader>();
@@ -213,8 +235,7 @@ export default function OwnPassport() {
 function Biography({ bio }: { bio: string | null }) {
   const hydrated = useHydrated();
   const location = useLocation();
-  const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
-  const mine = actionData?.formId === "bio" ? actionData : undefined;
+  const mine = useFormReply("bio");
   const [editing, setEditing] = useState(false);
   const editingNow = hydrated
     ? editing || Boolean(mine)

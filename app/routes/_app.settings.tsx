@@ -1,14 +1,13 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
-  data,
   redirect,
   type ActionFunctionArgs,
+  type AppLoadContext,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useSubmit } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
@@ -24,7 +23,9 @@ import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.serv
 import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { validationToast } from "#app/utils/validation.ts";
+import { mergeHeaders, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import type { z } from "zod";
 import { feedbackSchema, passwordSchema, profileSchema } from "#app/utils/form-schemas.ts";
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
@@ -43,55 +44,85 @@ const FORM_SCHEMAS = {
   "send-feedback": feedbackSchema,
 } as const;
 type FormIntent = keyof typeof FORM_SCHEMAS;
-type SettingsActionData = { intent: FormIntent; result: SubmissionResult<string[]>; toast?: Toast };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireViewer(request, context, { allowArchived: true });
   return null;
 }
 
+/** The spec's title for each intent that failed unexpectedly. */
+const FAILURE_TITLES: Record<string, string> = {
+  archive: "Error archiving account",
+  purge: "Error purging account",
+  "update-profile": "Error updating profile",
+  "change-password": "Error changing password",
+  "send-feedback": "Error",
+};
+const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = String(formData.get("intent") ?? "");
+  const title = FAILURE_TITLES[intent];
+  if (!title) throw new Response("Unknown action", { status: 400 });
 
-  if (intent === "archive") {
-    if (viewer.archivedAt) return redirect("/settings");
-    await archiveAccount(context.db, viewer.id, viewer.sessionId);
-    await invalidatePassports(viewer.id);
-    return redirectWithToast(context.env, request, "/settings", {
-      title: "Account Archived",
-      description: `Your account is hidden. Sign in within ${ARCHIVE_GRACE_DAYS} days to reactivate it.`,
-    });
-  }
-  if (intent === "purge") {
-    if (!viewer.archivedAt) return redirect("/settings");
-    // End the session first (its cookie is cleared), then delete everything of the user.
-    const headers = await signOutHeaders(request, context);
-    await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
-    return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
+  if (intent === "archive" || intent === "purge") {
+    try {
+      return await (intent === "archive" ? archive(request, context, viewer) : purge(request, context, viewer));
+    } catch (error) {
+      return replyUnexpected(error, { title, formId: intent, requestId: context.requestId });
+    }
   }
   if (viewer.archivedAt) return redirect("/settings");
 
-  const schema = FORM_SCHEMAS[intent as FormIntent];
-  if (!schema) throw new Response("Unknown action", { status: 400 });
-  const submission = parseWithZod(formData, { schema });
-  const fail = (
-    toast: Toast,
-    status: number,
-    errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
-  ) =>
-    data<SettingsActionData>(
-      {
-        intent: intent as FormIntent,
-        result: submission.reply({ ...errors, hideFields: ["currentPassword", "newPassword", "confirmPassword"] }),
-        toast,
-      },
-      { status },
+  const submission = parseWithZod(formData, { schema: FORM_SCHEMAS[intent as FormIntent] });
+  if (submission.status !== "success") {
+    return replyFailure({ formId: intent, submission, hideFields: PASSWORD_FIELDS });
+  }
+  try {
+    return await save(request, context, viewer, submission.value, (toast, status, fieldErrors) =>
+      replyFailure({ formId: intent, submission, toast, status, fieldErrors, hideFields: PASSWORD_FIELDS }),
     );
-  if (submission.status !== "success") return fail(validationToast(submission.error), 400);
+  } catch (error) {
+    return replyUnexpected(error, {
+      title,
+      formId: intent,
+      submission,
+      hideFields: PASSWORD_FIELDS,
+      requestId: context.requestId,
+    });
+  }
+}
 
-  const value = submission.value;
+type Viewer = Awaited<ReturnType<typeof requireViewer>>;
+
+async function archive(request: Request, context: AppLoadContext, viewer: Viewer) {
+  if (viewer.archivedAt) return redirect("/settings");
+  await archiveAccount(context.db, viewer.id, viewer.sessionId);
+  await invalidatePassports(viewer.id);
+  return redirectWithToast(context.env, request, "/settings", {
+    title: "Account Archived",
+    description: `Your account is hidden. Sign in within ${ARCHIVE_GRACE_DAYS} days to reactivate it.`,
+  });
+}
+
+async function purge(request: Request, context: AppLoadContext, viewer: Viewer) {
+  if (!viewer.archivedAt) return redirect("/settings");
+  // Delete everything first, so a failure leaves the person signed in on Settings, told so and
+  // able to try again; then end the session (sign-out tolerates the session row already gone).
+  await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
+  const headers = await signOutHeaders(request, context);
+  return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
+}
+
+async function save(
+  request: Request,
+  context: AppLoadContext,
+  viewer: Viewer,
+  value: z.output<(typeof FORM_SCHEMAS)[FormIntent]>,
+  refuse: (toast: Toast, status: number, fieldErrors?: Record<string, string[]>) => ReturnType<typeof replyFailure>,
+) {
   switch (value.intent) {
     case "update-profile":
       await updateProfile(context.db, viewer.id, {
@@ -104,19 +135,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
     case "change-password": {
       if (!(await consumeRateLimit(context.db, request, "change-password"))) {
-        return fail(
-          { title: "Error changing password", description: RATE_LIMIT_MESSAGE, variant: "destructive" },
-          429,
-          {
-            formErrors: [RATE_LIMIT_MESSAGE],
-          },
-        );
+        return refuse({ title: "Error changing password", description: RATE_LIMIT_MESSAGE }, 429);
       }
       const response = await context.auth.api.changePassword({
         body: { currentPassword: value.currentPassword, newPassword: value.newPassword, revokeOtherSessions: true },
         headers: request.headers,
         asResponse: true,
       });
+      if (response.status >= 500) throw new Error(`changePassword answered ${response.status}`);
       if (!response.ok) {
         securityEvent("auth.failed", {
           reason: "wrong current password",
@@ -125,14 +151,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
           userId: viewer.id,
         });
         const message = "Current password is incorrect";
-        return fail({ title: "Error changing password", description: message, variant: "destructive" }, 400, {
-          fieldErrors: { currentPassword: [message] },
-        });
+        return refuse({ title: "Error changing password", description: message }, 400, { currentPassword: [message] });
       }
       // Every other session ends; this one continues under a new token.
-      const headers = new Headers();
-      for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-      return redirectWithToast(context.env, request, "/settings", { title: "Password updated" }, { headers });
+      return redirectWithToast(
+        context.env,
+        request,
+        "/settings",
+        { title: "Password updated" },
+        {
+          headers: mergeHeaders(response.headers),
+        },
+      );
     }
 
     case "send-feedback":
@@ -151,8 +181,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
-  const actionData = useActionData<typeof action>() as SettingsActionData | undefined;
-  const forIntent = (intent: FormIntent) => (actionData?.intent === intent ? actionData : undefined);
   const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
 
   return (
@@ -170,9 +198,9 @@ export default function SettingsPage() {
         <ArchivedNotice />
       ) : (
         <>
-          <ProfileSettings actionData={forIntent("update-profile")} />
-          <ChangePassword actionData={forIntent("change-password")} />
-          <BetaFeedback actionData={forIntent("send-feedback")} />
+          <ProfileSettings />
+          <ChangePassword />
+          <BetaFeedback />
           <DangerZone />
         </>
       )}
@@ -180,7 +208,8 @@ export default function SettingsPage() {
   );
 }
 
-function ProfileSettings({ actionData }: { actionData?: SettingsActionData }) {
+function ProfileSettings() {
+  const actionData = useFormReply("update-profile");
   const viewer = useViewer();
   const { form, fields, formProps } = useValidatedForm({
     id: "update-profile",
@@ -248,7 +277,8 @@ function ProfileSettings({ actionData }: { actionData?: SettingsActionData }) {
   );
 }
 
-function ChangePassword({ actionData }: { actionData?: SettingsActionData }) {
+function ChangePassword() {
+  const actionData = useFormReply("change-password");
   const { form, fields, formProps } = useValidatedForm({ id: "change-password", schema: passwordSchema, actionData });
   return (
     <Card>
@@ -283,7 +313,8 @@ function ChangePassword({ actionData }: { actionData?: SettingsActionData }) {
   );
 }
 
-function BetaFeedback({ actionData }: { actionData?: SettingsActionData }) {
+function BetaFeedback() {
+  const actionData = useFormReply("send-feedback");
   const { fields, formProps } = useValidatedForm({ id: "send-feedback", schema: feedbackSchema, actionData });
   const submissionKey = useSubmissionKey();
   return (

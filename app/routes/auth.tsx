@@ -1,14 +1,12 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
-  data,
   redirect,
   type ActionFunctionArgs,
   type AppLoadContext,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Building2, MailCheck, UserRound } from "lucide-react";
 import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";
@@ -19,8 +17,9 @@ import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
-import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
-import { validationToast } from "#app/utils/validation.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
 import { signInSchema, signUpSchema, orgSignUpSchema, resendSchema } from "#app/utils/form-schemas.ts";
 import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
@@ -86,16 +85,18 @@ async function readAuthResponse(response: Response) {
 }
 
 /** A parsed submission, able to answer with its errors and the user's input (less passwords). */
-type Replyable = { reply(options?: { formErrors?: string[]; hideFields?: string[] }): SubmissionResult<string[]> };
+type Replyable = Parameters<typeof replyFailure>[0]["submission"] & {};
 
-function failure(submission: Replyable, toast: Toast, status: number, formError?: string) {
-  return data(
-    {
-      result: submission.reply({ formErrors: formError ? [formError] : undefined, hideFields: ["password"] }),
-      toast,
-    },
-    { status },
-  );
+/** A refused sign-in or sign-up: the message in the toast and above the form, the password gone. */
+function failure(formId: string, submission: Replyable, toast: Toast, status: number, formError?: string) {
+  return replyFailure({
+    formId,
+    submission,
+    toast,
+    status,
+    formErrors: formError ? [formError] : undefined,
+    hideFields: ["password"],
+  });
 }
 
 async function rateLimited(context: AppLoadContext, request: Request, action: RateLimitedAction) {
@@ -107,18 +108,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const schema = SCHEMAS[intent as keyof typeof SCHEMAS];
-  if (!schema)
-    return data(
-      { result: undefined, toast: { title: "Error", description: "Unknown action", variant: "destructive" as const } },
-      { status: 400 },
-    );
+  if (!schema) throw new Response("Unknown action", { status: 400 });
 
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
-    return data(
-      { result: submission.reply({ hideFields: ["password"] }), toast: validationToast(submission.error) },
-      { status: 400 },
-    );
+    return replyFailure({ formId: String(intent), submission, hideFields: ["password"] });
   }
   const value = submission.value;
   const limitKey: RateLimitedAction =
@@ -131,6 +125,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       requestId: context.requestId,
     });
     return failure(
+      value.intent,
       submission,
       { title: "Too many attempts", description: RATE_LIMIT_MESSAGE, variant: "destructive" },
       429,
@@ -140,10 +135,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   switch (value.intent) {
     case "signin":
-      return signIn(request, context, submission, value);
+      return signIn(request, context, submission, value).catch((error: unknown) =>
+        replyUnexpected(error, {
+          title: "Sign in failed",
+          formId: value.intent,
+          submission,
+          hideFields: ["password"],
+          requestId: context.requestId,
+        }),
+      );
     case "signup":
     case "org-signup":
-      return signUp(request, context, submission, value);
+      return signUp(request, context, submission, value).catch((error: unknown) =>
+        replyUnexpected(error, {
+          title: "Error",
+          formId: value.intent,
+          submission,
+          hideFields: ["password"],
+          requestId: context.requestId,
+        }),
+      );
     case "resend-verification":
       await context.auth.api
         .sendVerificationEmail({ body: { email: value.email }, headers: request.headers })
@@ -184,6 +195,7 @@ async function signIn(
         ? "Please confirm your email address first. We have sent you a new confirmation link."
         : (body.message ?? "Invalid email or password");
     return failure(
+      "signin",
       submission,
       { title: "Sign in failed", description: message, variant: "destructive" },
       response.status === 403 ? 403 : 401,
@@ -208,6 +220,7 @@ async function signIn(
       await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
       const message = "Invalid email or password";
       return failure(
+        "signin",
         submission,
         { title: "Sign in failed", description: message, variant: "destructive" },
         401,
@@ -261,7 +274,13 @@ async function signUp(
       return answer();
     }
     const message = body.message ?? "An error occurred";
-    return failure(submission, { title: "Error", description: message, variant: "destructive" }, 400, message);
+    return failure(
+      value.intent,
+      submission,
+      { title: "Error", description: message, variant: "destructive" },
+      400,
+      message,
+    );
   }
 
   const isOrganisation = value.intent === "org-signup";
@@ -275,7 +294,11 @@ async function signUp(
   });
   // Answered the same for a new and a taken address; a failed e-mail never loses the account.
   await context.auth.api
-    .sendVerificationEmail({ body: { email: value.email }, headers: request.headers })
+    .sendVerificationEmail({
+      // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
+      body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
+      headers: request.headers,
+    })
     .catch((error) => {
       console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
     });
@@ -301,7 +324,7 @@ export default function AuthPage() {
 }
 
 function SignInForm() {
-  const actionData = useActionData<typeof action>() as FormActionData;
+  const actionData = useFormReply("signin");
   const [searchParams] = useSearchParams();
   const { form, fields, formProps } = useValidatedForm({ id: "signin", schema: signInSchema, actionData });
   return (
@@ -382,10 +405,10 @@ function ChooseAccountType() {
 }
 
 function SignUpForm({ organisation }: { organisation: boolean }) {
-  const actionData = useActionData<typeof action>() as FormActionData;
   const [searchParams] = useSearchParams();
   const schema = organisation ? orgSignUpSchema : signUpSchema;
   const intent = organisation ? "org-signup" : "signup";
+  const actionData = useFormReply(intent);
   const { form, fields, formProps } = useValidatedForm({ id: intent, schema, actionData });
   const orgFields = fields as typeof fields & ReturnType<typeof useValidatedForm<typeof orgSignUpSchema>>["fields"];
   return (
@@ -437,7 +460,7 @@ function SignUpForm({ organisation }: { organisation: boolean }) {
 }
 
 function VerifyEmail({ email }: { email: string | null }) {
-  const actionData = useActionData<typeof action>() as FormActionData;
+  const actionData = useFormReply("resend-verification");
   const { fields, formProps } = useValidatedForm({
     id: "resend-verification",
     schema: resendSchema,

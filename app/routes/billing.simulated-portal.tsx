@@ -9,7 +9,8 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireDevelopment } from "#app/utils/dev-only.server.ts";
 import { requireMembershipForAdmin } from "#app/utils/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { cancelMemberSubscription, SubscriptionError } from "#app/utils/subscriptions.server.ts";
+import { cancelMemberSubscription } from "#app/utils/subscriptions.server.ts";
+import { ToastError } from "#app/utils/form-reply.server.ts";
 import { findMembershipOf } from "#db/queries/subscriptions.ts";
 
 export const meta: MetaFunction = () => [{ title: `Simulated customer portal · ${PRODUCT_NAME}` }];
@@ -49,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await cancelMemberSubscription(context, viewer.id, membershipId),
     );
   } catch (error) {
-    if (error instanceof SubscriptionError) return redirectWithToast(context.env, request, "/dashboard", error.toast);
+    if (error instanceof ToastError) return redirectWithToast(context.env, request, "/dashboard", error.toast);
     throw error;
   }
 }

@@ -6,6 +6,8 @@ import { requireViewer } from "#app/utils/session.server.ts";
 import { deleteMedia } from "#app/utils/media.server.ts";
 import { mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
 import { replaceIntroVideo, updateAvatar } from "#db/queries/profiles.ts";
+import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 // The owner's picture and introduction video, posted from the own passport, the public
 // passport's profile dialog and Settings; each goes back where it came from.
@@ -42,49 +44,68 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // A refused file stops the reading, so the intent (sent last, by the button) may be unknown.
   if (upload.error) return refuse(upload.error.title, upload.error.description);
 
-  if (intent === "upload-avatar") {
-    const avatar = upload.files.get("avatar");
-    if (!avatar) return refuse(MEDIA_MESSAGES.invalidTypeTitle, "Please upload an image file");
-    await upload.keepOnly([avatar.url]);
-    // The key stays {userId}/avatar.{ext}; the version makes browsers and caches fetch the new picture.
-    await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
-    const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) =>
-      mediaKeys.avatar(viewer.id)({ ext }),
-    );
-    await bucket.delete(stale);
-    await invalidatePassports(viewer.id);
-    return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
+  // This route answers forms of other pages, so a failure goes back there as a flash toast.
+  try {
+    return await save();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const title = FAILURE_TITLES[String(intent)] ?? "Error";
+    log("error", "action failed", { title, requestId: context.requestId, error: errorSummary(error) });
+    return refuse(title, UNEXPECTED_FAILURE);
   }
 
-  if (intent === "upload-intro-video") {
-    const video = upload.files.get("introVideo");
-    if (!video) return refuse(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.invalidVideo);
-    const thumbnail = upload.files.get("thumbnail") ?? null;
-    await upload.keepOnly([video.url, thumbnail?.url ?? null]);
-    const previous = await upload.use(() =>
-      replaceIntroVideo(context.db, viewer.id, {
-        introVideoUrl: video.url,
-        introVideoThumbnailUrl: thumbnail?.url ?? null,
-      }),
-    );
-    await Promise.all([
-      deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
-      invalidatePassports(viewer.id),
-    ]);
-    return back({ title: "Video uploaded", description: "Your introduction video has been updated." });
-  }
+  async function save() {
+    if (intent === "upload-avatar") {
+      const avatar = upload.files.get("avatar");
+      if (!avatar) return refuse(MEDIA_MESSAGES.invalidTypeTitle, "Please upload an image file");
+      await upload.keepOnly([avatar.url]);
+      // The key stays {userId}/avatar.{ext}; the version makes browsers and caches fetch the new picture.
+      await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
+      const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) =>
+        mediaKeys.avatar(viewer.id)({ ext }),
+      );
+      await bucket.delete(stale);
+      await invalidatePassports(viewer.id);
+      return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
+    }
 
-  await upload.discard();
-  if (intent === "remove-intro-video") {
-    const previous = await replaceIntroVideo(context.db, viewer.id, {
-      introVideoUrl: null,
-      introVideoThumbnailUrl: null,
-    });
-    await Promise.all([
-      deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
-      invalidatePassports(viewer.id),
-    ]);
-    return back({ title: "Video removed", description: "Your introduction video has been removed." });
+    if (intent === "upload-intro-video") {
+      const video = upload.files.get("introVideo");
+      if (!video) return refuse(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.invalidVideo);
+      const thumbnail = upload.files.get("thumbnail") ?? null;
+      await upload.keepOnly([video.url, thumbnail?.url ?? null]);
+      const previous = await upload.use(() =>
+        replaceIntroVideo(context.db, viewer.id, {
+          introVideoUrl: video.url,
+          introVideoThumbnailUrl: thumbnail?.url ?? null,
+        }),
+      );
+      await Promise.all([
+        deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
+        invalidatePassports(viewer.id),
+      ]);
+      return back({ title: "Video uploaded", description: "Your introduction video has been updated." });
+    }
+
+    await upload.discard();
+    if (intent === "remove-intro-video") {
+      const previous = await replaceIntroVideo(context.db, viewer.id, {
+        introVideoUrl: null,
+        introVideoThumbnailUrl: null,
+      });
+      await Promise.all([
+        deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
+        invalidatePassports(viewer.id),
+      ]);
+      return back({ title: "Video removed", description: "Your introduction video has been removed." });
+    }
+    throw new Response("Unknown action", { status: 400 });
   }
-  throw new Response("Unknown action", { status: 400 });
 }
+
+/** The spec's title for each intent that failed unexpectedly. */
+const FAILURE_TITLES: Record<string, string> = {
+  "upload-avatar": "Error uploading avatar",
+  "upload-intro-video": "Upload failed",
+  "remove-intro-video": "Error",
+};

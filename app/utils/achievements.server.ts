@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import {
   answerAchievement,
@@ -16,17 +16,10 @@ import type { Toast } from "./cookies.server.ts";
 import type { giveAchievementSchema, selfAchievementSchema } from "./achievement-schemas.ts";
 import { isVideoUrl } from "./media-limits.ts";
 import { achievementFileRules, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
-import { validationToast } from "./validation.ts";
 import { forbidden } from "./denial.server.ts";
+import { replyFailure, replyUnexpected, ToastError } from "./form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
-
-/** A refusal shown as a toast; nothing was written. */
-export class AchievementError extends Error {
-  constructor(readonly toast: Toast) {
-    super(toast.description);
-  }
-}
 
 /**
  * The form was already saved under this submission key (a double click, a retry, a resubmitted
@@ -55,7 +48,7 @@ export async function giveAchievement(
   }
   const member = await findOrganizationMember(context.db, admin.organizationId, input.userId);
   if (member?.status !== "approved") {
-    throw new AchievementError({
+    throw new ToastError({
       title: "Error creating achievement",
       description: "Please select a person",
       variant: "destructive",
@@ -67,7 +60,7 @@ export async function giveAchievement(
     member.subscriptionStatus !== "active" &&
     (await countAchievementsFrom(context.db, admin.organizationId, input.userId)) >= limit
   ) {
-    throw new AchievementError({
+    throw new ToastError({
       title: "Error creating achievement",
       description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
       variant: "destructive",
@@ -184,41 +177,44 @@ export function readAchievementUpload(request: Request, context: AppLoadContext,
 
 /**
  * Validates an Add Achievement form and saves it with `save`. A refused submission answers 400
- * with every message and the typed values, leaving nothing in R2; so does a save that throws.
+ * with every message and the typed values, leaving nothing in R2; so does a save that fails,
+ * under the spec's `failureTitle` ('Error creating achievement', 'Error adding achievement').
  */
 export async function submitAchievementForm<Schema extends AchievementSchema>(
+  context: AppLoadContext,
   upload: UploadForm,
-  schema: Schema,
+  { schema, failureTitle }: { schema: Schema; failureTitle: string },
   save: (value: z.output<Schema>, media: SavedMedia) => Promise<Toast>,
 ) {
   const submission = parseWithZod(upload.fields, { schema });
-  const formId = upload.fields.get("formId");
+  // The form's id comes first in its body, so it is known even when a file further on is refused.
+  const formId = String(upload.fields.get("formId") ?? "");
   if (upload.error) {
     await upload.discard();
     const { title, description, field = "media" } = upload.error;
     return {
-      refused: data(
-        {
-          formId,
-          result: submission.reply({ fieldErrors: { [field]: [description] } }),
-          toast: { title, description, variant: "destructive" as const },
-        },
-        { status: 400 },
-      ),
+      refused: replyFailure({
+        formId,
+        submission,
+        toast: { title, description },
+        fieldErrors: { [field]: [description] },
+      }),
     };
   }
   if (submission.status !== "success") {
     await upload.discard();
-    return {
-      refused: data({ formId, result: submission.reply(), toast: validationToast(submission.error) }, { status: 400 }),
-    };
+    return { refused: replyFailure({ formId, submission }) };
   }
-  const media = await achievementMedia(upload, (submission.value as { mediaUrl?: string }).mediaUrl);
   try {
+    const media = await achievementMedia(upload, (submission.value as { mediaUrl?: string }).mediaUrl);
     return { toast: await upload.use(() => save(submission.value as z.output<Schema>, media)) };
   } catch (error) {
     // A resubmission: use() has deleted this request's files; the first one's stay with its row.
     if (error instanceof AlreadySaved) return { toast: error.toast };
-    throw error;
+    // use() has deleted the files when the save failed; this covers a failure before it.
+    await upload.discard().catch(() => {});
+    return {
+      refused: replyUnexpected(error, { title: failureTitle, formId, submission, requestId: context.requestId }),
+    };
   }
 }

@@ -15,20 +15,11 @@ import {
 } from "#db/queries/organizations.ts";
 import type { Toast } from "./cookies.server.ts";
 import { forbidden } from "./denial.server.ts";
+import { ToastError } from "./form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
 import { cancelStripeSubscriptionOf } from "./stripe.server.ts";
 
-/** A refusal the route turns into a toast; nothing was changed. */
-export class MembershipError extends Error {
-  constructor(
-    readonly toast: Toast,
-    readonly status = 400,
-  ) {
-    super(toast.description ?? toast.title);
-  }
-}
-
-const LAST_ADMIN = new MembershipError({
+const LAST_ADMIN = new ToastError({
   title: "Error",
   description: "An organisation needs at least one admin. Make someone else an admin first.",
   variant: "destructive",
@@ -155,7 +146,7 @@ async function stopSubscription(context: AppLoadContext, membershipId: string) {
     console.error(
       JSON.stringify({ level: "error", message: "stripe cancel failed", membershipId, error: String(error) }),
     );
-    throw new MembershipError({
+    throw new ToastError({
       title: "Error",
       description: "The member's subscription could not be cancelled, so nothing was changed. Please try again.",
       variant: "destructive",

@@ -2,12 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { redirectWithToast } from "./cookies.server.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
-import {
-  cancelMemberSubscription,
-  createPersonalSubscription,
-  openCustomerPortal,
-  SubscriptionError,
-} from "./subscriptions.server.ts";
+import { cancelMemberSubscription, createPersonalSubscription, openCustomerPortal } from "./subscriptions.server.ts";
 
 const subscriptionIntent = z.object({
   intent: z.enum(["subscribe", "manage-subscription", "cancel-subscription"]),
@@ -29,27 +24,23 @@ export async function subscriptionAction(
   if (!parsed.success) return null;
   const { intent, membershipId } = parsed.data;
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
-  try {
-    if (intent === "cancel-subscription") {
-      return redirectWithToast(
-        context.env,
-        request,
-        "/dashboard",
-        await cancelMemberSubscription(context, adminId, membershipId),
-      );
-    }
-    if (intent === "manage-subscription")
-      return redirect((await openCustomerPortal(context, adminId, membershipId, origin)).url);
-    const membership = await requireMembershipForAdmin(context, adminId, membershipId);
-    const { url } = await createPersonalSubscription(
-      context,
-      adminId,
-      { organizationId: membership.organizationId, memberUserId: membership.userId },
-      origin,
+  // Refusals (ToastError) and failures are answered by the dashboard action.
+  if (intent === "cancel-subscription") {
+    return redirectWithToast(
+      context.env,
+      request,
+      "/dashboard",
+      await cancelMemberSubscription(context, adminId, membershipId),
     );
-    return redirect(url);
-  } catch (error) {
-    if (error instanceof SubscriptionError) return redirectWithToast(context.env, request, "/dashboard", error.toast);
-    throw error;
   }
+  if (intent === "manage-subscription")
+    return redirect((await openCustomerPortal(context, adminId, membershipId, origin)).url);
+  const membership = await requireMembershipForAdmin(context, adminId, membershipId);
+  const { url } = await createPersonalSubscription(
+    context,
+    adminId,
+    { organizationId: membership.organizationId, memberUserId: membership.userId },
+    origin,
+  );
+  return redirect(url);
 }

@@ -12,19 +12,13 @@ import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from ".
 import type { Toast } from "./cookies.server.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
 import { forbidden } from "./denial.server.ts";
+import { ToastError } from "./form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
 import { stripeClient } from "./stripe.server.ts";
 
 // Per-member subscriptions. Stripe (or, without a key, the local simulated checkout) takes the
 // payment; the state in organization_members only ever changes through handleStripeEvent, the
 // one code path for verified webhooks and simulated ones alike.
-
-/** A refusal shown as a toast; nothing was changed. */
-export class SubscriptionError extends Error {
-  constructor(readonly toast: Toast) {
-    super(toast.description ?? toast.title);
-  }
-}
 
 export const SIMULATED_CHECKOUT_PATH = "/billing/simulated-checkout";
 export const SIMULATED_PORTAL_PATH = "/billing/simulated-portal";
@@ -33,7 +27,7 @@ export const CHECKOUT_RETURN_PATH = "/billing/return";
 export type SubscriptionMetadata = { organizationId: string; memberUserId: string; adminUserId: string };
 
 const notConfigured = () =>
-  new SubscriptionError({
+  new ToastError({
     title: "Error",
     description: "Payments are not configured yet. Please try again later.",
     variant: "destructive",
@@ -70,7 +64,7 @@ export async function createPersonalSubscription(
 ) {
   const membership = await requireSubscribableMember(context, adminId, input);
   if (membership.subscriptionStatus === "active") {
-    throw new SubscriptionError({
+    throw new ToastError({
       title: "Already subscribed",
       description: `${membership.memberName} already has an active subscription.`,
     });
@@ -113,7 +107,7 @@ async function requireActiveSubscription(context: AppLoadContext, adminId: strin
   const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
   const membership = await findMembershipOf(context.db, organizationId, userId);
   if (!membership || membership.subscriptionStatus !== "active") {
-    throw new SubscriptionError({
+    throw new ToastError({
       title: "Not subscribed",
       description: "This member has no active subscription.",
       variant: "destructive",

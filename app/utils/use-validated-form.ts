@@ -1,18 +1,15 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect } from "react";
 import type { z } from "zod";
 import { showToast } from "#app/components/toaster.tsx";
-import type { Toast } from "./cookies.server.ts";
+import type { FormReply } from "./form-reply.ts";
 import { validationToast } from "./validation.ts";
-
-/** What a form action answers on failure: Conform's result, and the toast to show. */
-export type FormActionData = { result: SubmissionResult<string[]>; toast?: Toast } | undefined;
 
 /**
  * One way to set up a form: the same zod schema validates as the user types (after the first
  * blur) and on the server; a failed submit shows the first message in a 'Validation error' toast
- * while every field keeps its own message; a toast sent by the action shows once.
+ * while every field keeps its own message. The server's answer (`useFormReply(id)`) brings back
+ * its errors and the typed input; its toast is the page's (the Toaster shows it).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Conform types form input loosely
 export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, any>>>({
@@ -23,7 +20,7 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
 }: {
   id: string;
   schema: Schema;
-  actionData: FormActionData;
+  actionData: FormReply | undefined;
   defaultValue?: Partial<z.input<Schema>>;
 }) {
   const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
@@ -42,10 +39,6 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
       return submission;
     },
   });
-
-  useEffect(() => {
-    if (actionData?.toast) showToast(actionData.toast);
-  }, [actionData]);
 
   return { form, fields, formProps: getFormProps(form) };
 }

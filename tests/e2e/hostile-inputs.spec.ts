@@ -63,7 +63,9 @@ test("a person's hostile name, bio and achievement show exactly as typed, on eve
   const shown = [
     breakout,
     scriptTag,
-    `${eventHandler} - ${sql}`,
+    // A self achievement's card shows its title and its company ('title - company') apart.
+    eventHandler,
+    sql,
     `${entities} ${jsUrl} ${rightToLeft} ${zeroWidth} ${emoji}`,
   ];
   for (const value of shown) await expect(page.getByText(value, { exact: true }).first()).toBeVisible();

@@ -93,8 +93,12 @@ test("a person adds a self achievement and edits the biography", async ({ page }
   await dialog.getByLabel("Type").selectOption("milestone");
   await dialog.getByRole("button", { name: "Add Achievement" }).click();
   await expect(toast(page, "Achievement added")).toBeVisible();
-  const card = page.getByRole("article").filter({ hasText: "Half Marathon - City Runners" });
+  const card = page.getByRole("article").filter({ hasText: "Half Marathon" });
   await expect(card.getByText("Self Achievement")).toBeVisible();
+  // Stored as 'title - company': the card shows the company on its own line, never as verified.
+  await expect(card.getByRole("heading", { name: "Half Marathon", exact: true })).toBeVisible();
+  await expect(card.getByText("City Runners", { exact: true })).toBeVisible();
+  await expect(card.getByLabel("Verified organisation")).toHaveCount(0);
 });
 
 test("a person uploads a profile picture", async ({ page }) => {

@@ -1,12 +1,12 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { useRef, useState, type ReactNode } from "react";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { prepareVideo } from "#app/components/media-inputs.tsx";
+import { acceptImageSize, prepareVideo } from "#app/components/media-inputs.tsx";
 import {
   ACHIEVEMENT_TYPE_LABELS,
   giveAchievementSchema,
@@ -15,7 +15,8 @@ import {
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
-import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
 
 const selectClass =
   "h-10 w-full rounded-md border border-input bg-background px-3 text-base md:text-sm aria-invalid:border-destructive";
@@ -48,8 +49,7 @@ export function AchievementDialog({
   defaultUserId?: string;
 }) {
   const location = useLocation();
-  const actionData = useActionData() as (FormActionData & { formId?: string }) | undefined;
-  const mine = actionData?.formId === id ? actionData : undefined;
+  const mine = useFormReply(id);
   return (
     <FormDialog
       title={kind === "give" ? "Add Achievement" : "Add Self Achievement"}
@@ -62,7 +62,7 @@ export function AchievementDialog({
       triggerSize="sm"
       triggerVariant={kind === "give" ? "outline" : "default"}
       openHref={`${location.pathname}?add=${encodeURIComponent(id)}`}
-      failed={mine?.result?.status === "error"}
+      failed={mine !== undefined}
     >
       <AchievementForm kind={kind} formId={id} actionData={mine} members={members} defaultUserId={defaultUserId} />
     </FormDialog>
@@ -78,7 +78,7 @@ function AchievementForm({
 }: {
   kind: "give" | "self";
   formId: string;
-  actionData: FormActionData;
+  actionData: FormReply | undefined;
   members: Member[];
   defaultUserId?: string;
 }) {
@@ -183,6 +183,8 @@ function MediaFields({
             const input = event.currentTarget;
             const file = input.files?.[0];
             const kind = !file ? "none" : VIDEO_MIME_TYPES.includes(file.type) ? "video" : "image";
+            // An oversized picture is cleared at once, so the link field opens again.
+            if (kind === "image" && !acceptImageSize(input, MEDIA_LIMITS.image)) return setChosen("none");
             setChosen(kind);
             if (kind === "video") void prepareVideo(input, thumbnail.current, MEDIA_LIMITS.achievementVideo);
           }}
@@ -203,7 +205,12 @@ function MediaFields({
       {!hydrated || chosen === "video" ? (
         <div className="grid gap-2 sm:col-span-2">
           <Label htmlFor={cover.id}>Cover image for a video (optional)</Label>
-          <Input {...getInputProps(cover, { type: "file" })} key={cover.key} accept={IMAGE_MIME_TYPES.join(",")} />
+          <Input
+            {...getInputProps(cover, { type: "file" })}
+            key={cover.key}
+            accept={IMAGE_MIME_TYPES.join(",")}
+            onChange={(event) => acceptImageSize(event.currentTarget, MEDIA_LIMITS.cover)}
+          />
           <FieldError id={cover.errorId} errors={cover.errors} />
         </div>
       ) : null}

@@ -36,7 +36,8 @@ export function AdminDashboard({
   inviteUrl,
 }: {
   dashboard: AdminDashboardData;
-  analytics: RecognitionAnalytics;
+  /** Null when it could not be loaded (the page's toast says so). */
+  analytics: RecognitionAnalytics | null;
   inviteUrl: string;
 }) {
   const { organization, pending, members, stats, adminIds } = dashboard;
@@ -168,7 +169,7 @@ export function AdminDashboard({
         </CardContent>
       </Card>
 
-      <AnalyticsPanel analytics={analytics} />
+      {analytics ? <AnalyticsPanel analytics={analytics} /> : null}
     </div>
   );
 }

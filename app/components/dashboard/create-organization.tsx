@@ -1,14 +1,15 @@
-import { Form, useActionData } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog.tsx";
-import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
 import { createOrganizationSchema } from "#app/utils/form-schemas.ts";
 
 /** The create-organisation dialog; without JavaScript, ?create=1 shows the same form inline. */
 export function CreateOrganization() {
-  const actionData = useActionData() as FormActionData;
+  const actionData = useFormReply("create-organization");
   return (
     <FormDialog
       title="Create Organisation"
@@ -19,14 +20,14 @@ export function CreateOrganization() {
         </>
       }
       openHref="/dashboard?create=1"
-      failed={actionData?.result?.status === "error"}
+      failed={actionData !== undefined}
     >
       <CreateOrganizationForm actionData={actionData} />
     </FormDialog>
   );
 }
 
-function CreateOrganizationForm({ actionData }: { actionData: FormActionData }) {
+function CreateOrganizationForm({ actionData }: { actionData: FormReply | undefined }) {
   const { form, fields, formProps } = useValidatedForm({
     id: "create-organization",
     schema: createOrganizationSchema,

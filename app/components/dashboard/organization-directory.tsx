@@ -1,26 +1,20 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { Building2, Search } from "lucide-react";
-import { useEffect } from "react";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { showToast } from "#app/components/toaster.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import type { Toast } from "#app/utils/cookies.server.ts";
 
 export type DirectoryOrganization = { id: string; name: string; description: string | null; status: string | null };
 
 /** Individuals with no organisation find one by name; results are a link (?q=) anyone can share. */
-export function OrganizationSearch({ term, error }: { term: string | null; error: Toast | null }) {
+export function OrganizationSearch({ term, error }: { term: string | null; error: string | null }) {
   const navigation = useNavigation();
   const location = useLocation();
   const searching =
     navigation.state === "loading" &&
     navigation.location.pathname === location.pathname &&
     navigation.location.search.includes("q=");
-  useEffect(() => {
-    if (error) showToast(error);
-  }, [error]);
   return (
     <Form method="get" role="search" className="grid gap-2">
       <label htmlFor="organization-search" className="text-sm font-medium">
@@ -44,7 +38,7 @@ export function OrganizationSearch({ term, error }: { term: string | null; error
       </div>
       {error ? (
         <p id="organization-search-error" className="text-sm font-medium text-destructive">
-          {error.description}
+          {error}
         </p>
       ) : null}
     </Form>

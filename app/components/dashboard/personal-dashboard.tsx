@@ -3,7 +3,6 @@ import { Award, Building2, Clock, UserRound } from "lucide-react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import type { Toast } from "#app/utils/cookies.server.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { useViewer } from "#app/routes/_app.tsx";
 import { CreateOrganization } from "./create-organization.tsx";
@@ -24,7 +23,8 @@ export function PersonalDashboard({
 }: {
   summary: Summary;
   directory: { organizations: DirectoryOrganization[]; term: string | null } | null;
-  searchError: Toast | null;
+  /** Why the search term was refused (the toast says it too). */
+  searchError: string | null;
 }) {
   const viewer = useViewer();
   const active = viewer.activeOrganization;

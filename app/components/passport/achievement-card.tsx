@@ -15,6 +15,9 @@ export function AchievementCard({
   /** The first card on screen loads its media eagerly; the rest wait until scrolled near. */
   priority?: boolean;
 }) {
+  const { title, company } = achievement.isSelf
+    ? splitSelfTitle(achievement.title)
+    : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
   return (
     <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm">
       <AchievementMedia achievement={achievement} priority={priority} />
@@ -25,19 +28,33 @@ export function AchievementCard({
           </Badge>
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
         </div>
-        <h3 className="text-lg leading-snug font-semibold break-words">{achievement.title}</h3>
-        {achievement.isSelf ? null : (
+        <h3 className="text-lg leading-snug font-semibold break-words">{title}</h3>
+        {company ? (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
-            <span className="break-words">{achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL}</span>
-            <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified organisation" />
+            <span className="break-words">{company}</span>
+            {/* Only an organisation that gave the achievement is verified; a self-named company is not. */}
+            {achievement.isSelf ? null : (
+              <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified organisation" />
+            )}
           </p>
-        )}
+        ) : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
       </div>
     </article>
   );
+}
+
+/**
+ * A self achievement is stored as 'title - company' (spec section 3): the company is what follows
+ * the last ' - ' (a title may hold one itself). An old row without one shows as a title only.
+ */
+export function splitSelfTitle(stored: string) {
+  const at = stored.lastIndexOf(" - ");
+  return at > 0
+    ? { title: stored.slice(0, at), company: stored.slice(at + 3) || null }
+    : { title: stored, company: null };
 }
 
 function AchievementMedia({ achievement, priority }: { achievement: PassportAchievement; priority: boolean }) {

@@ -1,0 +1,140 @@
+import { data } from "@remix-run/cloudflare";
+import type { Toast } from "./cookies.server.ts";
+import type { FormReply } from "./form-reply.ts";
+import { log } from "./log.server.ts";
+import { validationToast } from "./validation.ts";
+
+// The one way a failed form submission is answered (docs/decisions/017): the same page again,
+// with a destructive toast (rendered in the page's status region with or without JavaScript),
+// the form's errors and what the person typed, under the id of the form it belongs to.
+
+/**
+ * A refusal a service explains to the person: the route answers it with `replyFailure`. Nothing
+ * was changed. `status` is the HTTP status of that answer.
+ */
+export class ToastError extends Error {
+  constructor(
+    readonly toast: Toast,
+    readonly status = 400,
+  ) {
+    super(toast.description ?? toast.title);
+  }
+}
+
+/** What Conform's parsed submission offers: its errors, and a reply that keeps the typed input. */
+type Submission = {
+  reply(options?: {
+    formErrors?: string[];
+    fieldErrors?: Record<string, string[]>;
+    hideFields?: string[];
+  }): NonNullable<FormReply["result"]>;
+  error?: Record<string, string[] | null> | null;
+};
+
+/**
+ * Answers a failed submission: the toast (the validation toast when none is given), the form's
+ * and fields' errors and the typed input (less `hideFields`), for the form `formId`.
+ */
+export function replyFailure({
+  formId,
+  submission,
+  toast,
+  status = 400,
+  formErrors,
+  fieldErrors,
+  hideFields,
+  headers,
+}: {
+  formId: string;
+  submission?: Submission;
+  toast?: Toast;
+  status?: number;
+  formErrors?: string[];
+  fieldErrors?: Record<string, string[]>;
+  hideFields?: string[];
+  headers?: HeadersInit;
+}) {
+  const reply: FormReply = {
+    formId,
+    result: submission?.reply({ formErrors, fieldErrors, hideFields }),
+    toast: { ...(toast ?? validationToast(submission?.error)), variant: "destructive" },
+  };
+  return data(reply, { status, headers });
+}
+
+export const UNEXPECTED_FAILURE = "Something went wrong on our side and nothing was saved. Please try again.";
+
+/**
+ * The answer to a failure nobody planned for (the database failed, the row went away between the
+ * page and the submit): logged, then the spec's titled toast on the same page with the typed
+ * input, never the error page. Refusals (403, a redirect to sign in) are rethrown as they are.
+ */
+export function replyUnexpected(
+  error: unknown,
+  {
+    title,
+    formId,
+    submission,
+    hideFields,
+    requestId,
+  }: { title: string; formId: string; submission?: Submission; hideFields?: string[]; requestId?: string },
+) {
+  const answer = (toast: Toast, status: number) =>
+    replyFailure({ formId, submission, hideFields, toast, status, formErrors: [toast.description ?? toast.title] });
+  if (error instanceof ToastError) return answer(error.toast, error.status);
+  if (error instanceof Response) {
+    // A 404 is the target row gone (deleted by someone else since the page was shown).
+    if (error.status !== 404) throw error;
+    return answer({ title, description: GONE }, 404);
+  }
+  log("error", "action failed", { title, formId, requestId, error: errorSummary(error) });
+  return answer({ title, description: UNEXPECTED_FAILURE }, 500);
+}
+
+export const GONE = "It is no longer there: someone may have changed it in the meantime. Please reload the page.";
+
+/** One `Headers` holding every `Set-Cookie` (and other header) of the given sources, none lost. */
+export function mergeHeaders(...sources: (HeadersInit | null | undefined)[]) {
+  const merged = new Headers();
+  for (const source of sources) {
+    if (!source) continue;
+    const headers = new Headers(source);
+    for (const cookie of headers.getSetCookie()) merged.append("Set-Cookie", cookie);
+    headers.forEach((value, name) => {
+      if (name.toLowerCase() !== "set-cookie") merged.set(name, value);
+    });
+  }
+  return merged;
+}
+
+/**
+ * One part of a page's data. When it fails, the rest of the page still renders: the part gets
+ * `fallback` and the page the spec's toast for it (`title`, e.g. 'Error loading members'), which
+ * the loader returns as its `toast` (the Toaster shows it, also without JavaScript).
+ */
+export async function loadPart<T>(
+  context: { requestId?: string },
+  title: string,
+  load: () => Promise<T>,
+  fallback: T,
+): Promise<[T, Toast | null]> {
+  try {
+    return [await load(), null];
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    log("error", "loader part failed", { title, requestId: context.requestId, error: errorSummary(error) });
+    return [fallback, { title, description: LOAD_FAILURE, variant: "destructive" }];
+  }
+}
+
+export const LOAD_FAILURE = "Part of this page could not be loaded. Please reload the page to try again.";
+
+/**
+ * What a failure may write to the log: the database's own message, or the first line of the
+ * error's. Never the rest: a failed query's message goes on to list its parameters, which are
+ * what the person typed (and, for a password change, the new hash).
+ */
+export function errorSummary(error: unknown) {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return String(cause).split("\n")[0]!.slice(0, 500);
+}

@@ -1,0 +1,300 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  countRows,
+  createAccount,
+  get,
+  mp4Bytes,
+  PASSWORD,
+  PNG_BYTES,
+  postForm,
+  postMultipart,
+  toastFrom,
+} from "./helpers.ts";
+
+// Every failure speaks the spec's catalogue (section 8). Each test makes the failure really happen
+// in D1 (a trigger that aborts the write, a column or table gone, a row deleted between the page
+// and the submit) and reads the page a browser without JavaScript gets back: the titled toast in
+// its status region, the typed input kept, never the error page.
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The toast a page was rendered with (the status region the Toaster renders without JavaScript). */
+async function pageToast(response: Response) {
+  const html = await response.text();
+  const match = /<div role="status"[^>]*><p[^>]*>([^<]*)<\/p>(?:<p[^>]*>([^<]*)<\/p>)?/.exec(html);
+  return { title: match?.[1] ?? null, description: match?.[2] ?? null, html };
+}
+
+const forced: string[] = [];
+/** Makes every `operation` on `table` fail, as a database error would. */
+async function failOn(table: string, operation: "INSERT" | "UPDATE" | "DELETE") {
+  const name = `forced_${table}_${operation}`.toLowerCase();
+  forced.push(name);
+  await env.DB.prepare(
+    `CREATE TRIGGER ${name} BEFORE ${operation} ON ${table} BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+  ).run();
+}
+afterEach(async () => {
+  for (const name of forced.splice(0)) await env.DB.prepare(`DROP TRIGGER IF EXISTS ${name}`).run();
+});
+
+async function organisationAdmin() {
+  const admin = await createAccount({
+    name: "Olive Admin",
+    organizationName: `Org ${crypto.randomUUID().slice(0, 6)}`,
+  });
+  const row = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?")
+    .bind(admin.id)
+    .first<{ id: string }>();
+  return { admin, organizationId: row!.id };
+}
+
+async function pendingAchievement() {
+  const { admin, organizationId } = await organisationAdmin();
+  const member = await createAccount({ name: "Rex Recipient" });
+  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await postForm(
+    "/dashboard",
+    { intent: "give-achievement", formId: "give", userId: member.id, type: "award", date: today(), title: "Star" },
+    { cookie: admin.cookie },
+  );
+  const row = await env.DB.prepare("select id from achievements where user_id = ?")
+    .bind(member.id)
+    .first<{ id: string }>();
+  return { admin, member, organizationId, achievementId: row!.id };
+}
+
+describe("an action that fails unexpectedly answers the same page with the spec's title", () => {
+  it("'Error creating organisation', keeping the typed name", async () => {
+    const { admin, organizationId } = await organisationAdmin();
+    await env.DB.prepare("delete from organizations where id = ?").bind(organizationId).run();
+    await failOn("organizations", "INSERT");
+    const response = await postForm(
+      "/dashboard?create=1",
+      { intent: "create-organization", name: "Typed Org Name", description: "" },
+      { cookie: admin.cookie },
+    );
+    expect(response.status).toBe(500);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error creating organisation");
+    expect(html).toContain('value="Typed Org Name"');
+    expect(await countRows("select count(*) as n from organizations where name = 'Typed Org Name'")).toBe(0);
+  });
+
+  it("'Error requesting membership'", async () => {
+    const { organizationId } = await organisationAdmin();
+    const person = await createAccount();
+    await failOn("organization_members", "INSERT");
+    const response = await postForm(
+      "/dashboard",
+      { intent: "request-join", organizationId },
+      { cookie: person.cookie },
+    );
+    expect((await pageToast(response)).title).toBe("Error requesting membership");
+    expect(await countRows("select count(*) as n from organization_members where user_id = ?", person.id)).toBe(0);
+  });
+
+  it("'Error creating achievement', keeping the typed title", async () => {
+    const { admin, organizationId } = await organisationAdmin();
+    const member = await createAccount();
+    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await failOn("achievements", "INSERT");
+    const response = await postForm(
+      `/dashboard?add=give-${member.id}`,
+      {
+        intent: "give-achievement",
+        formId: `give-${member.id}`,
+        userId: member.id,
+        type: "award",
+        date: today(),
+        title: "Kept",
+      },
+      { cookie: admin.cookie },
+    );
+    expect(response.status).toBe(500);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error creating achievement");
+    expect(html).toContain('value="Kept"');
+  });
+
+  it("'Error adding achievement' for a self achievement, storing no file", async () => {
+    const person = await createAccount();
+    await failOn("achievements", "INSERT");
+    const form = new FormData();
+    for (const [name, value] of Object.entries({
+      formId: "self",
+      intent: "add-self-achievement",
+      title: "My typed title",
+      company: "Studio",
+      date: today(),
+      type: "award",
+    }))
+      form.set(name, value);
+    form.set("media", new File([PNG_BYTES], "p.png", { type: "image/png" }));
+    const response = await postMultipart("/passport?add=self", form, { cookie: person.cookie });
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error adding achievement");
+    expect(html).toContain('value="My typed title"');
+    expect((await env.MEDIA.list({ prefix: `achievement-images/self-achievements/${person.id}/` })).objects).toEqual(
+      [],
+    );
+  });
+
+  it.each([
+    ["accept", "Error accepting achievement"],
+    ["reject", "Error rejecting achievement"],
+  ])("'%s' failing in the database says '%s'", async (intent, expected) => {
+    const { member, achievementId } = await pendingAchievement();
+    await failOn("achievements", "UPDATE");
+    const response = await postForm("/passport", { intent, achievementId }, { cookie: member.cookie });
+    expect(response.status).toBe(500);
+    expect((await pageToast(response)).title).toBe(expected);
+  });
+
+  it("an achievement deleted between the page and the click (a race) says 'Error accepting achievement'", async () => {
+    const { member, achievementId } = await pendingAchievement();
+    await env.DB.prepare("delete from achievements where id = ?").bind(achievementId).run();
+    const response = await postForm("/passport", { intent: "accept", achievementId }, { cookie: member.cookie });
+    expect(response.status).toBe(404);
+    expect((await pageToast(response)).title).toBe("Error accepting achievement");
+  });
+
+  it("'Error updating bio', keeping the typed bio", async () => {
+    const person = await createAccount();
+    await failOn("profiles", "UPDATE");
+    const response = await postForm(
+      "/passport?edit=bio",
+      { intent: "update-bio", bio: "Typed biography" },
+      { cookie: person.cookie },
+    );
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error updating bio");
+    expect(html).toContain("Typed biography");
+  });
+
+  it("'Error updating profile', keeping the typed name", async () => {
+    const person = await createAccount();
+    await failOn("profiles", "UPDATE");
+    const response = await postForm(
+      "/settings",
+      { intent: "update-profile", fullName: "Typed Name", bio: "" },
+      { cookie: person.cookie },
+    );
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error updating profile");
+    expect(html).toContain('value="Typed Name"');
+  });
+
+  it("'Error changing password', the passwords not sent back", async () => {
+    const person = await createAccount();
+    await failOn("accounts", "UPDATE");
+    const response = await postForm(
+      "/settings",
+      {
+        intent: "change-password",
+        currentPassword: PASSWORD,
+        newPassword: "new-password-1",
+        confirmPassword: "new-password-1",
+      },
+      { cookie: person.cookie },
+    );
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error changing password");
+    expect(html).not.toContain("new-password-1");
+  });
+
+  it("'Error archiving account', the account left as it was", async () => {
+    const person = await createAccount();
+    await failOn("profiles", "UPDATE");
+    const response = await postForm("/settings", { intent: "archive" }, { cookie: person.cookie });
+    expect((await pageToast(response)).title).toBe("Error archiving account");
+    expect(await countRows("select count(*) as n from profiles where id = ? and deleted_at is null", person.id)).toBe(
+      1,
+    );
+  });
+
+  it("'Error purging account', the person still signed in to try again", async () => {
+    const person = await createAccount();
+    await postForm("/settings", { intent: "archive" }, { cookie: person.cookie });
+    await failOn("users", "DELETE");
+    const response = await postForm("/settings", { intent: "purge" }, { cookie: person.cookie });
+    expect((await pageToast(response)).title).toBe("Error purging account");
+    expect(await countRows("select count(*) as n from users where id = ?", person.id)).toBe(1);
+    const again = await get("/settings", person.cookie);
+    expect([again.status, again.headers.get("Location")]).toEqual([200, null]);
+  });
+
+  it("'Error uploading avatar' and 'Upload failed' go back to the page the form was on", async () => {
+    const person = await createAccount();
+    await failOn("profiles", "UPDATE");
+    const avatar = new FormData();
+    avatar.set("redirectTo", "/settings");
+    avatar.set("avatar", new File([PNG_BYTES], "me.png", { type: "image/png" }));
+    avatar.set("intent", "upload-avatar");
+    const avatarResponse = await postMultipart("/profile/media", avatar, { cookie: person.cookie });
+    expect(avatarResponse.headers.get("Location")).toBe("/settings");
+    expect(toastFrom(avatarResponse)?.title).toBe("Error uploading avatar");
+
+    const video = new FormData();
+    video.set("redirectTo", "/settings");
+    video.set("introVideo", new File([mp4Bytes({ seconds: 5 })], "intro.mp4", { type: "video/mp4" }));
+    video.set("intent", "upload-intro-video");
+    const videoResponse = await postMultipart("/profile/media", video, { cookie: person.cookie });
+    expect(toastFrom(videoResponse)?.title).toBe("Upload failed");
+    // Nothing stored for a write that did not happen.
+    expect((await env.MEDIA.list({ prefix: `avatars/${person.id}/` })).objects).toEqual([]);
+    expect((await env.MEDIA.list({ prefix: `achievement-videos/intro-${person.id}-` })).objects).toEqual([]);
+  });
+});
+
+describe("a part of a page that fails to load: the rest renders, with the spec's title", () => {
+  it("'Error loading members' on the admin dashboard", async () => {
+    const { admin } = await organisationAdmin();
+    await env.DB.prepare("alter table organization_members drop column approved_at").run();
+    const response = await get("/dashboard", admin.cookie);
+    expect(response.status).toBe(200);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error loading members");
+    expect(html).toContain("Organisation Admin");
+  });
+
+  it("'Error loading dashboard' on the personal dashboard", async () => {
+    const person = await createAccount({ name: "Pat Person" });
+    await env.DB.prepare("alter table achievements drop column description").run();
+    const response = await get("/dashboard", person.cookie);
+    expect(response.status).toBe(200);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error loading dashboard");
+    expect(html).toContain("Pat Person");
+  });
+
+  it("'Error searching organizations'", async () => {
+    const person = await createAccount();
+    // The search leaves out organisations the person administers, read from organization_roles.
+    await env.DB.prepare("alter table organization_roles rename to organization_roles_gone").run();
+    const response = await get("/dashboard?q=Org", person.cookie);
+    expect(response.status).toBe(200);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error searching organizations");
+    expect(html).toContain('value="Org"');
+  });
+
+  it("'Error loading data' on the own passport", async () => {
+    const person = await createAccount();
+    await env.DB.prepare("alter table achievements drop column description").run();
+    const response = await get("/passport", person.cookie);
+    expect(response.status).toBe(200);
+    expect((await pageToast(response)).title).toBe("Error loading data");
+  });
+
+  it("a failing notification query stays quiet: the page renders, the bell is empty", async () => {
+    const person = await createAccount({ name: "Quiet Person" });
+    await env.DB.prepare("alter table notifications rename to notifications_gone").run();
+    const response = await get("/dashboard", person.cookie);
+    expect(response.status).toBe(200);
+    const { title, html } = await pageToast(response);
+    expect(title).toBeNull();
+    expect(html).toContain("Quiet Person");
+  });
+});
