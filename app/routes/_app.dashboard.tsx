@@ -166,7 +166,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       upload,
       { schema: giveAchievementSchema, failureTitle: "Error creating achievement" },
       (value, media) => {
-        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
+        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, timeZone: _zone, ...achievement } = value;
         return giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, ...media });
       },
     );

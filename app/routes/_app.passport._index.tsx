@@ -69,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       upload,
       { schema: selfAchievementSchema, failureTitle: "Error adding achievement" },
       (value, media) => {
-        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
+        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, timeZone: _zone, ...achievement } = value;
         return addSelfAchievement(context, viewer.id, { ...achievement, ...media });
       },
     );

@@ -239,39 +239,34 @@ function ProfileSettings() {
             rows={4}
             placeholder="Write a short introduction about yourself..."
           />
-          {viewer.userType === "individual" ? (
-            <div className="flex items-start gap-3">
-              <input
-                id={fields.isPublic.id}
-                name={fields.isPublic.name}
-                type="checkbox"
-                defaultChecked={fields.isPublic.initialValue === "on"}
-                className="mt-0.5 size-4 accent-primary"
-                aria-describedby="public-note"
-              />
-              <div className="grid gap-1">
-                <Label htmlFor={fields.isPublic.id}>Public passport</Label>
-                <p id="public-note" className="text-sm text-muted-foreground">
-                  Anyone with your link can see your accepted achievements. When off, only you can.
-                </p>
-              </div>
+          {/* Every account has a public passport (shared decisions), organisation accounts too. */}
+          <div className="flex items-start gap-3">
+            <input
+              id={fields.isPublic.id}
+              name={fields.isPublic.name}
+              type="checkbox"
+              defaultChecked={fields.isPublic.initialValue === "on"}
+              className="mt-0.5 size-4 accent-primary"
+              aria-describedby="public-note"
+            />
+            <div className="grid gap-1">
+              <Label htmlFor={fields.isPublic.id}>Public passport</Label>
+              <p id="public-note" className="text-sm text-muted-foreground">
+                Anyone with your link can see your accepted achievements. When off, only you can.
+              </p>
             </div>
-          ) : (
-            <input type="hidden" name={fields.isPublic.name} value={viewer.isPublic ? "on" : ""} />
-          )}
+          </div>
           <div>
             <SubmitButton intent="update-profile" pendingText="Saving...">
               Save Profile
             </SubmitButton>
           </div>
         </Form>
-        {viewer.userType === "individual" ? (
-          // Its own form: a video uploads on its own, never held up by the profile fields.
-          <div className="mt-6 grid gap-3 border-t pt-6">
-            <IntroVideo url={viewer.introVideoUrl} thumbnailUrl={viewer.introVideoThumbnailUrl} />
-            <IntroVideoUploader introVideoUrl={viewer.introVideoUrl} redirectTo="/settings" />
-          </div>
-        ) : null}
+        {/* Its own form: a video uploads on its own, never held up by the profile fields. */}
+        <div className="mt-6 grid gap-3 border-t pt-6">
+          <IntroVideo url={viewer.introVideoUrl} thumbnailUrl={viewer.introVideoThumbnailUrl} />
+          <IntroVideoUploader introVideoUrl={viewer.introVideoUrl} redirectTo="/settings" />
+        </div>
       </CardContent>
     </Card>
   );

@@ -8,6 +8,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { completeSignUp } from "#db/queries/accounts.ts";
+import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 
 const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
 
@@ -16,7 +17,12 @@ export const meta: MetaFunction = () => [{ title: `Confirm your email · ${PRODU
 // The link only shows the page; confirming is a POST, so mail scanners that open links
 // cannot confirm an address (or start a session) on the user's behalf.
 export function loader({ request }: LoaderFunctionArgs) {
-  return { token: new URL(request.url).searchParams.get("token") };
+  const url = new URL(request.url);
+  // Where the person was going when they signed up (an invite link), else the dashboard.
+  return {
+    token: url.searchParams.get("token"),
+    destination: safeRedirectPath(url.searchParams.get("redirectTo"), "/dashboard"),
+  };
 }
 
 /** The user a verification token names; its signature was checked by the auth library. */
@@ -64,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmEmail() {
-  const { token } = useLoaderData<typeof loader>();
+  const { token, destination } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigate = useNavigate();
@@ -80,18 +86,20 @@ export default function ConfirmEmail() {
     if (result.organisationCreated) {
       showToast({ title: "Organisation created!", description: "You are now the admin of your organisation." });
     }
-    const timer = setTimeout(() => navigate("/dashboard"), REDIRECT_DELAY_MS);
+    const timer = setTimeout(() => navigate(destination), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [result, navigate]);
+  }, [result, navigate, destination]);
 
   if (result?.ok) {
     return (
       <AuthCard title="Email confirmed" description="Your email address is confirmed.">
         {/* Takes the visitor on even without JavaScript. */}
-        <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/dashboard`} />
+        <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${destination}`} />
         <div className="grid justify-items-center gap-4 text-center">
           <CheckCircle2 className="size-12 text-success" aria-hidden />
-          <p role="status">Taking you to your dashboard...</p>
+          <p role="status">
+            {destination.startsWith("/join/") ? "Taking you to your invitation..." : "Taking you to your dashboard..."}
+          </p>
         </div>
       </AuthCard>
     );

@@ -33,7 +33,9 @@ export default function Terms() {
         <p>
           The standard price is {MEMBER_PRICE_LABEL} per user per month, billed monthly for each member an organisation
           subscribes. Payments are taken by card through our payment provider; we never see or store your full card
-          details. You can cancel a subscription at any time and it ends at the close of the current billing period.
+          details. You can cancel a subscription at any time: it ends at once, no further payment is taken, and the
+          current month is not refunded. Removing a member from the organisation cancels their subscription in the same
+          way.
         </p>
         <p>
           <strong>Beta pilot terms.</strong> During the beta, beta clients may use {PRODUCT_NAME} free of charge under

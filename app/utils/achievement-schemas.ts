@@ -10,6 +10,29 @@ export function latestTodayAnywhere(now = Date.now()) {
   return new Date(now + 14 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
+/**
+ * Today in the person's own time zone (the browser sends it with the form), as YYYY-MM-DD. A form
+ * sent without JavaScript has no zone: then the latest date anywhere (docs/decisions/018).
+ */
+export function todayIn(timeZone: string | undefined, now = Date.now()) {
+  if (!timeZone) return latestTodayAnywhere(now);
+  try {
+    // en-CA writes dates as YYYY-MM-DD.
+    return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+      now,
+    );
+  } catch {
+    return latestTodayAnywhere(now);
+  }
+}
+
+const FUTURE_DATE = "Date cannot be in the future";
+
+/** The date may not be later than today where the person is. */
+function notInTheFuture(value: { date: string; timeZone?: string }, context: z.RefinementCtx) {
+  if (value.date > todayIn(value.timeZone)) context.addIssue({ code: "custom", path: ["date"], message: FUTURE_DATE });
+}
+
 const achievementFields = {
   title: requiredText({
     label: "Title",
@@ -22,7 +45,10 @@ const achievementFields = {
     .string({ error: "Date is required" })
     .regex(/^\d{4}-\d{2}-\d{2}$/, "Date is required")
     .refine((date) => !Number.isNaN(Date.parse(date)), "Date is required")
-    .refine((date) => date <= latestTodayAnywhere(), "Date cannot be in the future"),
+    // Never later than anyone's today; the person's own today is checked with their zone below.
+    .refine((date) => date <= latestTodayAnywhere(), FUTURE_DATE),
+  /** The browser's IANA time zone (e.g. "Europe/London"), set by script; absent without it. */
+  timeZone: z.string().max(64).optional(),
   type: z.enum(ACHIEVEMENT_TYPES, { error: "Please select a type" }),
   // Files are checked here in the browser; the server checks the bytes while they stream in.
   media: z
@@ -48,21 +74,25 @@ const achievementFields = {
   submissionKey: submissionKeyField,
 };
 
-export const giveAchievementSchema = z.object({
-  intent: z.literal("give-achievement"),
-  userId: z.uuid({ error: "Please select a person" }),
-  ...achievementFields,
-});
+export const giveAchievementSchema = z
+  .object({
+    intent: z.literal("give-achievement"),
+    userId: z.uuid({ error: "Please select a person" }),
+    ...achievementFields,
+  })
+  .superRefine(notInTheFuture);
 
-export const selfAchievementSchema = z.object({
-  intent: z.literal("add-self-achievement"),
-  ...achievementFields,
-  company: requiredText({
-    label: "Company name",
-    required: "Company/Organization is required",
-    max: 200,
-    tooLong: "Company name must be less than 200 characters",
-  }),
-});
+export const selfAchievementSchema = z
+  .object({
+    intent: z.literal("add-self-achievement"),
+    ...achievementFields,
+    company: requiredText({
+      label: "Company name",
+      required: "Company/Organization is required",
+      max: 200,
+      tooLong: "Company name must be less than 200 characters",
+    }),
+  })
+  .superRefine(notInTheFuture);
 
 export const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;

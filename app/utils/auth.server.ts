@@ -5,6 +5,7 @@ import { findPendingOrganizationSetup } from "#db/queries/accounts.ts";
 import * as schema from "#db/schema.ts";
 import { createMailer, existingAccountEmail, verificationEmail } from "./email.server.ts";
 import type { AppEnv } from "./env.server.ts";
+import { safeRedirectPath } from "./cookies.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
@@ -48,13 +49,17 @@ export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: s
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: ONE_DAY_IN_SECONDS,
-      sendVerificationEmail: async ({ user, token }) => {
+      sendVerificationEmail: async ({ user, token, url }) => {
         const setup = await findPendingOrganizationSetup(db, user.id);
+        // Where the person was going when they signed up (an invite link): the confirmation page
+        // takes them there instead of the dashboard. Same-site paths only.
+        const next = safeRedirectPath(new URL(url).searchParams.get("callbackURL"), "/");
+        const redirectTo = next === "/" ? "" : `&redirectTo=${encodeURIComponent(next)}`;
         await sendSafely(
           verificationEmail({
             email: user.email,
             name: user.name,
-            confirmationUrl: `${appUrl}/auth/confirm?token=${encodeURIComponent(token)}`,
+            confirmationUrl: `${appUrl}/auth/confirm?token=${encodeURIComponent(token)}${redirectTo}`,
             isOrgSignup: Boolean(setup),
             organizationName: setup?.organizationName,
           }),

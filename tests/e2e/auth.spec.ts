@@ -125,8 +125,12 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Email").fill("kim@@example");
     await page.getByLabel("Password").fill("12");
     await page.getByRole("button", { name: "Create Account" }).click();
-    await expect(page.getByText("Invalid email address")).toBeVisible();
-    await expect(page.getByText("Password must be at least 6 characters")).toBeVisible();
+    const form = page.locator("form").filter({ has: page.getByLabel("Full Name") });
+    await expect(form.getByText("Invalid email address")).toBeVisible();
+    await expect(form.getByText("Password must be at least 6 characters")).toBeVisible();
+    // The toast names the first failing field, in the status region, without JavaScript too.
+    await expect(page.getByRole("status")).toContainText("Validation error");
+    await expect(page.getByRole("status")).toContainText("Invalid email address");
     await expect(page.getByLabel("Full Name")).toHaveValue("Kim Noor");
     await expect(page.getByLabel("Email")).toHaveValue("kim@@example");
     await expect(page.getByLabel("Password")).toHaveValue("");
@@ -154,9 +158,14 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("heading", { name: "Welcome, Lee Park" })).toBeVisible();
   });
 
-  test("a failed sign-in explains itself", async ({ page }) => {
+  test("a failed sign-in explains itself, under the toast's title 'Sign in failed'", async ({ page }) => {
     await page.goto("/auth");
-    await signIn(page, uniqueEmail("nobody"), "whatever-1");
+    const email = uniqueEmail("nobody");
+    await signIn(page, email, "whatever-1");
     await expect(page.getByRole("alert")).toContainText("Invalid email or password");
+    // The action's toast renders in the page's status region without JavaScript too.
+    await expect(page.getByRole("status")).toContainText("Sign in failed");
+    await expect(page.getByRole("status")).toContainText("Invalid email or password");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
   });
 });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
+import { confirmationLink, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 const orgName = () => `Harbour ${crypto.randomUUID().slice(0, 6)}`;
@@ -11,6 +11,35 @@ async function inviteLink(adminPage: Page) {
 }
 
 test.describe("organisations", () => {
+  test("a newcomer signs up from an invite, confirms through the mailbox and lands back on the invite, joined", async ({
+    page,
+    secondPage: person,
+  }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Ivy Admin", organizationName: name });
+    const link = await inviteLink(page);
+
+    await person.goto(new URL(link).pathname);
+    await person.getByRole("link", { name: "Sign Up" }).click();
+    await person.getByRole("link", { name: /Personal/ }).click();
+    const email = uniqueEmail("invited");
+    await person.getByLabel("Full Name").fill("Nova Newcomer");
+    await person.getByLabel("Email").fill(email);
+    await person.getByLabel("Password").fill(PASSWORD);
+    await person.getByRole("button", { name: "Create Account" }).click();
+    await expect(person.getByRole("heading", { name: "Check your email" })).toBeVisible();
+
+    // The link in the mail carries the invite through confirmation.
+    await person.goto(await confirmationLink(person.request, email));
+    await expect(person.getByRole("heading", { name: "Email confirmed" })).toBeVisible();
+    await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible({ timeout: 10_000 });
+    await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
+    await expect(person.getByText(name).first()).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Team members" })).toContainText("Nova Newcomer");
+  });
+
   test("an admin shares the invite link and a signed-out individual joins through it", async ({
     page,
     secondPage: person,

@@ -10,6 +10,8 @@ test.describe("legal pages", () => {
     await expect(main.getByRole("heading", { name: "Terms & Conditions", level: 1 })).toBeVisible();
     await expect(main).toContainText("£2.99 per user per month");
     await expect(main).toContainText("pilot terms");
+    // What the product does (the subscription ends when cancelled, not at the period's end).
+    await expect(main).toContainText("it ends at once, no further payment is taken");
     await expect(main).toContainText("at least 16 years old");
     await expect(main).toContainText("laws of England and Wales");
     await expect(main).toContainText("up to 12 months after deletion");

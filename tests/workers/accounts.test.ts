@@ -409,3 +409,22 @@ describe("purge", () => {
     );
   });
 });
+
+describe("settings for an organisation account", () => {
+  it("offers the public passport switch and the introduction video, as for every account", async () => {
+    const account = await createAccount({
+      name: "Orla Org",
+      organizationName: `Org ${crypto.randomUUID().slice(0, 6)}`,
+    });
+    const html = await (await get("/settings", account.cookie)).text();
+    expect(html).toContain("Public passport");
+    expect(html).toContain("Introduction video");
+    // And switching it off hides the passport from visitors.
+    await postForm(
+      "/settings",
+      { intent: "update-profile", fullName: "Orla Org", bio: "" },
+      { cookie: account.cookie },
+    );
+    expect((await get(`/passport/${account.id}`)).status).toBe(404);
+  });
+});

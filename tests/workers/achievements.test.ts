@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { latestTodayAnywhere } from "#app/utils/achievement-schemas.ts";
 import { countRows, createAccount, get, postForm } from "./helpers.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -40,6 +41,32 @@ const achievementsOf = (userId: string) =>
       creator: string;
     }>()
     .then((result) => result.results);
+
+describe("an achievement's date", () => {
+  it("may not be later than today in the person's own time zone, sent by the browser", async () => {
+    const { admin, member } = await organisationWithMember();
+    // UTC+14's date is always later than today in Pago Pago (UTC-11).
+    const tomorrowThere = latestTodayAnywhere();
+    const refused = await give(admin.cookie, { userId: member.id, date: tomorrowThere, timeZone: "Pacific/Pago_Pago" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Date cannot be in the future");
+    expect(await achievementsOf(member.id)).toEqual([]);
+    // Kiribati's today is the latest on Earth: accepted there.
+    const accepted = await give(admin.cookie, {
+      userId: member.id,
+      date: tomorrowThere,
+      timeZone: "Pacific/Kiritimati",
+    });
+    expect(accepted.status).toBe(302);
+  });
+
+  it("without JavaScript (no zone sent) may be the latest date anywhere on Earth, never later", async () => {
+    const { admin, member } = await organisationWithMember();
+    expect((await give(admin.cookie, { userId: member.id, date: latestTodayAnywhere() })).status).toBe(302);
+    const later = new Date(Date.parse(latestTodayAnywhere()) + 86_400_000).toISOString().slice(0, 10);
+    expect((await give(admin.cookie, { userId: member.id, date: later, title: "Later" })).status).toBe(400);
+  });
+});
 
 describe("giving an achievement", () => {
   it("an admin gives one to an approved member: pending, visible, and the member is told", async () => {

@@ -93,6 +93,7 @@ function AchievementForm({
   const all = fields as unknown as Record<AchievementField, FieldMetadata<string | undefined>>;
   const intent = kind === "give" ? "give-achievement" : "add-self-achievement";
   const submissionKey = useSubmissionKey();
+  const hydrated = useHydrated();
   return (
     <Form
       method="post"
@@ -105,6 +106,8 @@ function AchievementForm({
       <input type="hidden" name="formId" value={formId} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="submissionKey" value={submissionKey} />
+      {/* The date is checked against today where the person is (empty without JavaScript). */}
+      <input type="hidden" name="timeZone" value={hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : ""} />
       <FormError errors={form.errors} />
       {kind === "give" ? (
         <div className="grid gap-2">
