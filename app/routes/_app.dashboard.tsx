@@ -9,7 +9,12 @@ import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cook
 import { approve, leave, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
 import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { giveAchievement, readAchievementUpload, submitAchievementForm } from "#app/utils/achievements.server.ts";
+import {
+  giveAchievement,
+  readAchievementUpload,
+  requireViewerForAchievementForm,
+  submitAchievementForm,
+} from "#app/utils/achievements.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
@@ -145,7 +150,7 @@ const FAILURE_TITLES: Record<string, string> = {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const viewer = await requireViewer(request, context);
+  const viewer = await requireViewerForAchievementForm(request, context);
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/dashboard", toast);
 
   // Only the Add Achievement form carries files, and only an admin of the active organisation

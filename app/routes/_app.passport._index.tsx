@@ -20,6 +20,7 @@ import {
   answer,
   changeVisibility,
   readAchievementUpload,
+  requireViewerForAchievementForm,
   submitAchievementForm,
 } from "#app/utils/achievements.server.ts";
 import { mediaKeys } from "#app/utils/uploads.server.ts";
@@ -58,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const viewer = await requireViewer(request, context);
+  const viewer = await requireViewerForAchievementForm(request, context);
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/passport", toast);
   const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
   const formData = upload.fields;

@@ -13,9 +13,11 @@ import {
 import { findOrganization, isOrganizationAdmin } from "#db/queries/organizations.ts";
 import { findOrganizationMember } from "#db/queries/memberships.ts";
 import type { Toast } from "./cookies.server.ts";
-import type { giveAchievementSchema, selfAchievementSchema } from "./achievement-schemas.ts";
+import { giveAchievementSchema, selfAchievementSchema } from "./achievement-schemas.ts";
+import { redirectWithToast } from "./cookies.server.ts";
+import { requireViewer } from "./session.server.ts";
 import { isVideoUrl } from "./media-limits.ts";
-import { achievementFileRules, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
+import { achievementFileRules, isUpload, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
 import { forbidden } from "./denial.server.ts";
 import { replyFailure, replyUnexpected, ToastError } from "./form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
@@ -216,5 +218,46 @@ export async function submitAchievementForm<Schema extends AchievementSchema>(
     return {
       refused: replyUnexpected(error, { title: failureTitle, formId, submission, requestId: context.requestId }),
     };
+  }
+}
+
+export const AUTHENTICATION_REQUIRED = {
+  title: "Authentication required",
+  description: "Please sign in to add achievements.",
+} as const;
+
+/**
+ * The signed-in viewer of a page with an Add Achievement dialog. When the session has expired
+ * by the time the dialog is submitted, the spec's 'Authentication required' toast explains it:
+ * with JavaScript the page stays as it is (single fetch does not revalidate after a 4xx), the
+ * dialog open with what was typed; a plain form post goes on to sign in with that toast. No file
+ * of a signed-out caller is stored: only the text fields before the first file are read.
+ */
+export async function requireViewerForAchievementForm(request: Request, context: AppLoadContext) {
+  try {
+    return await requireViewer(request, context);
+  } catch (error) {
+    const signIn = error instanceof Response ? error.headers.get("Location") : null;
+    if (!signIn?.startsWith("/auth?") || !isUpload(request)) throw error;
+    const upload = await readUploadForm(request, context.cloudflare.env.MEDIA, {});
+    await upload.discard();
+    const intent = upload.fields.get("intent");
+    const schema =
+      intent === "give-achievement"
+        ? giveAchievementSchema
+        : intent === "add-self-achievement"
+          ? selfAchievementSchema
+          : null;
+    if (!schema) throw error;
+    // A document navigation (no script, or an old browser) cannot keep the page: sign in first.
+    if ((request.headers.get("Sec-Fetch-Mode") ?? "navigate") === "navigate") {
+      throw await redirectWithToast(context.env, request, signIn, AUTHENTICATION_REQUIRED);
+    }
+    throw replyFailure({
+      formId: String(upload.fields.get("formId") ?? ""),
+      submission: parseWithZod(upload.fields, { schema }),
+      toast: AUTHENTICATION_REQUIRED,
+      status: 401,
+    });
   }
 }

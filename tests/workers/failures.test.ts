@@ -1,10 +1,11 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   countRows,
   createAccount,
   get,
   mp4Bytes,
+  ORIGIN,
   PASSWORD,
   PNG_BYTES,
   postForm,
@@ -296,5 +297,47 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     const { title, html } = await pageToast(response);
     expect(title).toBeNull();
     expect(html).toContain("Quiet Person");
+  });
+});
+
+describe("an expired session submitting the Add Achievement dialog", () => {
+  const selfForm = () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries({
+      formId: "self",
+      intent: "add-self-achievement",
+      title: "Typed before expiry",
+      company: "Studio",
+      date: today(),
+      type: "award",
+    }))
+      form.set(name, value);
+    form.set("media", new File([PNG_BYTES], "p.png", { type: "image/png" }));
+    return form;
+  };
+
+  it("with JavaScript: 401 with 'Authentication required' and the typed input, nothing stored", async () => {
+    const response = await SELF.fetch(`${ORIGIN}/passport.data`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin" },
+      body: selfForm(),
+      redirect: "manual",
+    });
+    const body = await response.text();
+    expect(response.status).toBe(401);
+    expect(body).toContain("Authentication required");
+    expect(body).toContain("Please sign in to add achievements.");
+    expect(body).toContain("Typed before expiry");
+    expect((await env.MEDIA.list({ prefix: "achievement-images/self-achievements/" })).objects).toEqual([]);
+  });
+
+  it("without JavaScript: on to sign in, with the toast", async () => {
+    const response = await postMultipart("/passport?add=self", selfForm());
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
+    expect(toastFrom(response)).toMatchObject({
+      title: "Authentication required",
+      description: "Please sign in to add achievements.",
+    });
   });
 });
