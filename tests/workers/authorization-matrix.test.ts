@@ -600,6 +600,34 @@ const ROWS: Row[] = [
     ok: [302],
     cells: cells("noop", { anon: "signin", archived: "ok" }),
   },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "update-preferences",
+    call: () => ({
+      method: "POST",
+      path: "/settings",
+      body: form({ intent: "update-preferences", recognitionEmails: "on" }),
+    }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  },
+  // The caller's own data only: no id is taken from the request.
+  {
+    route: "routes/settings.export",
+    kind: "action",
+    intent: "download my data",
+    call: () => ({ method: "POST", path: "/settings/export", body: form({}) }),
+    ok: [200],
+    cells: OWN,
+  },
+  {
+    route: "routes/settings.resume[.json]",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/settings/resume.json" }),
+    ok: [200],
+    cells: OWN,
+  },
 
   // ---- Organisations ----
   {
