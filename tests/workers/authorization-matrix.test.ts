@@ -735,6 +735,38 @@ const ROWS: Row[] = [
     ok: [200],
     cells: PUBLIC,
   },
+  // Link preview images: public like the pages they show; none for a private or archived passport.
+  {
+    route: "hono:GET /card.png",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/card.png" }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /passport/:userId/card.png",
+    kind: "loader",
+    intent: "public passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}/card.png` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /passport/:userId/card.png",
+    kind: "loader",
+    intent: "private passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.individual.id}/card.png` }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:GET /passport/:userId/card.png",
+    kind: "loader",
+    intent: "archived passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.archived.id}/card.png` }),
+    ok: [200],
+    cells: cells(404),
+  },
   {
     route: "hono:GET /api/notifications/socket",
     kind: "loader",
