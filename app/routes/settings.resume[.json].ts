@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { readPersonData, resumeOf } from "#app/utils/data-export.server.ts";
+import { readResume } from "#app/utils/data-export.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 
 // GET /settings/resume.json: the signed-in person's passport as a JSON Resume file, downloaded.
@@ -7,7 +7,7 @@ import { requireViewer } from "#app/utils/session.server.ts";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
-  const resume = resumeOf(await readPersonData(context, viewer.id), origin);
+  const resume = await readResume(context, viewer.id, origin);
   return new Response(JSON.stringify(resume, null, 2), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

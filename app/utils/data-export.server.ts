@@ -32,7 +32,7 @@ export async function readPersonData(context: AppLoadContext, userId: string) {
 }
 type PersonData = Awaited<ReturnType<typeof readPersonData>>;
 
-export function resumeOf(data: PersonData, origin: string) {
+export function resumeOf(data: Pick<PersonData, "profile" | "received" | "memberships">, origin: string) {
   return buildResume({
     profile: data.profile,
     achievements: data.received,
@@ -40,6 +40,17 @@ export function resumeOf(data: PersonData, origin: string) {
     origin,
     userId: data.profile.id,
   });
+}
+
+/** The résumé on its own: only the rows it is made of. */
+export async function readResume(context: AppLoadContext, userId: string, origin: string) {
+  const [profile, received, memberships] = await Promise.all([
+    findExportProfile(context.db, userId),
+    listReceivedAchievements(context.db, userId),
+    listExportMemberships(context.db, userId),
+  ]);
+  if (!profile) throw new Response("Not found", { status: 404 });
+  return resumeOf({ profile, received, memberships }, origin);
 }
 
 /** The R2 keys of the person's own files, each once: profile media and their achievements' media. */
