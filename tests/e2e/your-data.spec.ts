@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { strFromU8, unzipSync } from "fflate";
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 // Taking the passport out: the data export and résumé from Settings, printing the public
 // passport, and what a shared link shows to chat apps and LinkedIn.
@@ -120,4 +120,28 @@ test("a shared passport link carries Open Graph tags and a PNG card", async ({ p
   const card = await request.get(`/passport/${id}/card.png`);
   expect(card.status()).toBe(200);
   expect(card.headers()["content-type"]).toBe("image/png");
+});
+
+test("Privacy and Emails: 'Show in search engines' off asks search engines to skip the passport; fits a 375px phone", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signUpAndConfirm(page, { name: "Nina Noindex" });
+  const id = await ownId(page);
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  await page.goto("/settings");
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  const searchEngines = page.getByRole("checkbox", { name: "Show in search engines" });
+  const emails = page.getByRole("checkbox", { name: "Email me when an organisation recognises me" });
+  await expect(searchEngines).toBeChecked();
+  await expect(emails).toBeChecked();
+  await searchEngines.uncheck();
+  await page.getByRole("button", { name: "Save Preferences" }).click();
+  await expect(toast(page, "Preferences saved")).toBeVisible();
+  await page.reload();
+  await expect(searchEngines).not.toBeChecked();
+  await expect(emails).toBeChecked();
+  const html = await (await request.get(`/passport/${id}`)).text();
+  expect(html).toContain('<meta name="robots" content="noindex"/>');
 });
