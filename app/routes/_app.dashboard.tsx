@@ -172,7 +172,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { schema: giveAchievementSchema, failureTitle: "Error creating achievement" },
       (value, media) => {
         const { intent: _, media: _file, cover: _cover, mediaUrl: _url, timeZone: _zone, ...achievement } = value;
-        return giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, ...media });
+        return giveAchievement(
+          context,
+          { id: viewer.id, organizationId },
+          { ...achievement, ...media },
+          context.env.APP_URL ?? new URL(request.url).origin,
+        );
       },
     );
     return "refused" in outcome ? outcome.refused : back(outcome.toast);
