@@ -319,7 +319,12 @@ describe("an expired session submitting the Add Achievement dialog", () => {
   it("with JavaScript: 401 with 'Authentication required' and the typed input, nothing stored", async () => {
     const response = await SELF.fetch(`${ORIGIN}/passport.data`, {
       method: "POST",
-      headers: { Origin: ORIGIN, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin" },
+      headers: {
+        Origin: ORIGIN,
+        Host: new URL(ORIGIN).host,
+        "Sec-Fetch-Mode": "cors",
+        "Sec-Fetch-Site": "same-origin",
+      },
       body: selfForm(),
       redirect: "manual",
     });
