@@ -281,6 +281,54 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     expect(html).toContain('value="Org"');
   });
 
+  it("'Error loading organisations' for an organisation account without one: the rest of the dashboard renders", async () => {
+    await organisationAdmin();
+    const person = await createAccount({ name: "Orla Organiser" });
+    await env.DB.prepare("update profiles set user_type = 'organization' where id = ?").bind(person.id).run();
+    // The list of every organisation reads their descriptions; the viewer's own organisations do
+    // not. An organisation's description becomes a value the database fails on. (Dropping the
+    // column would not do: SQLite reads an unknown double-quoted column name as a string.)
+    await env.DB.batch([
+      env.DB.prepare("alter table organizations rename to organizations_kept"),
+      env.DB.prepare(
+        "create view organizations as select id, name, json('{') as description, created_at from organizations_kept",
+      ),
+    ]);
+    const response = await get("/dashboard", person.cookie);
+    expect(response.status).toBe(200);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error loading organisations");
+    expect(html).toContain("Orla Organiser");
+    expect(html).toContain("Create Organisation");
+  });
+
+  it("'Error loading memberships': the organisations found still render, each offering Request to Join", async () => {
+    const { organizationId } = await organisationAdmin();
+    const person = await createAccount({ name: "Mia Member" });
+    await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
+    expect(await countRows("select count(*) as n from organization_members where status = 'pending'")).toBe(1);
+    // The person's pending request can no longer be read: its organisation is a value the
+    // database fails on. Only the statuses of the organisations listed read a request that is not
+    // approved; the viewer's own (approved) organisations are read without touching it.
+    await env.DB.batch([
+      env.DB.prepare("alter table organization_members rename to organization_members_kept"),
+      env.DB.prepare(
+        `create view organization_members as select id, user_id,
+           case when status = 'approved' then organization_id else json('{') end as organization_id,
+           status, requested_at, approved_at, subscription_status, stripe_customer_id,
+           stripe_subscription_id, subscribed_by, subscription_event_at
+         from organization_members_kept`,
+      ),
+    ]);
+    const response = await get("/dashboard?q=Org", person.cookie);
+    expect(response.status).toBe(200);
+    const { title, html } = await pageToast(response);
+    expect(title).toBe("Error loading memberships");
+    expect(html).toContain("Mia Member");
+    expect(html).toContain("Request to Join");
+    expect(html).not.toContain("Pending Approval");
+  });
+
   it("'Error loading data' on the own passport", async () => {
     const person = await createAccount();
     await env.DB.prepare("alter table achievements drop column description").run();
