@@ -152,6 +152,29 @@ test("the owner uploads an introduction video from the passport's profile dialog
   await expect(visitor.getByRole("dialog").getByText("No introduction video yet")).toBeVisible();
 });
 
+test("an achievement image over 5 MB is refused in the browser; the achievement goes without it", async ({ page }) => {
+  await signUpAndConfirm(page, { name: "Finn File" });
+  await page.goto("/passport");
+  await page.getByRole("button", { name: "Add Self Achievement" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Self Achievement" });
+  await dialog.getByLabel("Title").fill("Big Picture");
+  await dialog.getByLabel("Company/Organization").fill("Gallery");
+  // A PNG one byte over 5 MB.
+  const buffer = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 1 - PNG.length)]);
+  await dialog
+    .getByLabel("Image or video (optional)")
+    .setInputFiles({ name: "huge.png", mimeType: "image/png", buffer });
+  await expect(toast(page, "File too large")).toContainText("Image must be less than 5MB.");
+  await expect(dialog.getByLabel("Image or video (optional)")).toHaveValue("");
+  // Cleared, so a link may be given instead.
+  await expect(dialog.getByLabel("or Image/Video URL")).toBeEnabled();
+  await dialog.getByRole("button", { name: "Add Achievement" }).click();
+  await expect(toast(page, "Achievement added")).toBeVisible();
+  const card = page.getByRole("article").filter({ hasText: "Big Picture" });
+  await expect(card).toBeVisible();
+  await expect(card.locator("img, video")).toHaveCount(0);
+});
+
 test("an over-long introduction video is refused before it is uploaded", async ({ page }) => {
   await signUpAndConfirm(page, { name: "Lena Long" });
   await page.goto("/settings");
