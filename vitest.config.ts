@@ -22,7 +22,9 @@ export default defineWorkersConfig(async () => ({
       optimizer: {
         ssr: {
           enabled: true,
-          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"],
+          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "jsonld"],
+          // jsonld's browser build (no Node HTTP client), as the Worker's own bundle uses.
+          esbuildOptions: { platform: "browser" },
         },
       },
     },
