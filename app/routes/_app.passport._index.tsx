@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { Check, Eye, EyeOff, Plus, X } from "lucide-react";
+import { Check, Download, Eye, EyeOff, Plus, ShieldCheck, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
@@ -38,7 +38,12 @@ import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
-const answerSchema = z.object({ intent: z.enum(["accept", "reject"]), achievementId: z.uuid() });
+const answerSchema = z.object({
+  intent: z.enum(["accept", "reject"]),
+  achievementId: z.uuid(),
+  // The recipient's consent to carry the achievement's picture or video in its credential.
+  includeMedia: z.literal("on").optional(),
+});
 const visibilitySchema = z.object({
   intent: z.literal("set-visibility"),
   achievementId: z.uuid(),
@@ -89,6 +94,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           viewer.id,
           answered.data.achievementId,
           answered.data.intent === "accept" ? "accepted" : "rejected",
+          { includeMedia: answered.data.includeMedia === "on" },
         ),
       );
     }
@@ -144,8 +150,14 @@ export default function OwnPassport() {
             {achievements.pending.map((achievement) => (
               <li key={achievement.id} className="grid gap-2">
                 <AchievementCard achievement={achievement} />
-                <Form method="post" className="flex justify-end gap-2">
+                <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   <input type="hidden" name="achievementId" value={achievement.id} />
+                  {achievement.imageUrl || achievement.videoUrl ? (
+                    <label className="mr-auto flex items-center gap-2 text-sm">
+                      <input type="checkbox" name="includeMedia" className="size-4 accent-primary" />
+                      Include the picture or video in my credential
+                    </label>
+                  ) : null}
                   <SubmitButton intent="accept" size="sm" aria-label={`Accept ${achievement.title}`}>
                     <Check aria-hidden /> Accept
                   </SubmitButton>
@@ -186,8 +198,11 @@ export default function OwnPassport() {
                 <div className={achievement.isVisible ? undefined : "opacity-60"}>
                   <AchievementCard achievement={achievement} priority={index === 0} />
                 </div>
-                <Form method="post" className="flex items-center justify-end gap-2">
+                <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
+                  {achievement.credentialId ? (
+                    <CredentialLinks id={achievement.credentialId} title={achievement.title} />
+                  ) : null}
                   <input type="hidden" name="achievementId" value={achievement.id} />
                   <input type="hidden" name="visible" value={achievement.isVisible ? "false" : "true"} />
                   <SubmitButton
@@ -206,6 +221,24 @@ export default function OwnPassport() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The Open Badges credential behind an achievement: its JSON file, and its verification page. */
+function CredentialLinks({ id, title }: { id: string; title: string }) {
+  return (
+    <>
+      <Button asChild size="sm" variant="ghost">
+        <a href={`/credentials/${id}/download`} download aria-label={`Download credential for ${title}`}>
+          <Download aria-hidden /> Download credential
+        </a>
+      </Button>
+      <Button asChild size="sm" variant="ghost">
+        <Link to={`/credentials/${id}`} aria-label={`Verify ${title}`}>
+          <ShieldCheck aria-hidden /> Verify
+        </Link>
+      </Button>
+    </>
   );
 }
 

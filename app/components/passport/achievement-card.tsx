@@ -29,7 +29,10 @@ export function AchievementCard({
         {achievement.isSelf ? null : (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL}</span>
-            <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified organisation" />
+            {/* Only a signed, unrevoked credential earns the mark (decision 020). */}
+            {achievement.credentialId ? (
+              <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
+            ) : null}
           </p>
         )}
         {achievement.description ? (

@@ -38,7 +38,9 @@ export function publicKeyFromMultibase(multibase: string): Uint8Array | null {
 }
 
 async function canonicalHash(document: JsonObject) {
-  const nquads: string = await jsonld.canonize(document, {
+  // @types/jsonld lacks the RDFC-1.0 options of jsonld 9.
+  const canonize = jsonld.canonize as unknown as (input: unknown, options: object) => Promise<string>;
+  const nquads = await canonize(document, {
     algorithm: "RDFC-1.0",
     format: "application/n-quads",
     documentLoader,
@@ -100,8 +102,8 @@ export async function verifyProof(document: JsonObject, publicKey: Uint8Array) {
   if (!proof?.proofValue.startsWith("z")) return false;
   try {
     const { proofValue, ...options } = proof;
-    const signature = decodeBase58(proofValue.slice(1));
-    const key = await crypto.subtle.importKey("raw", publicKey, "Ed25519", false, ["verify"]);
+    const signature = Uint8Array.from(decodeBase58(proofValue.slice(1)));
+    const key = await crypto.subtle.importKey("raw", Uint8Array.from(publicKey), "Ed25519", false, ["verify"]);
     return await crypto.subtle.verify("Ed25519", key, signature, await hashData(document, options));
   } catch {
     // Canonicalisation refuses an undefined term or a malformed document: not verified.

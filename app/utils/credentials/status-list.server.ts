@@ -6,7 +6,7 @@
 export const STATUS_LIST_SIZE = 131_072;
 
 async function pipe(bytes: Uint8Array, transform: CompressionStream | DecompressionStream) {
-  const stream = new Blob([bytes]).stream().pipeThrough(transform);
+  const stream = new Blob([Uint8Array.from(bytes)]).stream().pipeThrough(transform);
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
