@@ -7,6 +7,8 @@ export const RATE_LIMITS = {
   "sign-up": { max: 5, windowSeconds: 60 },
   "resend-verification": { max: 3, windowSeconds: 60 },
   "change-password": { max: 5, windowSeconds: 60 },
+  // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.
+  "verify-credential": { max: 20, windowSeconds: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

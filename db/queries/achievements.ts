@@ -18,7 +18,9 @@ const passportColumns = {
   isSelf: sql<boolean>`${achievements.organizationId} is null`.mapWith(Boolean),
   // The Open Badges credential behind an organisation achievement (decision 020); its verified
   // mark shows only with one.
-  credentialId: credentials.id,
+  // Aliased: the passport's batch reads rows as objects, where a second "id" column would
+  // overwrite the achievement's.
+  credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
 };
 
 /** An achievement whose credential was revoked leaves every passport (its owner's too). */

@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { inject } from "vitest";
-import { ORIGIN, createAccount, get, postForm } from "./helpers.ts";
+import { edgeCache } from "#app/utils/passport-cache.server.ts";
+import { ORIGIN, createAccount, postForm } from "./helpers.ts";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 
@@ -47,13 +48,16 @@ export async function credentialOf(achievementId: string) {
   return row.id;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests reach into the credential freely.
+export type Credential = Record<string, any>;
+
 /** The credential as a verifier downloads it. */
 export async function credentialJson(credentialId: string) {
   const response = await SELF.fetch(`${ORIGIN}/credentials/${credentialId}`, {
     headers: { Accept: "application/ld+json" },
   });
   if (response.status !== 200) throw new Error(`credential answered ${response.status}`);
-  return (await response.json()) as Record<string, any>;
+  return (await response.json()) as Credential;
 }
 
 type Served = { status: number; contentType: string; body: string };
@@ -78,7 +82,7 @@ function didUrls(did: string) {
  * Verifies with the Digital Credentials Consortium's verifier-core (tests/workers/dcc-verifier.ts),
  * its fetch answered from the app's own responses for the issuer's DID document and status list.
  */
-export async function dccVerify(credential: Record<string, any>) {
+export async function dccVerify(credential: Credential) {
   const documents: Record<string, Served> = {};
   const issuer = typeof credential.issuer === "string" ? credential.issuer : credential.issuer?.id;
   if (typeof issuer === "string" && issuer.startsWith("did:web:")) {
@@ -88,7 +92,7 @@ export async function dccVerify(credential: Record<string, any>) {
   const listUrl = credential.credentialStatus?.statusListCredential;
   if (typeof listUrl === "string" && listUrl.startsWith(ORIGIN)) {
     // A verifier must see a revocation at once: skip the edge cache's copy.
-    await caches.default.delete(listUrl);
+    await edgeCache().delete(listUrl);
     documents[listUrl] = await served(listUrl);
   }
   const response = await fetch(`${inject("dccVerifierUrl")}/verify`, {
@@ -122,5 +126,3 @@ function summarize(result: DccResult) {
 }
 
 export const verified = { fatal: [], signature: true, notRevoked: true, notExpired: true, schema: true };
-
-export { get };
