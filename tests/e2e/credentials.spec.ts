@@ -6,6 +6,8 @@ test("a member accepts, downloads the credential and the Verify page reports it 
   page: admin,
   secondPage: member,
 }) => {
+  // Two accounts, an organisation, two verifications and a revocation: a long story.
+  test.slow();
   const name = `Issuers ${crypto.randomUUID().slice(0, 6)}`;
   await signUpAndConfirm(admin, { name: "Ida Issuer", organizationName: name });
   await admin.goto("/dashboard");
