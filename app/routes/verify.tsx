@@ -23,7 +23,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const length = Number(request.headers.get("Content-Length") ?? 0);
   if (length > MAX_CREDENTIAL_BYTES + 4096) return refuse("The credential is too large (at most 256 KB).", 413);
   if (!(await consumeRateLimit(context.db, request, "verify-credential"))) return refuse(RATE_LIMIT_MESSAGE, 429);
-  const form = await request.formData();
+  // Anything but a form post (a script sending JSON, say) is told what the page takes.
+  const form = await request.formData().catch(() => null);
+  if (!form) return refuse("Choose a credential file or paste its JSON.");
   const file = form.get("file");
   const pasted = form.get("json");
   const text =

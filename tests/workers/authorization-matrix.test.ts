@@ -83,6 +83,7 @@ const RECIPIENT = cells(403, { anon: "signin", archived: "signout", recipient: "
 const ANONYMOUS = cells("dashboard", { anon: "ok" });
 
 const form = (fields: Record<string, string>) => fields;
+
 const png = () => new File([PNG_BYTES], "picture.png", { type: "image/png" });
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -712,7 +713,8 @@ const ROWS: Row[] = [
     route: "routes/verify",
     kind: "action",
     intent: "verify a pasted credential",
-    call: (w) => ({ method: "POST", path: "/verify", body: form({ json: w.credentialJson }) }),
+    // Multipart, as the page posts it (a plain object with a `json` key is this table's JSON body).
+    call: (w) => ({ method: "POST", path: "/verify", body: multipart({ json: w.credentialJson }, {}) }),
     ok: [200],
     cells: PUBLIC,
   },
