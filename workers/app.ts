@@ -10,6 +10,7 @@ import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
+import { credentialRoutes } from "./routes/credentials.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { passportCardRoutes } from "./routes/passport-card.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
@@ -74,6 +75,7 @@ export const app = new Hono<WorkerEnv>()
   })
   .route("/media", mediaRoutes)
   .route("/", passportCardRoutes)
+  .route("/", credentialRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
   .all("*", (c) =>

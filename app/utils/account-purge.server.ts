@@ -1,6 +1,7 @@
 import { subDays } from "date-fns";
 import type { Db } from "#db/client.ts";
 import { deleteUser, findAccountsArchivedBefore, findAchievementMediaOf } from "#db/queries/accounts.ts";
+import { revokeCredentialsOfUser } from "#db/queries/credentials.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "./media.server.ts";
@@ -16,6 +17,9 @@ export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
     achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]),
   );
   for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
+  // The person's credentials are revoked and forgotten (decision 020): copies they handed out
+  // verify as revoked, and only revoked shells without their data stay.
+  await revokeCredentialsOfUser(db, userId);
   await deleteUser(db, userId);
   await invalidatePassports(userId);
 }

@@ -14,6 +14,11 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
+  // Derives each organisation's credential signing keys (HKDF). Empty: derived from
+  // SESSION_SECRET instead; changing it later starts new key versions (decision 020).
+  CREDENTIAL_KEY_SECRET: optional.pipe(
+    z.string().min(32, "CREDENTIAL_KEY_SECRET must be at least 32 characters").optional(),
+  ),
   RESEND_API_KEY: optional,
   MAIL_FROM: z.string().default("Career Passport <no-reply@localhost>"),
   STRIPE_SECRET_KEY: optional,

@@ -9,6 +9,8 @@ export const RATE_LIMITS = {
   "change-password": { max: 5, windowSeconds: 60 },
   // Per person, not per address: an export reads every row and file of the account.
   "data-export": { max: 3, windowSeconds: 3600 },
+  // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.
+  "verify-credential": { max: 20, windowSeconds: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

@@ -15,6 +15,7 @@ import {
   signUp,
   uniqueEmail,
 } from "./helpers.ts";
+import { credentialOf, giveAndAccept } from "./credentials-helpers.ts";
 
 // The authorization matrix (issue 9, items 1 and 5). One table lists every loader and action
 // intent of every route module and every Hono route, against every kind of caller; each cell is
@@ -49,7 +50,7 @@ type Outcome = "ok" | "noop" | "signin" | "signout" | "dashboard" | 400 | 401 | 
 
 type World = Awaited<ReturnType<typeof seedWorld>>;
 type Body = Record<string, string> | FormData | { json: unknown };
-type Call = { method: "GET" | "POST"; path: string; body?: Body; headers?: Record<string, string> };
+type Call = { method: "GET" | "POST" | "OPTIONS"; path: string; body?: Body; headers?: Record<string, string> };
 
 type Row = {
   /** A Remix route id ("routes/…") or a Hono route ("hono:METHOD path"). */
@@ -82,6 +83,7 @@ const RECIPIENT = cells(403, { anon: "signin", archived: "signout", recipient: "
 const ANONYMOUS = cells("dashboard", { anon: "ok" });
 
 const form = (fields: Record<string, string>) => fields;
+
 const png = () => new File([PNG_BYTES], "picture.png", { type: "image/png" });
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -727,6 +729,93 @@ const ROWS: Row[] = [
     cells: ADMIN_OF_A,
   },
 
+  // ---- Verifiable credentials (issue 17): public reads, admin-only revocation ----
+  {
+    route: "routes/credentials.$credentialId",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/credentials/${w.credential}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/verify",
+    kind: "action",
+    intent: "verify a pasted credential",
+    // Multipart, as the page posts it (a plain object with a `json` key is this table's JSON body).
+    call: (w) => ({ method: "POST", path: "/verify", body: multipart({ json: w.credentialJson }, {}) }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/_app.dashboard_.achievements",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/dashboard/achievements" }),
+    ok: [200],
+    // Each admin sees their own (active) organisation's list; everyone else goes to the dashboard.
+    cells: cells("dashboard", { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
+  },
+  {
+    route: "routes/_app.dashboard_.achievements",
+    kind: "action",
+    intent: "revoke",
+    call: (w) => ({
+      method: "POST",
+      path: "/dashboard/achievements",
+      body: form({ intent: "revoke", credentialId: w.credential }),
+    }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  },
+  {
+    route: "hono:GET /orgs/:organizationId/did.json",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/orgs/${w.orgA}/did.json` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /credentials/status/:id",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/credentials/status/${w.statusList}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /credentials/:id",
+    kind: "loader",
+    intent: "credential JSON",
+    call: (w) => ({
+      method: "GET",
+      path: `/credentials/${w.credential}`,
+      headers: { Accept: "application/ld+json" },
+    }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /credentials/:id/download",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/credentials/${w.credential}/download` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /orgs/*",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (w) => ({ method: "OPTIONS", path: `/orgs/${w.orgA}/did.json` }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /credentials/*",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (w) => ({ method: "OPTIONS", path: `/credentials/status/${w.statusList}` }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+
   // ---- Hono routes ----
   {
     route: "hono:GET /media/*",
@@ -963,6 +1052,9 @@ async function seedWorld() {
     { cookie: admin.cookie },
   );
   expect(give.status).toBe(302);
+  // The member's accepted achievement, with its Open Badges credential.
+  const credentialAchievement = await giveAndAccept(admin.cookie, member.cookie, member.id, "Credential award");
+  const credential = await credentialOf(credentialAchievement);
   // The individual keeps a private passport; the archived account is archived (its session lives on).
   await env.DB.prepare("update profiles set is_public = 0 where id = ?").bind(individual.id).run();
   expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
@@ -1001,6 +1093,13 @@ async function seedWorld() {
     pendingMembership: await membershipOf(pending.id),
     memberMembership: await membershipOf(member.id),
     recipientMembership,
+    credential,
+    credentialJson: (await env.DB.prepare("select json from credentials where id = ?")
+      .bind(credential)
+      .first<{ json: string }>())!.json,
+    statusList: (await env.DB.prepare("select status_list_id as id from credentials where id = ?")
+      .bind(credential)
+      .first<{ id: string }>())!.id,
     pendingAchievement: (await env.DB.prepare("select id from achievements where user_id = ?")
       .bind(recipient.id)
       .first<{ id: string }>())!.id,
