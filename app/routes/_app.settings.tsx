@@ -8,7 +8,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams, useSubmit } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
@@ -17,8 +17,11 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { purgeUser } from "#app/utils/account-purge.server.ts";
-import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
+import { archiveRefusal, archiveUser, purgeUser } from "#app/utils/account-purge.server.ts";
+import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
+import { createMailer, passwordChangedEmail } from "#app/utils/email.server.ts";
+import { closeNotificationSockets } from "#app/utils/notifications.server.ts";
+import { ARCHIVE_GRACE_DAYS, FORGOT_PASSWORD_PATH, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
@@ -26,7 +29,7 @@ import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { validationToast } from "#app/utils/validation.ts";
 import { feedbackSchema, passwordSchema, profileSchema } from "#app/utils/form-schemas.ts";
-import { archiveAccount } from "#db/queries/accounts.ts";
+import { reactivateAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updateProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
@@ -43,7 +46,7 @@ const FORM_SCHEMAS = {
   "send-feedback": feedbackSchema,
 } as const;
 type FormIntent = keyof typeof FORM_SCHEMAS;
-type SettingsActionData = { intent: FormIntent; result: SubmissionResult<string[]>; toast?: Toast };
+type SettingsActionData = { intent: FormIntent | "purge"; result: SubmissionResult<string[]>; toast?: Toast };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireViewer(request, context, { allowArchived: true });
@@ -57,18 +60,64 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "archive") {
     if (viewer.archivedAt) return redirect("/settings");
-    await archiveAccount(context.db, viewer.id, viewer.sessionId);
-    await invalidatePassports(viewer.id);
-    return redirectWithToast(context.env, request, "/settings", {
+    const refusal = await archiveRefusal(context, viewer.id);
+    if (refusal) {
+      return redirectWithToast(context.env, request, "/settings", {
+        title: "Error archiving account",
+        description: refusal,
+        variant: "destructive",
+      });
+    }
+    await archiveUser(context, viewer.id, viewer.sessionId);
+    // ?archived=now: the notice signs the user out after 2 seconds (a later visit offers the choice).
+    return redirectWithToast(context.env, request, "/settings?archived=now", {
       title: "Account Archived",
       description: `Your account is hidden. Sign in within ${ARCHIVE_GRACE_DAYS} days to reactivate it.`,
     });
   }
+  if (intent === "reactivate") {
+    if (!viewer.archivedAt) return redirect("/dashboard");
+    await reactivateAccount(context.db, viewer.id);
+    await invalidatePassports(viewer.id);
+    return redirectWithToast(context.env, request, "/dashboard", {
+      title: "Welcome back",
+      description: "Your account has been reactivated.",
+    });
+  }
   if (intent === "purge") {
     if (!viewer.archivedAt) return redirect("/settings");
+    // Deleting everything asks for the password again: a session left open is not enough.
+    const password = formData.get("password");
+    const refuse = (message: string, status: number) =>
+      data<SettingsActionData>(
+        {
+          intent: "purge",
+          result: { status: "error", error: { password: [message] } },
+          toast: { title: "Error purging account", description: message, variant: "destructive" },
+        },
+        { status },
+      );
+    if (typeof password !== "string" || password === "") return refuse("Password is required", 400);
+    if (!(await consumeRateLimit(context.db, request, "change-password"))) return refuse(RATE_LIMIT_MESSAGE, 429);
+    const verified =
+      password.length <= PASSWORD_MAX_LENGTH &&
+      (await context.auth.api.verifyPassword({ body: { password }, headers: request.headers }).then(
+        () => true,
+        () => false,
+      ));
+    if (!verified) {
+      securityEvent("auth.failed", {
+        reason: "wrong password for permanent deletion",
+        route: pathOf(request),
+        requestId: context.requestId,
+        userId: viewer.id,
+      });
+      return refuse("Password is incorrect", 400);
+    }
     // End the session first (its cookie is cleared), then delete everything of the user.
     const headers = await signOutHeaders(request, context);
     await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
+    context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, viewer.id));
     return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
   }
   if (viewer.archivedAt) return redirect("/settings");
@@ -129,7 +178,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
           fieldErrors: { currentPassword: [message] },
         });
       }
-      // Every other session ends; this one continues under a new token.
+      // Every other session ends (and its tabs' sockets close); this one continues under a new token.
+      context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, viewer.id));
+      await createMailer(context.env, context.db)
+        .send(
+          passwordChangedEmail({
+            email: viewer.email,
+            name: viewer.fullName,
+            forgotUrl: `${context.env.APP_URL ?? new URL(request.url).origin}${FORGOT_PASSWORD_PATH}`,
+          }),
+        )
+        .catch((error) => {
+          console.error(JSON.stringify({ level: "error", message: "mail not sent", error: String(error) }));
+        });
       const headers = new Headers();
       for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
       return redirectWithToast(context.env, request, "/settings", { title: "Password updated" }, { headers });
@@ -167,7 +228,7 @@ export default function SettingsPage() {
       </div>
 
       {viewer.archivedAt ? (
-        <ArchivedNotice />
+        <ArchivedNotice actionData={actionData?.intent === "purge" ? actionData : undefined} />
       ) : (
         <>
           <ProfileSettings actionData={forIntent("update-profile")} />
@@ -361,18 +422,22 @@ function DangerZone() {
   );
 }
 
-function ArchivedNotice() {
+function ArchivedNotice({ actionData }: { actionData?: SettingsActionData }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
+  const [searchParams] = useSearchParams();
   const signOutForm = useRef<HTMLFormElement>(null);
   const [deciding, setDeciding] = useState(false);
+  // Right after archiving, the user is signed out after 2 seconds (unless choosing to delete
+  // everything); coming back by signing in, they choose: reactivate or delete.
+  const justArchived = searchParams.get("archived") === "now";
+  const passwordErrors = actionData?.result.error?.password ?? undefined;
 
-  // Archiving signs the user out after 2 seconds, unless they are choosing to delete everything.
   useEffect(() => {
-    if (deciding) return;
+    if (!justArchived || deciding) return;
     const timer = setTimeout(() => signOutForm.current && submit(signOutForm.current), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [deciding, submit]);
+  }, [justArchived, deciding, submit]);
 
   return (
     <Card className="border-destructive/50">
@@ -381,12 +446,21 @@ function ArchivedNotice() {
           <AlertTriangle className="size-5 text-destructive" aria-hidden /> Account Archived
         </CardTitle>
         <CardDescription>
-          Your profile and achievements are hidden and your memberships were removed. Sign in again within{" "}
-          {ARCHIVE_GRACE_DAYS} days to reactivate your account; after that it is deleted.
-          {hydrated && !deciding ? " Signing you out..." : null}
+          Your profile and achievements are hidden and your memberships were removed.{" "}
+          {justArchived
+            ? `Sign in again within ${ARCHIVE_GRACE_DAYS} days to reactivate your account; after that it is deleted.`
+            : `Reactivate it to carry on where you left off, or delete everything now. Unless reactivated, it is deleted ${ARCHIVE_GRACE_DAYS} days after it was archived.`}
+          {hydrated && justArchived && !deciding ? " Signing you out..." : null}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap gap-3">
+        {justArchived ? null : (
+          <Form method="post">
+            <SubmitButton intent="reactivate" pendingText="Reactivating...">
+              Reactivate
+            </SubmitButton>
+          </Form>
+        )}
         <ConfirmAction
           id="purge"
           intent="purge"
@@ -407,7 +481,21 @@ function ArchivedNotice() {
               This cannot be undone.
             </>
           }
-        />
+        >
+          <div className="grid gap-2 text-left">
+            <Label htmlFor="purge-password">Current Password</Label>
+            <Input
+              id="purge-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={passwordErrors ? true : undefined}
+              aria-describedby={passwordErrors ? "purge-password-error" : undefined}
+            />
+            <FieldError id="purge-password-error" errors={passwordErrors} />
+          </div>
+        </ConfirmAction>
         <Form method="post" action="/auth/signout" ref={signOutForm}>
           <Button type="submit" variant="outline">
             Sign Out

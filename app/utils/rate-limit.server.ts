@@ -7,6 +7,12 @@ export const RATE_LIMITS = {
   "sign-up": { max: 5, windowSeconds: 60 },
   "resend-verification": { max: 3, windowSeconds: 60 },
   "change-password": { max: 5, windowSeconds: 60 },
+  // Forgot password: per network (an IPv6 client by its /64, which one subscriber usually holds
+  // whole) and per address, so neither one client nor many can flood a mailbox.
+  "forgot-password": { max: 5, windowSeconds: 15 * 60 },
+  "forgot-password-address": { max: 3, windowSeconds: 60 * 60 },
+  // Each attempt hashes a password; a token cannot be guessed in any number of tries.
+  "reset-password": { max: 10, windowSeconds: 15 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -16,10 +22,37 @@ export function clientIp(request: Request) {
   return request.headers.get("cf-connecting-ip") ?? request.headers.get("x-real-ip") ?? "unknown";
 }
 
-/** Counts this attempt; false when the caller is over the limit for this action. */
-export async function consumeRateLimit(db: Db, request: Request, action: RateLimitedAction, now = Date.now()) {
+/**
+ * The network a client address belongs to: an IPv4 address as it is, an IPv6 address by its
+ * first 64 bits (the prefix a single subscriber is handed; rotating inside it is free).
+ */
+export function clientNetwork(request: Request) {
+  const ip = clientIp(request);
+  if (!ip.includes(":")) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
+
+/**
+ * Counts this attempt; false when the caller is over the limit for this action. The caller is its
+ * address unless `subject` names something else to count by (a network, an e-mail address).
+ */
+export async function consumeRateLimit(
+  db: Db,
+  request: Request,
+  action: RateLimitedAction,
+  { subject = clientIp(request), now = Date.now() }: { subject?: string; now?: number } = {},
+) {
   const { max, windowSeconds } = RATE_LIMITS[action];
-  const key = `${action}:${clientIp(request)}`;
+  const key = `${action}:${subject}`;
   const windowStart = now - windowSeconds * 1000;
   // One statement: insert the first attempt, or count this one (restarting an expired window).
   const row = await db.get<{ count: number }>(sql`
@@ -30,11 +63,3 @@ export async function consumeRateLimit(db: Db, request: Request, action: RateLim
     returning count`);
   return (row?.count ?? 0) <= max;
 }
-
-/**
- * Paths of the auth library's HTTP API that count against the same limits. (Sign-up, resending
- * and password changes are not served over that API: see AUTH_API_ENDPOINTS in workers/app.ts.)
- */
-export const RATE_LIMITED_AUTH_PATHS: Record<string, RateLimitedAction> = {
-  "/api/auth/sign-in/email": "sign-in",
-};
