@@ -128,7 +128,8 @@ export async function answer(
   const achievement = await requireOwnAchievement(context, userId, achievementId);
   const changed = await answerAchievement(context.db, achievementId, userId, status);
   await invalidatePassports(userId);
-  if (changed && achievement.organizationId) {
+  // A giver whose account was purged (createdBy null) has nobody to tell.
+  if (changed && achievement.organizationId && achievement.createdBy) {
     await notify(context, [
       {
         userId: achievement.createdBy,

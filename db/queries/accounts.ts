@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, lt, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
 import {
   achievements,
@@ -114,12 +114,15 @@ export async function findAccountsArchivedBefore(db: Db, cutoff: Date, limit: nu
   return rows.map((row) => row.id);
 }
 
-/** Media URLs on achievements the user received or created, which are purged with them. */
+/**
+ * Media URLs on achievements the user received (their self achievements included), which are
+ * purged with them. Achievements they gave others stay, with their media.
+ */
 export async function findAchievementMediaOf(db: Db, userId: string) {
   return db
     .select({ imageUrl: achievements.imageUrl, videoUrl: achievements.videoUrl })
     .from(achievements)
-    .where(or(eq(achievements.userId, userId), eq(achievements.createdBy, userId)));
+    .where(eq(achievements.userId, userId));
 }
 
 /** Deletes the user; every row that belongs to them goes with it through ON DELETE CASCADE. */
