@@ -666,7 +666,8 @@ const ROWS: Row[] = [
     kind: "action",
     intent: "purge (wrong password)",
     call: () => ({ method: "POST", path: "/settings", body: form({ intent: "purge", password: "wrong-password-1" }) }),
-    ok: [400],
+    // Active accounts are sent back to Settings; the archived one is refused, deleting nothing.
+    ok: [302],
     cells: cells("noop", { anon: "signin", archived: 400 }),
   },
   {
