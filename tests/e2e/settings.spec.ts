@@ -65,6 +65,9 @@ test.describe("settings", () => {
   test("archive signs out after 2 seconds; signing in again reactivates; purge deletes everything", async ({
     page,
   }) => {
+    // Two timed waits (the sign-out after archiving, the pending sign-out behind the dialog) and
+    // three sign-ins: on a shared machine this passes 30 s.
+    test.slow();
     const { email } = await signUpAndConfirm(page, { name: "Alex Gone" });
     await page.goto("/settings");
     await page.getByRole("button", { name: "Archive Account" }).click();
