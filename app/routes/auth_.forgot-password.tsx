@@ -9,7 +9,7 @@ import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { forgotPasswordSchema } from "#app/utils/form-schemas.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { clientNetwork, consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 import { validationToast } from "#app/utils/validation.ts";
@@ -33,8 +33,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const fingerprint = await emailFingerprint(email);
   // Both limits count every request: one network cannot try many addresses, nor many networks one.
   const withinLimits =
-    (await consumeRateLimit(context.db, request, "forgot-password", { subject: clientNetwork(request) })) &&
-    (await consumeRateLimit(context.db, request, "forgot-password-address", { subject: fingerprint }));
+    (await consumeSubjectRateLimit(context.db, "forgot-password", clientNetwork(request))) &&
+    (await consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint));
   if (!withinLimits) {
     securityEvent("auth.failed", {
       reason: "rate limited",

@@ -9,7 +9,7 @@ import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notifications.server.ts";
-import { clientNetwork, consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
 import { useValidatedForm, type FormActionData } from "#app/utils/use-validated-form.ts";
 import { validationToast } from "#app/utils/validation.ts";
@@ -35,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  if (!(await consumeRateLimit(context.db, request, "reset-password", { subject: clientNetwork(request) }))) {
+  if (!(await consumeSubjectRateLimit(context.db, "reset-password", clientNetwork(request)))) {
     return data(
       {
         result: submission.reply({ formErrors: [RATE_LIMIT_MESSAGE], hideFields: HIDDEN }),

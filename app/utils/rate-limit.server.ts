@@ -13,6 +13,8 @@ export const RATE_LIMITS = {
   "forgot-password-address": { max: 3, windowSeconds: 60 * 60 },
   // Each attempt hashes a password; a token cannot be guessed in any number of tries.
   "reset-password": { max: 10, windowSeconds: 15 * 60 },
+  // Per person, not per address: an export reads every row and file of the account.
+  "data-export": { max: 3, windowSeconds: 3600 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -41,16 +43,22 @@ export function clientNetwork(request: Request) {
     .join(":")}::/64`;
 }
 
-/**
- * Counts this attempt; false when the caller is over the limit for this action. The caller is its
- * address unless `subject` names something else to count by (a network, an e-mail address).
- */
-export async function consumeRateLimit(
-  db: Db,
-  request: Request,
-  action: RateLimitedAction,
-  { subject = clientIp(request), now = Date.now() }: { subject?: string; now?: number } = {},
-) {
+/** Counts this attempt; false when the caller is over the limit for this action. */
+export function consumeRateLimit(db: Db, request: Request, action: RateLimitedAction, now = Date.now()) {
+  return consume(db, action, clientIp(request), now);
+}
+
+/** The same, counted per signed-in user wherever they connect from. */
+export function consumeUserRateLimit(db: Db, userId: string, action: RateLimitedAction, now = Date.now()) {
+  return consume(db, action, `user:${userId}`, now);
+}
+
+/** The same, counted per something else: a network (clientNetwork), an e-mail fingerprint. */
+export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subject: string, now = Date.now()) {
+  return consume(db, action, subject, now);
+}
+
+async function consume(db: Db, action: RateLimitedAction, subject: string, now: number) {
   const { max, windowSeconds } = RATE_LIMITS[action];
   const key = `${action}:${subject}`;
   const windowStart = now - windowSeconds * 1000;
