@@ -212,9 +212,9 @@ export const achievements = sqliteTable(
     organizationId: text("organization_id").references(() => organizations.id, {
       onDelete: "cascade",
     }),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    // The giver. Null once the giver's account is purged: an achievement given to someone else
+    // is theirs and stays (the giver then shows as a deleted account).
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     title: text("title").notNull(),
     description: text("description"),
     // Calendar date of the achievement, YYYY-MM-DD.

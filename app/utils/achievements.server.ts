@@ -148,7 +148,8 @@ export async function answer(
     }
   }
   await invalidatePassports(userId);
-  if (changed && achievement.organizationId) {
+  // A giver whose account was purged (createdBy null) has nobody to tell.
+  if (changed && achievement.organizationId && achievement.createdBy) {
     await notify(context, [
       {
         userId: achievement.createdBy,

@@ -11,6 +11,7 @@ import {
   createAccount,
   get,
   newClientIp,
+  passwordResetToken,
   postForm,
   signUp,
   uniqueEmail,
@@ -255,6 +256,66 @@ const ROWS: Row[] = [
     }),
     ok: [302],
     cells: ANONYMOUS,
+  },
+  // Forgot password: the same answer for every address; the token is the credential.
+  {
+    route: "routes/auth_.forgot-password",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/auth/forgot-password" }),
+    ok: [200],
+    cells: ANONYMOUS,
+  },
+  {
+    route: "routes/auth_.forgot-password",
+    kind: "action",
+    call: (w) => ({
+      method: "POST",
+      path: "/auth/forgot-password",
+      body: form({ intent: "forgot-password", email: w.users.another.email }),
+    }),
+    ok: [302],
+    cells: ANONYMOUS,
+  },
+  {
+    route: "routes/auth_.reset-password",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/auth/reset-password?token=${w.resetToken}` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/auth_.reset-password",
+    kind: "action",
+    intent: "valid token",
+    call: (w) => ({
+      method: "POST",
+      path: `/auth/reset-password?token=${w.resetToken}`,
+      body: form({
+        intent: "reset-password",
+        token: w.resetToken,
+        newPassword: PASSWORD,
+        confirmPassword: PASSWORD,
+      }),
+    }),
+    ok: [302],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/auth_.reset-password",
+    kind: "action",
+    intent: "unknown token",
+    call: () => ({
+      method: "POST",
+      path: "/auth/reset-password",
+      body: form({
+        intent: "reset-password",
+        token: "x".repeat(24),
+        newPassword: PASSWORD,
+        confirmPassword: PASSWORD,
+      }),
+    }),
+    ok: [302],
+    cells: cells(400),
   },
   // The confirmation token is the credential: whoever holds it may confirm.
   {
@@ -598,7 +659,24 @@ const ROWS: Row[] = [
     route: "routes/_app.settings",
     kind: "action",
     intent: "purge",
-    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "purge" }) }),
+    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "purge", password: PASSWORD }) }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin", archived: "ok" }),
+  },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "purge (wrong password)",
+    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "purge", password: "wrong-password-1" }) }),
+    // Active accounts are sent back to Settings; the archived one is refused, deleting nothing.
+    ok: [302],
+    cells: cells("noop", { anon: "signin", archived: 400 }),
+  },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "reactivate",
+    call: () => ({ method: "POST", path: "/settings", body: form({ intent: "reactivate" }) }),
     ok: [302],
     cells: cells("noop", { anon: "signin", archived: "ok" }),
   },
@@ -902,6 +980,8 @@ const ROWS: Row[] = [
     ok: [200],
     cells: PUBLIC,
   },
+  // Not served: the product's forms do these with its own rules (issue 14: the JSON sign-in
+  // skipped the archive screen, the JSON sign-out left notification sockets open).
   {
     route: "hono:POST /api/auth/sign-in/email",
     kind: "action",
@@ -911,26 +991,36 @@ const ROWS: Row[] = [
       body: { json: { email: w.users.another.email, password: PASSWORD } },
     }),
     ok: [200],
-    cells: PUBLIC,
-  },
-  {
-    route: "hono:POST /api/auth/sign-in/email",
-    kind: "action",
-    intent: "wrong password",
-    call: (w) => ({
-      method: "POST",
-      path: "/api/auth/sign-in/email",
-      body: { json: { email: w.users.another.email, password: "wrong-password-1" } },
-    }),
-    ok: [200],
-    cells: cells(401),
+    cells: cells(404),
   },
   {
     route: "hono:POST /api/auth/sign-out",
     kind: "action",
     call: () => ({ method: "POST", path: "/api/auth/sign-out", body: { json: {} } }),
     ok: [200],
-    cells: PUBLIC,
+    cells: cells(404),
+  },
+  {
+    route: "hono:POST /api/auth/request-password-reset",
+    kind: "action",
+    call: (w) => ({
+      method: "POST",
+      path: "/api/auth/request-password-reset",
+      body: { json: { email: w.users.another.email } },
+    }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:POST /api/auth/reset-password",
+    kind: "action",
+    call: () => ({
+      method: "POST",
+      path: "/api/auth/reset-password",
+      body: { json: { token: "x".repeat(24), newPassword: "another-horse-2" } },
+    }),
+    ok: [200],
+    cells: cells(404),
   },
   // Not served: the product's forms do these with its own rules.
   {
@@ -1076,6 +1166,10 @@ async function seedWorld() {
   await signUp({ email: unconfirmedEmail });
   const token = (await confirmationToken(unconfirmedEmail))!;
 
+  // A forgot-password link of another's account.
+  await postForm("/auth/forgot-password", { intent: "forgot-password", email: another.email });
+  const resetToken = (await passwordResetToken(another.email))!;
+
   const mediaKey = `avatars/${recipient.id}/avatar.png`;
   await env.MEDIA.put(mediaKey, PNG_BYTES, { httpMetadata: { contentType: "image/png" } });
 
@@ -1088,6 +1182,7 @@ async function seedWorld() {
     users,
     orgA,
     token,
+    resetToken,
     unconfirmedEmail,
     mediaKey,
     pendingMembership: await membershipOf(pending.id),
