@@ -1,6 +1,6 @@
 import { cloudflareDevProxyVitePlugin as remixCloudflareDevProxy, vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { getLoadContext } from "./workers/load-context.ts";
 
 declare module "@remix-run/cloudflare" {
@@ -8,6 +8,20 @@ declare module "@remix-run/cloudflare" {
     v3_singleFetch: true;
   }
 }
+
+/**
+ * jsonld.js picks its platform (HTTP document loaders) through package.json's "browser" map,
+ * which the server build does not apply to CommonJS requires: the Node platform would bundle an
+ * HTTP client built on Node's sockets. The Worker needs neither, as it never fetches a context.
+ */
+const jsonldBrowserPlatform: Plugin = {
+  name: "jsonld-browser-platform",
+  enforce: "pre",
+  resolveId(source, importer) {
+    if (source === "./platform" && importer?.replace(/\\/g, "/").includes("/jsonld/lib/"))
+      return this.resolve("./platform-browser.js", importer, { skipSelf: true });
+  },
+};
 
 export default defineConfig(({ command, mode }) => ({
   // Wrangler replaces process.env.NODE_ENV with "development" under `wrangler dev`, which would
@@ -27,6 +41,7 @@ export default defineConfig(({ command, mode }) => ({
       },
     }),
     tailwindcss(),
+    jsonldBrowserPlatform,
   ],
   ssr: {
     // One self-contained server bundle for production: wrangler and the Workers test pool load

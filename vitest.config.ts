@@ -6,7 +6,8 @@ export default defineWorkersConfig(async () => ({
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
     // A local fake of the Stripe API (Node), for the tests that give the SDK a key.
-    globalSetup: ["./tests/workers/fake-stripe.ts"],
+    // And the Digital Credentials Consortium's verifier (Node, offline) for the credential tests.
+    globalSetup: ["./tests/workers/fake-stripe.ts", "./tests/workers/dcc-verifier.ts"],
     // Tests drive whole flows (sign-up, confirm, several posts) through workerd; on a busy
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
     // rest of the run. A real hang still fails.
@@ -22,7 +23,9 @@ export default defineWorkersConfig(async () => ({
       optimizer: {
         ssr: {
           enabled: true,
-          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"],
+          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "jsonld"],
+          // jsonld's browser build (no Node HTTP client), as the Worker's own bundle uses.
+          esbuildOptions: { platform: "browser" as const },
         },
       },
     },

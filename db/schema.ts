@@ -212,9 +212,9 @@ export const achievements = sqliteTable(
     organizationId: text("organization_id").references(() => organizations.id, {
       onDelete: "cascade",
     }),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    // The giver. Null once the giver's account is purged: an achievement given to someone else
+    // is theirs and stays (the giver then shows as a deleted account).
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     title: text("title").notNull(),
     description: text("description"),
     // Calendar date of the achievement, YYYY-MM-DD.
@@ -313,4 +313,63 @@ export const devMail = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("dev_mail_to_created_idx").on(t.to, t.createdAt)],
+);
+
+// ---- Verifiable credentials (Open Badges 3.0, decision 020) ----
+// None of these reference organizations or users: an organisation's DID document and status
+// lists, and what it signed, must outlive the organisation and the recipient's account.
+
+// The public half of each Ed25519 key an organisation has signed with. Private keys are derived
+// from a Worker secret (HKDF) and never stored; every version stays in the DID document forever.
+export const organizationKeys = sqliteTable(
+  "organization_keys",
+  {
+    organizationId: text("organization_id").notNull(),
+    version: integer("version").notNull(),
+    publicKeyMultibase: text("public_key_multibase").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("organization_keys_org_version_idx").on(t.organizationId, t.version)],
+);
+
+// One W3C Bitstring Status List (revocation) per organisation, with room for STATUS_LIST_SIZE
+// entries. `credential` is the signed BitstringStatusListCredential as served, and the source of
+// the bits: a revocation decodes its list, sets one bit and signs again. `revision` guards
+// concurrent revocations (compare-and-set), as D1 has no interactive transactions.
+export const credentialStatusLists = sqliteTable(
+  "credential_status_lists",
+  {
+    id: id(),
+    organizationId: text("organization_id").notNull(),
+    nextIndex: integer("next_index").notNull().default(0),
+    revision: integer("revision").notNull().default(0),
+    credential: text("credential"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("credential_status_lists_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+// The signed OpenBadgeCredential of an accepted organisation achievement, stored as signed so
+// that serving it never signs. A purged recipient leaves only the revoked shell (json null).
+export const credentials = sqliteTable(
+  "credentials",
+  {
+    id: id(),
+    achievementId: text("achievement_id").references(() => achievements.id, { onDelete: "set null" }),
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id"),
+    statusListId: text("status_list_id")
+      .notNull()
+      .references(() => credentialStatusLists.id),
+    statusIndex: integer("status_index").notNull(),
+    json: text("json"),
+    issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("credentials_achievement_idx").on(t.achievementId),
+    uniqueIndex("credentials_status_idx").on(t.statusListId, t.statusIndex),
+    index("credentials_org_issued_idx").on(t.organizationId, t.issuedAt),
+    index("credentials_user_idx").on(t.userId),
+  ],
 );

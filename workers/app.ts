@@ -3,13 +3,12 @@ import { Hono } from "hono";
 // @ts-ignore -- the Remix server build exists only after `npm run build`.
 import * as build from "../build/server/index.js";
 import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
-import { consumeRateLimit, RATE_LIMIT_MESSAGE, RATE_LIMITED_AUTH_PATHS } from "#app/utils/rate-limit.server.ts";
 import { cloudflareContext, getLoadContext } from "./load-context.ts";
-import { securityEvent } from "#app/utils/log.server.ts";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
+import { credentialRoutes } from "./routes/credentials.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { passportCardRoutes } from "./routes/passport-card.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
@@ -19,19 +18,14 @@ import type { WorkerEnv } from "./types.ts";
 
 /**
  * The auth library's HTTP endpoints that are served (method and path); anything else is 404.
- * The product's own forms (Remix actions) sign up, confirm, resend and change passwords through
- * the server-side API, with the app's validation, profiles and archive rules. Serving the rest of
- * the library's HTTP API would skip those: GET /verify-email confirms and signs in from a link
- * (a login CSRF), /sign-up/email makes accounts without a profile or our name limits,
- * /update-user and /change-password work for archived accounts.
+ * The product's own forms (Remix actions) sign in, sign up, confirm, resend, reset and change
+ * passwords and sign out through the server-side API, with the app's validation, profiles,
+ * archive rules, rate limits and socket closing. Serving the library's own versions would skip
+ * those: GET /verify-email confirms and signs in from a link (a login CSRF), /sign-up/email makes
+ * accounts without a profile, /sign-in/email would let an archived account in past the archive
+ * screen, /sign-out would leave its notification sockets open. What remains only reads.
  */
-export const AUTH_API_ENDPOINTS = new Set([
-  `GET ${AUTH_BASE_PATH}/ok`,
-  `GET ${AUTH_BASE_PATH}/get-session`,
-  `POST ${AUTH_BASE_PATH}/sign-in/email`,
-  `POST ${AUTH_BASE_PATH}/sign-out`,
-]);
-const AUTHENTICATING_ENDPOINTS = new Set([`${AUTH_BASE_PATH}/sign-in/email`]);
+export const AUTH_API_ENDPOINTS = new Set([`GET ${AUTH_BASE_PATH}/ok`, `GET ${AUTH_BASE_PATH}/get-session`]);
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
@@ -52,28 +46,11 @@ export const app = new Hono<WorkerEnv>()
       context: cloudflareContext(c),
       requestId: c.get("requestId"),
     });
-    const limited = RATE_LIMITED_AUTH_PATHS[path];
-    if (c.req.method === "POST" && limited && !(await consumeRateLimit(context.db, c.req.raw, limited))) {
-      securityEvent("auth.failed", {
-        reason: "rate limited",
-        action: limited,
-        route: `POST ${path}`,
-        requestId: c.get("requestId"),
-      });
-      return c.json({ code: "RATE_LIMITED", message: RATE_LIMIT_MESSAGE }, 429);
-    }
-    const response = await context.auth.handler(c.req.raw);
-    if (c.req.method === "POST" && AUTHENTICATING_ENDPOINTS.has(path) && [400, 401, 403].includes(response.status)) {
-      securityEvent("auth.failed", {
-        reason: `auth API answered ${response.status}`,
-        route: `POST ${path}`,
-        requestId: c.get("requestId"),
-      });
-    }
-    return response;
+    return context.auth.handler(c.req.raw);
   })
   .route("/media", mediaRoutes)
   .route("/", passportCardRoutes)
+  .route("/", credentialRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
   .all("*", (c) =>

@@ -38,6 +38,23 @@ export class NotificationHub extends DurableObject<Env> {
     return sent;
   }
 
+  /**
+   * Closes every open tab's socket: the account signed out, changed its password, or is gone.
+   * A tab that is still signed in reconnects (and is checked again); one that is not, cannot.
+   */
+  async closeAll(reason: string): Promise<number> {
+    const sockets = this.ctx.getWebSockets();
+    for (const socket of sockets) {
+      try {
+        // 4001: an application code the client reads as "session ended".
+        socket.close(4001, reason);
+      } catch {
+        // Already closing.
+      }
+    }
+    return sockets.length;
+  }
+
   async webSocketMessage(): Promise<void> {
     // Tabs only listen; pings are answered by the auto-response above.
   }

@@ -14,6 +14,8 @@ export type ShellViewer = {
   userType: "individual" | "organization";
   organizations: { id: string; name: string }[];
   activeOrganization: { id: string; name: string } | null;
+  /** Set while the account is archived (serialised as a string by the loader). */
+  archivedAt?: Date | string | null;
 };
 
 const MOBILE_QUERY = "(max-width: 767px)";
@@ -126,7 +128,8 @@ export function AppShell({
           <div className="min-w-0 flex-1 truncate text-sm font-medium text-muted-foreground">
             {viewer.activeOrganization?.name ?? "Personal"}
           </div>
-          <NotificationBell initial={notifications} />
+          {/* An archived account (on Settings, choosing to reactivate or delete) gets no live socket. */}
+          {viewer.archivedAt ? null : <NotificationBell initial={notifications} />}
         </header>
         <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">{children}</main>
       </div>

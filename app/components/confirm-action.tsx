@@ -29,6 +29,7 @@ export function ConfirmAction({
   triggerVariant = "destructive",
   triggerSize,
   onOpenChange,
+  children,
 }: {
   id: string;
   intent: string;
@@ -40,15 +41,24 @@ export function ConfirmAction({
   triggerVariant?: ButtonProps["variant"];
   triggerSize?: ButtonProps["size"];
   onOpenChange?: (open: boolean) => void;
+  /** Inputs the confirmation asks for (a password), posted with it. */
+  children?: ReactNode;
 }) {
   const hydrated = useHydrated();
   const location = useLocation();
   const searchParams = new URLSearchParams(location.search);
   const confirmForm = (
-    <Form method="post" action={location.pathname}>
+    // With extra inputs (children), a refused answer must show this confirmation again, with its
+    // error: without JavaScript that takes the ?confirm= of the page's address.
+    <Form
+      method="post"
+      action={children ? location.pathname + location.search : location.pathname}
+      className={children ? "grid w-full gap-3" : undefined}
+    >
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
+      {children}
       <SubmitButton intent={intent} variant="destructive">
         {confirm}
       </SubmitButton>

@@ -8,7 +8,10 @@ export function SiteFooter() {
         <p>
           © {COPYRIGHT_YEAR} {PRODUCT_NAME}. All rights reserved.
         </p>
-        <nav aria-label="Legal" className="flex gap-6">
+        <nav aria-label="Legal" className="flex flex-wrap justify-center gap-x-6 gap-y-2">
+          <Link to="/verify" className="hover:text-foreground">
+            Verify a credential
+          </Link>
           <Link to="/terms" className="hover:text-foreground">
             Terms &amp; Conditions
           </Link>

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { Check, ExternalLink, Eye, EyeOff, Plus, Printer, X } from "lucide-react";
+import { Check, Download, ExternalLink, Eye, EyeOff, Plus, Printer, ShieldCheck, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
@@ -40,7 +40,12 @@ import { useViewer } from "./_app.tsx";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
-const answerSchema = z.object({ intent: z.enum(["accept", "reject"]), achievementId: z.uuid() });
+const answerSchema = z.object({
+  intent: z.enum(["accept", "reject"]),
+  achievementId: z.uuid(),
+  // The recipient's consent to carry the achievement's picture or video in its credential.
+  includeMedia: z.literal("on").optional(),
+});
 const visibilitySchema = z.object({
   intent: z.literal("set-visibility"),
   achievementId: z.uuid(),
@@ -56,7 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     () => loadOwnAchievements(context.db, viewer.id),
     { pending: [], accepted: [] },
   );
-  return { achievements, shareUrl: `${origin}/passport/${viewer.id}`, toast };
+  return { achievements, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -104,6 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           viewer.id,
           answered.data.achievementId,
           answered.data.intent === "accept" ? "accepted" : "rejected",
+          { includeMedia: answered.data.includeMedia === "on" },
         ),
       );
     }
@@ -130,7 +136,7 @@ const FAILURE_TITLES: Record<string, string> = {
 };
 
 export default function OwnPassport() {
-  const { achievements, shareUrl } = useLoaderData<typeof loader>();
+  const { achievements, origin, shareUrl } = useLoaderData<typeof loader>();
   const viewer = useViewer();
   return (
     <div className="mx-auto grid max-w-3xl gap-8">
@@ -176,8 +182,14 @@ export default function OwnPassport() {
             {achievements.pending.map((achievement) => (
               <li key={achievement.id} className="grid gap-2">
                 <AchievementCard achievement={achievement} />
-                <Form method="post" className="flex justify-end gap-2">
+                <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   <input type="hidden" name="achievementId" value={achievement.id} />
+                  {achievement.imageUrl || achievement.videoUrl ? (
+                    <label className="mr-auto flex items-center gap-2 text-sm">
+                      <input type="checkbox" name="includeMedia" className="size-4 accent-primary" />
+                      Include the picture or video in my credential
+                    </label>
+                  ) : null}
                   <SubmitButton intent="accept" size="sm" aria-label={`Accept ${achievement.title}`}>
                     <Check aria-hidden /> Accept
                   </SubmitButton>
@@ -220,6 +232,9 @@ export default function OwnPassport() {
                 </div>
                 <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
+                  {achievement.credentialId ? (
+                    <CredentialLinks id={achievement.credentialId} title={achievement.title} />
+                  ) : null}
                   {achievement.isSelf ? null : (
                     <Button asChild size="sm" variant="ghost">
                       <a
@@ -227,7 +242,10 @@ export default function OwnPassport() {
                           title: achievement.title,
                           organizationName: achievement.organizationName ?? "",
                           date: achievement.date,
-                          url: shareUrl,
+                          // The credential when there is one: it proves itself; else the passport.
+                          url: achievement.credentialId
+                            ? `${origin}/credentials/${achievement.credentialId}`
+                            : shareUrl,
                         })}
                         target="_blank"
                         rel="noopener noreferrer"
@@ -255,6 +273,24 @@ export default function OwnPassport() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The Open Badges credential behind an achievement: its JSON file, and its verification page. */
+function CredentialLinks({ id, title }: { id: string; title: string }) {
+  return (
+    <>
+      <Button asChild size="sm" variant="ghost">
+        <a href={`/credentials/${id}/download`} download aria-label={`Download credential for ${title}`}>
+          <Download aria-hidden /> Download credential
+        </a>
+      </Button>
+      <Button asChild size="sm" variant="ghost">
+        <Link to={`/credentials/${id}`} aria-label={`Verify ${title}`}>
+          <ShieldCheck aria-hidden /> Verify
+        </Link>
+      </Button>
+    </>
   );
 }
 

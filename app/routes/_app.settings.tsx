@@ -1,4 +1,4 @@
-import { pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { log, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   redirect,
@@ -7,7 +7,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useSubmit } from "@remix-run/react";
+import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft, Download, FileText } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
@@ -16,18 +16,21 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { purgeUser } from "#app/utils/account-purge.server.ts";
-import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
+import { archiveRefusal, archiveUser, purgeUser } from "#app/utils/account-purge.server.ts";
+import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
+import { createMailer, passwordChangedEmail } from "#app/utils/email.server.ts";
+import { closeNotificationSockets } from "#app/utils/notifications.server.ts";
+import { ARCHIVE_GRACE_DAYS, FORGOT_PASSWORD_PATH, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { mergeHeaders, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
+import { errorSummary, mergeHeaders, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import type { z } from "zod";
+import { z } from "zod";
 import { feedbackSchema, passwordSchema, preferencesSchema, profileSchema } from "#app/utils/form-schemas.ts";
-import { archiveAccount } from "#db/queries/accounts.ts";
+import { reactivateAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updatePreferences, updateProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
@@ -54,6 +57,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The spec's title for each intent that failed unexpectedly. */
 const FAILURE_TITLES: Record<string, string> = {
   archive: "Error archiving account",
+  reactivate: "Error",
   purge: "Error purging account",
   "update-profile": "Error updating profile",
   "update-preferences": "Error",
@@ -69,11 +73,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const title = FAILURE_TITLES[intent];
   if (!title) throw new Response("Unknown action", { status: 400 });
 
-  if (intent === "archive" || intent === "purge") {
+  if (intent === "archive" || intent === "reactivate" || intent === "purge") {
     try {
-      return await (intent === "archive" ? archive(request, context, viewer) : purge(request, context, viewer));
+      return await ACCOUNT_ACTIONS[intent](request, context, viewer, formData);
     } catch (error) {
-      return replyUnexpected(error, { title, formId: intent, requestId: context.requestId });
+      return replyUnexpected(error, { title, formId: intent, hideFields: ["password"], requestId: context.requestId });
     }
   }
   if (viewer.archivedAt) return redirect("/settings");
@@ -101,22 +105,79 @@ type Viewer = Awaited<ReturnType<typeof requireViewer>>;
 
 async function archive(request: Request, context: AppLoadContext, viewer: Viewer) {
   if (viewer.archivedAt) return redirect("/settings");
-  await archiveAccount(context.db, viewer.id, viewer.sessionId);
-  await invalidatePassports(viewer.id);
-  return redirectWithToast(context.env, request, "/settings", {
+  const refusal = await archiveRefusal(context, viewer.id);
+  if (refusal) {
+    return redirectWithToast(context.env, request, "/settings", {
+      title: "Error archiving account",
+      description: refusal,
+      variant: "destructive",
+    });
+  }
+  await archiveUser(context, viewer.id, viewer.sessionId);
+  // ?archived=now: the notice signs the user out after 2 seconds (a later visit offers the choice).
+  return redirectWithToast(context.env, request, "/settings?archived=now", {
     title: "Account Archived",
     description: `Your account is hidden. Sign in within ${ARCHIVE_GRACE_DAYS} days to reactivate it.`,
   });
 }
 
-async function purge(request: Request, context: AppLoadContext, viewer: Viewer) {
+async function reactivate(request: Request, context: AppLoadContext, viewer: Viewer) {
+  if (!viewer.archivedAt) return redirect("/dashboard");
+  await reactivateAccount(context.db, viewer.id);
+  await invalidatePassports(viewer.id);
+  return redirectWithToast(context.env, request, "/dashboard", {
+    title: "Welcome back",
+    description: "Your account has been reactivated.",
+  });
+}
+
+async function purge(request: Request, context: AppLoadContext, viewer: Viewer, formData: FormData) {
   if (!viewer.archivedAt) return redirect("/settings");
+  // Deleting everything asks for the password again: a session left open is not enough.
+  const submission = parseWithZod(formData, { schema: purgeSchema });
+  const refuse = (message: string, status: number) =>
+    replyFailure({
+      formId: "purge",
+      submission,
+      toast: { title: "Error purging account", description: message },
+      status,
+      fieldErrors: { password: [message] },
+      hideFields: ["password"],
+    });
+  if (submission.status !== "success") return refuse(submission.error?.password?.[0] ?? "Password is required", 400);
+  if (!(await consumeRateLimit(context.db, request, "change-password"))) return refuse(RATE_LIMIT_MESSAGE, 429);
+  const { password } = submission.value;
+  const verified = await context.auth.api.verifyPassword({ body: { password }, headers: request.headers }).then(
+    () => true,
+    () => false,
+  );
+  if (!verified) {
+    securityEvent("auth.failed", {
+      reason: "wrong password for permanent deletion",
+      route: pathOf(request),
+      requestId: context.requestId,
+      userId: viewer.id,
+    });
+    return refuse("Password is incorrect", 400);
+  }
   // Delete everything first, so a failure leaves the person signed in on Settings, told so and
   // able to try again; then end the session (sign-out tolerates the session row already gone).
   await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
   const headers = await signOutHeaders(request, context);
+  context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, viewer.id));
   return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
 }
+
+const purgeSchema = z.object({
+  intent: z.literal("purge"),
+  password: z
+    .string("Password is required")
+    .min(1, "Password is required")
+    .max(PASSWORD_MAX_LENGTH, "Password is incorrect"),
+});
+
+/** What an archived (or archiving) account may do, each answered on Settings. */
+const ACCOUNT_ACTIONS = { archive, reactivate, purge };
 
 async function save(
   request: Request,
@@ -164,15 +225,23 @@ async function save(
         const message = "Current password is incorrect";
         return refuse({ title: "Error changing password", description: message }, 400, { currentPassword: [message] });
       }
-      // Every other session ends; this one continues under a new token.
+      // Every other session ends (and its tabs' sockets close); this one continues under a new token.
+      context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, viewer.id));
+      await createMailer(context.env, context.db)
+        .send(
+          passwordChangedEmail({
+            email: viewer.email,
+            name: viewer.fullName,
+            forgotUrl: `${context.env.APP_URL ?? new URL(request.url).origin}${FORGOT_PASSWORD_PATH}`,
+          }),
+        )
+        .catch((error) => log("error", "mail not sent", { error: errorSummary(error) }));
       return redirectWithToast(
         context.env,
         request,
         "/settings",
         { title: "Password updated" },
-        {
-          headers: mergeHeaders(response.headers),
-        },
+        { headers: mergeHeaders(response.headers) },
       );
     }
 
@@ -498,17 +567,22 @@ function DangerZone() {
 }
 
 function ArchivedNotice() {
+  const actionData = useFormReply("purge");
   const hydrated = useHydrated();
   const submit = useSubmit();
+  const [searchParams] = useSearchParams();
   const signOutForm = useRef<HTMLFormElement>(null);
   const [deciding, setDeciding] = useState(false);
+  // Right after archiving, the user is signed out after 2 seconds (unless choosing to delete
+  // everything); coming back by signing in, they choose: reactivate or delete.
+  const justArchived = searchParams.get("archived") === "now";
+  const passwordErrors = actionData?.result?.error?.password ?? undefined;
 
-  // Archiving signs the user out after 2 seconds, unless they are choosing to delete everything.
   useEffect(() => {
-    if (deciding) return;
+    if (!justArchived || deciding) return;
     const timer = setTimeout(() => signOutForm.current && submit(signOutForm.current), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [deciding, submit]);
+  }, [justArchived, deciding, submit]);
 
   return (
     <Card className="border-destructive/50">
@@ -517,12 +591,21 @@ function ArchivedNotice() {
           <AlertTriangle className="size-5 text-destructive" aria-hidden /> Account Archived
         </CardTitle>
         <CardDescription>
-          Your profile and achievements are hidden and your memberships were removed. Sign in again within{" "}
-          {ARCHIVE_GRACE_DAYS} days to reactivate your account; after that it is deleted.
-          {hydrated && !deciding ? " Signing you out..." : null}
+          Your profile and achievements are hidden and your memberships were removed.{" "}
+          {justArchived
+            ? `Sign in again within ${ARCHIVE_GRACE_DAYS} days to reactivate your account; after that it is deleted.`
+            : `Reactivate it to carry on where you left off, or delete everything now. Unless reactivated, it is deleted ${ARCHIVE_GRACE_DAYS} days after it was archived.`}
+          {hydrated && justArchived && !deciding ? " Signing you out..." : null}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap gap-3">
+        {justArchived ? null : (
+          <Form method="post">
+            <SubmitButton intent="reactivate" pendingText="Reactivating...">
+              Reactivate
+            </SubmitButton>
+          </Form>
+        )}
         <ConfirmAction
           id="purge"
           intent="purge"
@@ -543,7 +626,21 @@ function ArchivedNotice() {
               This cannot be undone.
             </>
           }
-        />
+        >
+          <div className="grid gap-2 text-left">
+            <Label htmlFor="purge-password">Current Password</Label>
+            <Input
+              id="purge-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={passwordErrors ? true : undefined}
+              aria-describedby={passwordErrors ? "purge-password-error" : undefined}
+            />
+            <FieldError id="purge-password-error" errors={passwordErrors} />
+          </div>
+        </ConfirmAction>
         <Form method="post" action="/auth/signout" ref={signOutForm}>
           <Button type="submit" variant="outline">
             Sign Out

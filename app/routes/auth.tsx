@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
-  redirect,
   type ActionFunctionArgs,
   type AppLoadContext,
   type LoaderFunctionArgs,
@@ -13,17 +12,16 @@ import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME } from "#app/utils/constants.ts";
-import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
+import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
+import { redirectWithToast, safeRedirectPath, signUpCookieHeader, type Toast } from "#app/utils/cookies.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { signInSchema, signUpSchema, orgSignUpSchema, resendSchema } from "#app/utils/form-schemas.ts";
-import { completeSignUp, reactivateAccount, recordSignUp } from "#db/queries/accounts.ts";
-import { findViewerProfile } from "#db/queries/profiles.ts";
-import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import { deleteUnconfirmedAccount, recordSignUp } from "#db/queries/accounts.ts";
+import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
 
 // ---- Modes: the URL's ?mode= picks the screen, so every step is a link that works without JS ----
@@ -177,13 +175,21 @@ async function signIn(
   submission: Replyable,
   value: z.infer<typeof signInSchema>,
 ) {
-  const response = await context.auth.api.signInEmail({
-    body: { email: value.email, password: value.password, rememberMe: value.remember === "on" },
-    headers: request.headers,
-    asResponse: true,
+  const session = await startSession(context, request, {
+    email: value.email,
+    password: value.password,
+    remember: value.remember === "on",
   });
-  const { ok, body, headers } = await readAuthResponse(response);
-  if (!ok || !body.user) {
+  const refuse = (status: number, message: string) =>
+    failure(
+      "signin",
+      submission,
+      { title: "Sign in failed", description: message, variant: "destructive" },
+      status,
+      message,
+    );
+  if (!session.ok || !session.body.user) {
+    const { body } = session;
     securityEvent("auth.failed", {
       reason: body.code === "EMAIL_NOT_VERIFIED" ? "email not verified" : "invalid email or password",
       route: pathOf(request),
@@ -194,55 +200,17 @@ async function signIn(
       body.code === "EMAIL_NOT_VERIFIED"
         ? "Please confirm your email address first. We have sent you a new confirmation link."
         : (body.message ?? "Invalid email or password");
-    return failure(
-      "signin",
-      submission,
-      { title: "Sign in failed", description: message, variant: "destructive" },
-      response.status === 403 ? 403 : 401,
-      message,
-    );
-  }
-
-  const user = body.user;
-  await completeSignUp(context.db, user);
-  const profile = await findViewerProfile(context.db, user.id);
-  let toast: Toast | null = null;
-  if (profile?.deletedAt) {
-    const graceEnds = profile.deletedAt.getTime() + ARCHIVE_GRACE_DAYS * 24 * 60 * 60 * 1000;
-    if (Date.now() > graceEnds) {
-      // Past the grace period the account is as good as purged: answer like an unknown address.
-      securityEvent("auth.failed", {
-        reason: "archived past the grace period",
-        route: pathOf(request),
-        requestId: context.requestId,
-        userId: user.id,
-      });
-      await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
-      const message = "Invalid email or password";
-      return failure(
-        "signin",
-        submission,
-        { title: "Sign in failed", description: message, variant: "destructive" },
-        401,
-        message,
-      );
-    }
-    await reactivateAccount(context.db, user.id);
-    await invalidatePassports(user.id);
-    toast = { title: "Welcome back", description: "Your account has been reactivated." };
+    return refuse(session.status === 403 ? 403 : 401, message);
   }
   const destination = safeRedirectPath(value.redirectTo, "/dashboard");
-  if (toast) return redirectWithToast(context.env, request, destination, toast, { headers });
-  return redirect(destination, { headers });
-}
-
-/** Request headers carrying the cookies just set, to act as the new session. */
-function cookieHeaders(setCookies: Headers) {
-  const cookie = setCookies
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  return new Headers({ Cookie: cookie });
+  const entered = await enterAccount(
+    context,
+    request,
+    { user: session.body.user, headers: session.headers },
+    destination,
+  );
+  // Archived past the grace period: as good as purged, so answered like an unknown address.
+  return entered ?? refuse(401, "Invalid email or password");
 }
 
 async function signUp(
@@ -251,17 +219,26 @@ async function signUp(
   submission: Replyable,
   value: z.infer<typeof signUpSchema> | z.infer<typeof orgSignUpSchema>,
 ) {
+  // The newest sign-up for an unconfirmed address is the only one (pre-account takeover).
+  await deleteUnconfirmedAccount(context.db, value.email);
   const response = await context.auth.api.signUpEmail({
     body: { email: value.email, password: value.password, name: value.name },
     headers: request.headers,
     asResponse: true,
   });
   const { ok, body } = await readAuthResponse(response);
+  // Only this browser is signed in by the confirmation link. (A taken address gets a made-up
+  // user id here, which matches nothing: the answer looks the same.)
+  const headers = new Headers();
+  if (body.user) headers.append("Set-Cookie", await signUpCookieHeader(context.env, request, body.user.id));
   const answer = () =>
-    redirectWithToast(context.env, request, `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`, {
-      title: "Check your email",
-      description: `We sent a confirmation link to ${value.email}.`,
-    });
+    redirectWithToast(
+      context.env,
+      request,
+      `/auth?mode=verify-email&email=${encodeURIComponent(value.email)}`,
+      { title: "Check your email", description: `We sent a confirmation link to ${value.email}.` },
+      { headers },
+    );
   if (!ok || !body.user) {
     // Two sign-ups for one address at once (a double click, a retry): the other one created the
     // account and sends its mail. Answer as for any taken address, the same as for a new one.
@@ -334,15 +311,20 @@ function SignInForm() {
         <FormError errors={form.errors} />
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" autoFocus />
         <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
-        <div className="flex items-center gap-2">
-          <input
-            id="remember"
-            name="remember"
-            type="checkbox"
-            className="size-4 rounded border-input accent-primary"
-            defaultChecked={fields.remember.initialValue === "on"}
-          />
-          <Label htmlFor="remember">Keep me signed in</Label>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div className="flex items-center gap-2">
+            <input
+              id="remember"
+              name="remember"
+              type="checkbox"
+              className="size-4 rounded border-input accent-primary"
+              defaultChecked={fields.remember.initialValue === "on"}
+            />
+            <Label htmlFor="remember">Keep me signed in</Label>
+          </div>
+          <Link to={FORGOT_PASSWORD_PATH} className="text-sm font-medium text-primary hover:underline">
+            Forgot password?
+          </Link>
         </div>
         <SubmitButton intent="signin" pendingText="Signing in...">
           Sign In

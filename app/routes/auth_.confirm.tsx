@@ -7,8 +7,9 @@ import { showToast } from "#app/components/toaster.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { completeSignUp } from "#db/queries/accounts.ts";
-import { safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { isSessionCookieLine } from "#app/utils/session.server.ts";
+import { clearSignUpCookieHeader, readSignUpCookie, safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { completeSignUp, deleteSessionByToken } from "#db/queries/accounts.ts";
 
 const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
 
@@ -44,7 +45,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
       route: pathOf(request),
       requestId: context.requestId,
     });
-    return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+    return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
+  }
+
+  // A link of an account that a newer sign-up replaced names a user id that no longer exists
+  // (the address now belongs to the newer sign-up, whose own link must be used).
+  const user = await context.db.query.users.findFirst({
+    where: (users, { eq }) => eq(users.email, subject.email.toLowerCase()),
+    columns: { id: true, name: true },
+  });
+  if (!user || (subject.userId !== null && subject.userId !== user.id)) {
+    securityEvent("auth.failed", {
+      reason: "confirmation token of a replaced account",
+      route: pathOf(request),
+      requestId: context.requestId,
+      userId: subject.userId,
+    });
+    return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
   }
 
   const response = await context.auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true });
@@ -56,17 +73,34 @@ export async function action({ request, context }: ActionFunctionArgs) {
       userId: subject.userId,
       status: response.status,
     });
-    return data({ ok: false as const, organisationCreated: false }, { status: 400 });
+    return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
   }
 
-  const user = await context.db.query.users.findFirst({
-    where: (users, { eq }) => eq(users.email, subject.email.toLowerCase()),
-    columns: { id: true, name: true },
-  });
-  const organisationCreated = user ? await completeSignUp(context.db, user) : false;
+  const organisationCreated = await completeSignUp(context.db, user);
+  // Only the browser that signed up is signed in. A link opened anywhere else (another device,
+  // or a victim's browser fed an attacker's link: a login CSRF) confirms the address and no more.
+  const signedUpHere = (await readSignUpCookie(context.env, request)) === user.id;
+  const sessionCookies = response.headers.getSetCookie();
   const headers = new Headers();
-  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return data({ ok: true as const, organisationCreated }, { headers });
+  if (signedUpHere) {
+    for (const cookie of sessionCookies) headers.append("Set-Cookie", cookie);
+    headers.append("Set-Cookie", await clearSignUpCookieHeader(context.env, request));
+  } else {
+    const sessionToken = sessionTokenOf(sessionCookies);
+    if (sessionToken) await deleteSessionByToken(context.db, sessionToken);
+  }
+  return data(
+    { ok: true as const, organisationCreated, signedIn: signedUpHere && sessionCookies.length > 0 },
+    { headers },
+  );
+}
+
+/** The session token in the auth library's Set-Cookie lines ("token.signature", URL-encoded). */
+function sessionTokenOf(setCookies: string[]) {
+  const line = setCookies.find(isSessionCookieLine);
+  if (!line) return null;
+  const value = decodeURIComponent(line.slice(line.indexOf("=") + 1).split(";")[0] ?? "");
+  return value.split(".")[0] || null;
 }
 
 export default function ConfirmEmail() {
@@ -86,9 +120,23 @@ export default function ConfirmEmail() {
     if (result.organisationCreated) {
       showToast({ title: "Organisation created!", description: "You are now the admin of your organisation." });
     }
+    if (!result.signedIn) return;
     const timer = setTimeout(() => navigate(destination), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [result, navigate, destination]);
+
+  if (result?.ok && !result.signedIn) {
+    return (
+      <AuthCard title="Email confirmed" description="Your email address is confirmed. Sign in to continue.">
+        <div className="grid justify-items-center gap-4 text-center">
+          <CheckCircle2 className="size-12 text-success" aria-hidden />
+          <Button asChild>
+            <Link to={`/auth?redirectTo=${encodeURIComponent(destination)}`}>Sign in</Link>
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
 
   if (result?.ok) {
     return (

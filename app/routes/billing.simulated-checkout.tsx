@@ -5,7 +5,7 @@ import { SubmitButton } from "#app/components/forms.tsx";
 import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-page.tsx";
 import { MEMBER_PRICE_LABEL, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { requireDevelopment } from "#app/utils/dev-only.server.ts";
+import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import {
   handleStripeEvent,
@@ -27,7 +27,7 @@ function parseTarget(values: Record<string, unknown>) {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireDevelopment(context);
+  requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
   const input = parseTarget(Object.fromEntries(new URL(request.url).searchParams));
   const membership = await requireSubscribableMember(context, viewer.id, input);
@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireDevelopment(context);
+  requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
   const formData = await request.formData();
   const input = parseTarget(Object.fromEntries(formData));

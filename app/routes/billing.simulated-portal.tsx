@@ -6,7 +6,7 @@ import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-pa
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { requireDevelopment } from "#app/utils/dev-only.server.ts";
+import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
 import { requireMembershipForAdmin } from "#app/utils/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { cancelMemberSubscription } from "#app/utils/subscriptions.server.ts";
@@ -24,7 +24,7 @@ const membershipIdOf = (value: unknown) => {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireDevelopment(context);
+  requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
   const membershipId = membershipIdOf(new URL(request.url).searchParams.get("membershipId"));
   const { organizationId, userId } = await requireMembershipForAdmin(context, viewer.id, membershipId);
@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireDevelopment(context);
+  requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
   const membershipId = membershipIdOf((await request.formData()).get("membershipId"));
   try {

@@ -12,25 +12,23 @@ import { log } from "#app/utils/log.server.ts";
 // The owner's picture and introduction video, posted from the own passport, the public
 // passport's profile dialog and Settings; each goes back where it came from.
 
-const AVATAR_FORMATS = ["jpg", "png", "webp"];
-
 export const loader = () => redirect("/settings");
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const bucket = context.cloudflare.env.MEDIA;
-  const uploadedAt = Date.now();
+  const uploadId = crypto.randomUUID();
   const upload = await readUploadForm(request, bucket, {
     avatar: { image: MEDIA_LIMITS.image, invalidType: "Please upload an image file", key: mediaKeys.avatar(viewer.id) },
     introVideo: {
       video: MEDIA_LIMITS.introVideo,
       invalidType: MEDIA_MESSAGES.invalidVideo,
-      key: mediaKeys.intro(viewer.id, uploadedAt),
+      key: mediaKeys.intro(viewer.id, uploadId),
     },
     thumbnail: {
       image: MEDIA_LIMITS.image,
       invalidType: MEDIA_MESSAGES.invalidImage,
-      key: mediaKeys.intro(viewer.id, uploadedAt),
+      key: mediaKeys.intro(viewer.id, uploadId),
     },
   });
   const intent = upload.fields.get("intent");
@@ -59,13 +57,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const avatar = upload.files.get("avatar");
       if (!avatar) return refuse(MEDIA_MESSAGES.invalidTypeTitle, "Please upload an image file");
       await upload.keepOnly([avatar.url]);
-      // The key stays {userId}/avatar.{ext}; the version makes browsers and caches fetch the new picture.
-      await upload.use(() => updateAvatar(context.db, viewer.id, `${avatar.url}?v=${uploadedAt}`));
-      const stale = AVATAR_FORMATS.filter((ext) => ext !== avatar.type.ext).map((ext) =>
-        mediaKeys.avatar(viewer.id)({ ext }),
-      );
-      await bucket.delete(stale);
-      await invalidatePassports(viewer.id);
+      // Every picture has a key of its own, so caches never serve the old one; the old object goes.
+      await upload.use(() => updateAvatar(context.db, viewer.id, avatar.url));
+      await Promise.all([deleteMedia(bucket, [viewer.avatarUrl]), invalidatePassports(viewer.id)]);
       return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
     }
 

@@ -1,9 +1,49 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { subDays } from "date-fns";
 import type { Db } from "#db/client.ts";
-import { deleteUser, findAccountsArchivedBefore, findAchievementMediaOf } from "#db/queries/accounts.ts";
+import {
+  archiveAccount,
+  deleteUser,
+  findAccountsArchivedBefore,
+  findAchievementMediaOf,
+  findMembershipIdsOf,
+  findSoleAdminOrganizations,
+  deleteInBatches,
+  deleteUnconfirmedAccountsBefore,
+} from "#db/queries/accounts.ts";
+import { sql } from "drizzle-orm";
+import { revokeCredentialsOfUser } from "#db/queries/credentials.ts";
+import { log } from "./log.server.ts";
+import { closeNotificationSockets } from "./notifications.server.ts";
+import { cancelStripeSubscriptionOf } from "./stripe.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "./media.server.ts";
+
+/**
+ * Why this account may not be archived yet, or null. Archiving removes its roles, so an
+ * organisation whose only admin it is would be left with nobody to run it.
+ */
+export async function archiveRefusal(context: Pick<AppLoadContext, "db">, userId: string) {
+  const organizations = await findSoleAdminOrganizations(context.db, userId);
+  if (organizations.length === 0) return null;
+  const names = organizations.map((organization) => organization.name).join(", ");
+  return `You are the only admin of ${names}. Make another member an admin, or delete the organisation, first.`;
+}
+
+/**
+ * Archive: first stops every Stripe subscription paid for the user's memberships (as Remove and
+ * Leave do; a failure there throws and nothing is archived), then hides the account, drops its
+ * memberships and roles, ends its other sessions and closes its notification sockets.
+ */
+export async function archiveUser(context: AppLoadContext, userId: string, keepSessionId: string | null) {
+  for (const membershipId of await findMembershipIdsOf(context.db, userId)) {
+    await cancelStripeSubscriptionOf(context, membershipId);
+  }
+  await archiveAccount(context.db, userId, keepSessionId);
+  await invalidatePassports(userId);
+  context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, userId));
+}
 
 /**
  * Deletes every R2 object and every row of one user. Objects go first: if that fails, the rows
@@ -16,6 +56,9 @@ export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
     achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]),
   );
   for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
+  // The person's credentials are revoked and forgotten (decision 020): copies they handed out
+  // verify as revoked, and only revoked shells without their data stay.
+  await revokeCredentialsOfUser(db, userId);
   await deleteUser(db, userId);
   await invalidatePassports(userId);
 }
@@ -25,16 +68,56 @@ const MAX_BATCHES_PER_RUN = 10;
 
 /**
  * The daily cron: purges accounts archived more than the grace period ago, in bounded batches
- * (what does not fit in one run waits for the next). Returns the ids it purged.
+ * (what does not fit in one run waits for the next). One account that fails to purge (an R2 or
+ * D1 error) is logged and skipped for this run, never stopping the others. Returns the ids
+ * purged and those that failed.
  */
-export async function purgeExpiredAccounts(db: Db, media: R2Bucket, now = new Date()) {
+export async function purgeExpiredAccounts(
+  db: Db,
+  media: R2Bucket,
+  now = new Date(),
+  purge: (userId: string) => Promise<void> = (userId) => purgeUser(db, media, userId),
+) {
   const cutoff = subDays(now, ARCHIVE_GRACE_DAYS);
   const purged: string[] = [];
+  const failed: string[] = [];
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-    const userIds = await findAccountsArchivedBefore(db, cutoff, PURGE_BATCH_SIZE);
-    for (const userId of userIds) await purgeUser(db, media, userId);
-    purged.push(...userIds);
-    if (userIds.length < PURGE_BATCH_SIZE) break;
+    const userIds = await findAccountsArchivedBefore(db, cutoff, PURGE_BATCH_SIZE, failed);
+    for (const userId of userIds) {
+      try {
+        await purge(userId);
+        purged.push(userId);
+      } catch (error) {
+        failed.push(userId);
+        log("error", "purge failed", { userId, error: error instanceof Error ? error.stack : String(error) });
+      }
+    }
+    // Failed ids are excluded by binding them; past a statement's parameter limit, wait a day.
+    if (userIds.length < PURGE_BATCH_SIZE || failed.length > MAX_FAILED_PER_RUN) break;
   }
-  return purged;
+  return { purged, failed };
+}
+const MAX_FAILED_PER_RUN = 80;
+
+/** Unconfirmed sign-ups are kept this long: the confirmation link lives 1 day; this is generous. */
+export const UNCONFIRMED_ACCOUNT_DAYS = 7;
+/** Dev mailbox rows are for reading a link now, not for keeping. */
+const DEV_MAIL_DAYS = 7;
+
+/**
+ * The cron's housekeeping: unconfirmed accounts older than 7 days, rate-limit counters whose
+ * window has long passed, expired tokens (confirmation, password reset) and sessions, and old
+ * dev-mailbox rows. Each delete is bounded and repeated a bounded number of times.
+ */
+export async function cleanUpExpiredRows(db: Db, now = new Date()) {
+  const day = 24 * 60 * 60 * 1000;
+  const at = now.getTime();
+  return {
+    unconfirmedAccounts: await deleteUnconfirmedAccountsBefore(db, new Date(at - UNCONFIRMED_ACCOUNT_DAYS * day)),
+    // The longest rate-limit window is an hour; a day later the counter says nothing.
+    rateLimits: await deleteInBatches(db, "rate_limits", sql`last_request < ${at - day}`),
+    verifications: await deleteInBatches(db, "verifications", sql`expires_at < ${at}`),
+    sessions: await deleteInBatches(db, "sessions", sql`expires_at < ${at}`),
+    devMail: await deleteInBatches(db, "dev_mail", sql`created_at < ${at - DEV_MAIL_DAYS * day}`),
+  };
 }

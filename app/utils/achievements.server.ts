@@ -23,6 +23,8 @@ import { replyFailure, replyUnexpected, ToastError } from "./form-reply.server.t
 import { notify } from "./notifications.server.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
 import { emailRecognition } from "./recognition-email.server.ts";
+import { issueCredential, issuing } from "./credentials/issuer.server.ts";
+import { log } from "./log.server.ts";
 
 /**
  * The form was already saved under this submission key (a double click, a retry, a resubmitted
@@ -118,17 +120,36 @@ async function requireOwnAchievement(context: AppLoadContext, userId: string, ac
   return achievement;
 }
 
-/** Only the recipient answers; answering twice changes nothing. The giver hears the answer. */
+/**
+ * Only the recipient answers; answering twice changes nothing. The giver hears the answer.
+ * Accepting an organisation's achievement issues its Open Badges credential, carrying the
+ * achievement's media only with the recipient's consent (`includeMedia`).
+ */
 export async function answer(
   context: AppLoadContext,
   userId: string,
   achievementId: string,
   status: "accepted" | "rejected",
+  { includeMedia = false }: { includeMedia?: boolean } = {},
 ) {
   const achievement = await requireOwnAchievement(context, userId, achievementId);
   const changed = await answerAchievement(context.db, achievementId, userId, status);
+  if (changed && status === "accepted" && achievement.organizationId) {
+    const signer = issuing(context.db, context.env);
+    // A failed signing does not undo the acceptance: the achievement shows without its
+    // verified mark, and the failure is logged.
+    if (signer) {
+      await issueCredential(signer, achievementId, { includeMedia }).catch((error: unknown) =>
+        log("error", "credential issuance failed", {
+          achievementId,
+          error: error instanceof Error ? error.stack : String(error),
+        }),
+      );
+    }
+  }
   await invalidatePassports(userId);
-  if (changed && achievement.organizationId) {
+  // A giver whose account was purged (createdBy null) has nobody to tell.
+  if (changed && achievement.organizationId && achievement.createdBy) {
     await notify(context, [
       {
         userId: achievement.createdBy,

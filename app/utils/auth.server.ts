@@ -3,7 +3,14 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "#db/client.ts";
 import { findPendingOrganizationSetup } from "#db/queries/accounts.ts";
 import * as schema from "#db/schema.ts";
-import { createMailer, existingAccountEmail, verificationEmail } from "./email.server.ts";
+import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from "./constants.ts";
+import {
+  createMailer,
+  existingAccountEmail,
+  passwordChangedEmail,
+  passwordResetEmail,
+  verificationEmail,
+} from "./email.server.ts";
 import type { AppEnv } from "./env.server.ts";
 import { safeRedirectPath } from "./cookies.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
@@ -13,6 +20,8 @@ export const AUTH_BASE_PATH = "/api/auth";
 export const AUTH_COOKIE_PREFIX = "passport";
 const THIRTY_DAYS_IN_SECONDS = 60 * 60 * 24 * 30;
 const ONE_DAY_IN_SECONDS = 60 * 60 * 24;
+/** A forgot-password link works once, for an hour. */
+export const PASSWORD_RESET_SECONDS = 60 * 60;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
 
@@ -43,6 +52,23 @@ export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: s
       password: { hash: hashPassword, verify: verifyPassword },
       onExistingUserSignUp: async ({ user }) =>
         sendSafely(existingAccountEmail({ email: user.email, name: user.name, signInUrl: `${appUrl}/auth` })),
+      // The link opens our own page (the library's GET /reset-password/:token is not served); the
+      // token travels in the query and is checked, and consumed, only by the page's POST.
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_SECONDS,
+      sendResetPassword: async ({ user, token }) =>
+        sendSafely(
+          passwordResetEmail({
+            email: user.email,
+            name: user.name,
+            resetUrl: `${appUrl}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`,
+          }),
+        ),
+      // Whoever knew the old password is out: every session of the account ends.
+      revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user }) =>
+        sendSafely(
+          passwordChangedEmail({ email: user.email, name: user.name, forgotUrl: `${appUrl}${FORGOT_PASSWORD_PATH}` }),
+        ),
     },
     emailVerification: {
       sendOnSignUp: false,

@@ -16,3 +16,7 @@ export const RETENTION_MONTHS = 12;
 export const PUBLIC_PASSPORT_INITIAL_ENTRIES = 8;
 export const REDIRECT_DELAY_MS = 2000;
 export const ARCHIVE_GRACE_DAYS = 30;
+
+/** The forgot-password request page and the page a reset link opens. */
+export const FORGOT_PASSWORD_PATH = "/auth/forgot-password";
+export const RESET_PASSWORD_PATH = "/auth/reset-password";

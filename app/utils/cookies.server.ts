@@ -56,6 +56,33 @@ export async function readToast(env: AppEnv, request: Request) {
   return { toast: parsed.data, clearHeader: await cookie.serialize("", { maxAge: 0 }) };
 }
 
+// ---- The browser that signed up: only it is signed in by confirming the address ----
+
+const SIGN_UP_COOKIE_NAME = "passport_signup";
+const signUpCookie = (env: AppEnv, request: Request) =>
+  createCookie(SIGN_UP_COOKIE_NAME, {
+    path: "/auth",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isSecure(request),
+    secrets: [env.SESSION_SECRET],
+    // As long as the confirmation link lives.
+    maxAge: 60 * 60 * 24,
+  });
+
+/** Set by a sign-up: the account this browser created (signed, so it cannot be claimed). */
+export const signUpCookieHeader = (env: AppEnv, request: Request, userId: string) =>
+  signUpCookie(env, request).serialize(userId);
+
+/** The account this browser signed up, if any. */
+export async function readSignUpCookie(env: AppEnv, request: Request) {
+  const value = await signUpCookie(env, request).parse(request.headers.get("Cookie"));
+  return typeof value === "string" ? value : null;
+}
+
+export const clearSignUpCookieHeader = (env: AppEnv, request: Request) =>
+  signUpCookie(env, request).serialize("", { maxAge: 0 });
+
 // ---- Preferences the server needs to render the first paint without layout shift ----
 
 export const COOKIE_CONSENT_VALUES = ["accepted", "declined"] as const;
@@ -88,10 +115,36 @@ export const setCookieConsent = (request: Request, value: CookieConsent) =>
 export const setSidebarOpen = (request: Request, open: boolean) =>
   sidebarCookie.serialize(open, { secure: isSecure(request) });
 
-/** A same-site path to go back to, never an outside URL. */
+const REDIRECT_BASE = new URL("https://redirect.invalid");
+
+/**
+ * A path on this origin to go back to, never an outside URL. The value is judged as a browser
+ * would read it: the URL parser drops tabs and newlines and reads `\` as `/`, so `/\t/evil` and
+ * `/\\evil` lead elsewhere; and percent-encoded slashes, backslashes and controls (`/%09/evil`,
+ * `/%2F%2Fevil`, `/%5Cevil`) are refused too, whatever a later hop would make of them.
+ */
 export function safeRedirectPath(value: unknown, fallback = "/") {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
+  if (typeof value !== "string" || !value.startsWith("/") || value.length > 2048) return fallback;
+  let decoded = value;
+  for (let round = 0; round < 3; round++) {
+    try {
+      const next = decodeURIComponent(decoded);
+      if (next === decoded) break;
+      decoded = next;
+    } catch {
+      return fallback;
+    }
+  }
+  // eslint-disable-next-line no-control-regex -- control characters are what is being refused
+  if (/[\u0000-\u001f\u007f\\]/.test(decoded) || /^\/[\s/]/.test(decoded) || /^\/[^?#]*\/\//.test(decoded))
+    return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, REDIRECT_BASE);
+  } catch {
     return fallback;
   }
-  return value;
+  if (url.origin !== REDIRECT_BASE.origin || url.username || url.password) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  return path.startsWith("//") ? fallback : path;
 }

@@ -7,6 +7,7 @@ import {
   listExportRoles,
   listGivenAchievements,
   listReceivedAchievements,
+  pagesOfExportCredentials,
 } from "#db/queries/data-export.ts";
 import { PRODUCT_NAME } from "./constants.ts";
 import { mediaKeyFromUrl } from "./media.server.ts";
@@ -14,7 +15,7 @@ import { buildResume } from "./resume.server.ts";
 import { zipStream, type ZipEntry } from "./zip-stream.server.ts";
 
 // "Download my data": one ZIP with data.json (every row of the person), resume.json, their media
-// files under media/ and, once they exist, their signed credentials under credentials/.
+// files under media/ and their signed credentials under credentials/.
 
 /** What `data.json` and `resume.json` are built from; also serves the résumé download alone. */
 export async function readPersonData(context: AppLoadContext, userId: string) {
@@ -70,12 +71,15 @@ const archivePath = (url: string | null) => {
   return key ? `media/${key}` : null;
 };
 
-/**
- * The signed credentials of the person (issue 17) for credentials/: none until that lands. The
- * hook is here so the export picks them up by adding entries, with no change to the archive code.
- */
-async function credentialEntries(_context: AppLoadContext, _userId: string): Promise<ZipEntry[]> {
-  return [];
+/** The person's signed Open Badges credentials, as issued (decision 020), one file each. */
+async function* credentialEntries(context: AppLoadContext, userId: string): AsyncGenerator<ZipEntry> {
+  for await (const page of pagesOfExportCredentials(context.db, userId)) {
+    for (const credential of page) {
+      if (credential.json) {
+        yield { name: `credentials/${credential.id}.json`, text: credential.json, lastModified: credential.issuedAt };
+      }
+    }
+  }
 }
 
 export function exportFileName(now = new Date()) {
@@ -119,7 +123,7 @@ export function exportArchive(context: AppLoadContext, data: PersonData, origin:
         stream: async () => (await bucket.get(key))?.body ?? null,
       };
     }
-    yield* await credentialEntries(context, profile.id);
+    yield* credentialEntries(context, profile.id);
   }
   return zipStream(entries());
 }

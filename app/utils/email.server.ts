@@ -71,6 +71,36 @@ export function existingAccountEmail(input: { email: string; name: string; signI
   };
 }
 
+/** The forgot-password link: single use, valid for an hour. */
+export function passwordResetEmail(input: { email: string; name: string; resetUrl: string }): MailMessage {
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `Someone asked to reset the password of your ${PRODUCT_NAME} account. The link below works once, for 1 hour.`,
+    "If it was not you, ignore this email: your password stays as it is.",
+  ];
+  return {
+    to: input.email,
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    text: `${paragraphs[0]}\n\n${paragraphs[1]}\n\nChoose a new password: ${input.resetUrl}\n\n${paragraphs[2]}\n`,
+    html: layout("Reset your password", paragraphs, { label: "Choose a new password", url: input.resetUrl }),
+  };
+}
+
+/** Tells the owner after any password change, so a change they did not make does not go unnoticed. */
+export function passwordChangedEmail(input: { email: string; name: string; forgotUrl: string }): MailMessage {
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `The password of your ${PRODUCT_NAME} account was just changed, and every other device was signed out.`,
+    "If this was not you, choose a new password now with the link below.",
+  ];
+  return {
+    to: input.email,
+    subject: "Your password was changed",
+    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${input.forgotUrl}\n`,
+    html: layout("Your password was changed", paragraphs, { label: "Reset your password", url: input.forgotUrl }),
+  };
+}
+
 /** Sent when an organisation offers an achievement; the person accepts it on their passport. */
 export function recognitionEmail(input: {
   email: string;

@@ -7,24 +7,50 @@ const optional = z
   .optional()
   .transform((value) => (value ? value : undefined));
 
-const envSchema = z.object({
-  ENVIRONMENT: z.enum(["development", "test", "production"]).default("development"),
-  APP_URL: z
-    .url()
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
-  RESEND_API_KEY: optional,
-  MAIL_FROM: z.string().default("Career Passport <no-reply@localhost>"),
-  STRIPE_SECRET_KEY: optional,
-  STRIPE_WEBHOOK_SECRET: optional,
-  // Where the Stripe SDK sends API calls; only tests set it (a local fake of the Stripe API).
-  STRIPE_API_BASE: optional.pipe(z.url().optional()),
-  FREE_ACHIEVEMENTS_PER_MEMBER: optional
-    .transform((value) => (value === undefined ? undefined : Number(value)))
-    .pipe(z.number().int().positive().optional()),
-  IMAGE_RESIZING: optional.transform((value) => value === "1" || value === "true"),
-});
+/** The secret .dev.vars.example ships; a deployment that still uses it must not start. */
+export const EXAMPLE_SESSION_SECRET = "local-development-secret-change-me-0123456789";
+
+const envSchema = z
+  .object({
+    // Fails closed: only an explicit "development" or "test" turns on the local stand-ins (dev
+    // mailbox, simulated checkout); unset, misspelt or anything else is production.
+    ENVIRONMENT: z
+      .string()
+      .optional()
+      .transform((value) => (value === "development" || value === "test" ? value : ("production" as const))),
+    APP_URL: z
+      .url()
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
+    // Derives each organisation's credential signing keys (HKDF). Empty: derived from
+    // SESSION_SECRET instead; changing it later starts new key versions (decision 020).
+    CREDENTIAL_KEY_SECRET: optional.pipe(
+      z.string().min(32, "CREDENTIAL_KEY_SECRET must be at least 32 characters").optional(),
+    ),
+    RESEND_API_KEY: optional,
+    MAIL_FROM: z.string().default("Career Passport <no-reply@localhost>"),
+    STRIPE_SECRET_KEY: optional,
+    STRIPE_WEBHOOK_SECRET: optional,
+    // Where the Stripe SDK sends API calls; only tests set it (a local fake of the Stripe API).
+    STRIPE_API_BASE: optional.pipe(z.url().optional()),
+    FREE_ACHIEVEMENTS_PER_MEMBER: optional
+      .transform((value) => (value === undefined ? undefined : Number(value)))
+      .pipe(z.number().int().positive().optional()),
+    IMAGE_RESIZING: optional.transform((value) => value === "1" || value === "true"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.ENVIRONMENT !== "production") return;
+    // Production refuses to start rather than sign cookies with a published secret, or build
+    // e-mail links and the Origin check from whatever Host a request claims.
+    if (env.SESSION_SECRET === EXAMPLE_SESSION_SECRET)
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "is the example value; set a secret of your own",
+      });
+    if (!env.APP_URL) ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "is required in production" });
+  });
 
 export type AppEnv = z.infer<typeof envSchema>;
 

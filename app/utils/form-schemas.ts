@@ -43,6 +43,23 @@ export const orgSignUpSchema = signUpSchema.extend({
 
 export const resendSchema = z.object({ intent: z.literal("resend-verification"), email: emailField });
 
+// ---- Forgot password (routes/auth_.forgot-password.tsx, routes/auth_.reset-password.tsx) ----
+
+export const forgotPasswordSchema = z.object({ intent: z.literal("forgot-password"), email: emailField });
+
+/** A new password follows the sign-up rule; the confirmation must match, as on Settings. */
+export const resetPasswordSchema = z
+  .object({
+    intent: z.literal("reset-password"),
+    token: z.string({ error: "This link is invalid" }).max(200),
+    newPassword: passwordField,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });
+
 // ---- Settings (routes/_app.settings.tsx) ----
 
 export const profileSchema = z.object({

@@ -46,3 +46,14 @@ export async function markNotificationsRead(context: AppLoadContext, userId: str
   }
   return changed;
 }
+
+/**
+ * Closes the user's open notification sockets (sign-out, password change or reset, archive,
+ * purge), so a tab whose session ended stops receiving that person's notifications. A failure
+ * is logged, never raised: the action it follows has already happened.
+ */
+export async function closeNotificationSockets(context: Pick<AppLoadContext, "cloudflare">, userId: string) {
+  const hubs = context.cloudflare.env.NOTIFICATIONS;
+  const results = await Promise.allSettled([hubs.get(hubs.idFromName(userId)).closeAll("session ended")]);
+  logPushFailures(results);
+}

@@ -7,8 +7,16 @@ export const RATE_LIMITS = {
   "sign-up": { max: 5, windowSeconds: 60 },
   "resend-verification": { max: 3, windowSeconds: 60 },
   "change-password": { max: 5, windowSeconds: 60 },
+  // Forgot password: per network (an IPv6 client by its /64, which one subscriber usually holds
+  // whole) and per address, so neither one client nor many can flood a mailbox.
+  "forgot-password": { max: 5, windowSeconds: 15 * 60 },
+  "forgot-password-address": { max: 3, windowSeconds: 60 * 60 },
+  // Each attempt hashes a password; a token cannot be guessed in any number of tries.
+  "reset-password": { max: 10, windowSeconds: 15 * 60 },
   // Per person, not per address: an export reads every row and file of the account.
   "data-export": { max: 3, windowSeconds: 3600 },
+  // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.
+  "verify-credential": { max: 20, windowSeconds: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -16,6 +24,25 @@ export const RATE_LIMIT_MESSAGE = "Too many attempts. Please wait a minute and t
 
 export function clientIp(request: Request) {
   return request.headers.get("cf-connecting-ip") ?? request.headers.get("x-real-ip") ?? "unknown";
+}
+
+/**
+ * The network a client address belongs to: an IPv4 address as it is, an IPv6 address by its
+ * first 64 bits (the prefix a single subscriber is handed; rotating inside it is free).
+ */
+export function clientNetwork(request: Request) {
+  const ip = clientIp(request);
+  if (!ip.includes(":")) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** Counts this attempt; false when the caller is over the limit for this action. */
@@ -26,6 +53,11 @@ export function consumeRateLimit(db: Db, request: Request, action: RateLimitedAc
 /** The same, counted per signed-in user wherever they connect from. */
 export function consumeUserRateLimit(db: Db, userId: string, action: RateLimitedAction, now = Date.now()) {
   return consume(db, action, `user:${userId}`, now);
+}
+
+/** The same, counted per something else: a network (clientNetwork), an e-mail fingerprint. */
+export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subject: string, now = Date.now()) {
+  return consume(db, action, subject, now);
 }
 
 async function consume(db: Db, action: RateLimitedAction, subject: string, now: number) {
@@ -41,11 +73,3 @@ async function consume(db: Db, action: RateLimitedAction, subject: string, now: 
     returning count`);
   return (row?.count ?? 0) <= max;
 }
-
-/**
- * Paths of the auth library's HTTP API that count against the same limits. (Sign-up, resending
- * and password changes are not served over that API: see AUTH_API_ENDPOINTS in workers/app.ts.)
- */
-export const RATE_LIMITED_AUTH_PATHS: Record<string, RateLimitedAction> = {
-  "/api/auth/sign-in/email": "sign-in",
-};

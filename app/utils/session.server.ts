@@ -2,6 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { findViewerProfile, listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
+import { closeNotificationSockets } from "./notifications.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {
@@ -56,7 +57,10 @@ export async function requireAnonymous(context: AppLoadContext) {
 /** Ends the session: the auth library's sign-out, and the active organisation is forgotten. */
 export async function signOutHeaders(request: Request, context: AppLoadContext) {
   const session = await context.getSession();
-  if (session) await setActiveOrganization(context.db, session.user.id, null);
+  if (session) {
+    await setActiveOrganization(context.db, session.user.id, null);
+    context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, session.user.id));
+  }
   const response = await context.auth.api.signOut({ headers: request.headers, asResponse: true });
   const headers = new Headers();
   for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
@@ -109,6 +113,12 @@ export type Viewer = Awaited<ReturnType<typeof requireViewer>>;
 
 // Secure contexts prefix the name with __Secure-.
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.session_token=`);
+
+/** Whether a Set-Cookie line sets (or clears) the session cookie. */
+export function isSessionCookieLine(line: string) {
+  return SESSION_COOKIE_LINE.test(line);
+}
+const SESSION_COOKIE_LINE = new RegExp(`^(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.session_token=`);
 
 /** Whether the request carries a session cookie at all (cheap; says nothing of its validity). */
 export function hasSessionCookie(request: Request) {

@@ -42,9 +42,14 @@ export const mediaKeys = {
     `${bucketOf(type)}/${organizationId}/${crypto.randomUUID()}.${type.ext}`,
   self: (userId: string) => (type: MediaType) =>
     `${bucketOf(type)}/self-achievements/${userId}/${crypto.randomUUID()}.${type.ext}`,
-  avatar: (userId: string) => (type: Pick<MediaType, "ext">) => `${BUCKETS.avatars}/${userId}/avatar.${type.ext}`,
-  intro: (userId: string, at: number) => (type: MediaType) =>
-    `${BUCKETS.videos}/intro-${userId}-${at}${type.kind === "image" ? "-thumbnail" : ""}.${type.ext}`,
+  // A new unguessable key on every upload (the previous object is deleted): a private or archived
+  // profile's picture or video cannot be fetched by building its key from the user id. The user
+  // id stays in the prefix, so a purge finds every object of the user.
+  avatar: (userId: string) => (type: Pick<MediaType, "ext">) =>
+    `${BUCKETS.avatars}/${userId}/${crypto.randomUUID()}.${type.ext}`,
+  /** `upload` is one random id per upload, shared by the video and its thumbnail. */
+  intro: (userId: string, upload: string) => (type: MediaType) =>
+    `${BUCKETS.videos}/intro-${userId}-${upload}${type.kind === "image" ? "-thumbnail" : ""}.${type.ext}`,
 };
 
 /** The rules of the achievement forms: a picture or a video, a cover for the video, and the browser's thumbnail. */

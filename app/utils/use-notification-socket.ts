@@ -3,6 +3,9 @@ import type { HubMessage } from "./notifications.server.ts";
 
 const PING_EVERY_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
+/** The close code the hub uses when the user's session ended (workers/notification-hub.ts). */
+const SESSION_ENDED = 4001;
+const SESSION_ENDED_WAIT_MS = 5_000;
 
 /**
  * Keeps a WebSocket to this user's notification hub open while the page lives. After a drop it
@@ -42,11 +45,14 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
           // Not one of ours: ignore it.
         }
       });
-      socket.addEventListener("close", () => {
+      socket.addEventListener("close", (event) => {
         clearInterval(pingTimer);
         setConnected(false);
         if (stopped) return;
-        const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts++) + Math.random() * 500;
+        // SESSION_ENDED: the server closed it (sign-out, password change, archive). The page that
+        // caused it is moving on; a tab still signed in (with its new cookie) reconnects after that.
+        const backoff = event.code === SESSION_ENDED ? SESSION_ENDED_WAIT_MS : 1000 * 2 ** attempts++;
+        const delay = Math.min(MAX_BACKOFF_MS, backoff) + Math.random() * 500;
         retryTimer = setTimeout(connect, delay);
       });
     };

@@ -1,13 +1,15 @@
-import { and, eq, isNotNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
 import {
   achievements,
   organizationMembers,
   organizationRoles,
+  organizations,
   pendingOrganizationSetups,
   profiles,
   sessions,
   users,
+  verifications,
   type UserType,
 } from "../schema.ts";
 
@@ -97,24 +99,120 @@ export async function reactivateAccount(db: Db, userId: string) {
   await db.update(profiles).set({ deletedAt: null }).where(eq(profiles.id, userId));
 }
 
-export async function findAccountsArchivedBefore(db: Db, cutoff: Date, limit: number) {
+export async function findAccountsArchivedBefore(db: Db, cutoff: Date, limit: number, excluding: string[] = []) {
   const rows = await db
     .select({ id: profiles.id })
     .from(profiles)
-    .where(and(isNotNull(profiles.deletedAt), lt(profiles.deletedAt, cutoff)))
+    .where(
+      and(
+        isNotNull(profiles.deletedAt),
+        lt(profiles.deletedAt, cutoff),
+        excluding.length ? notInArray(profiles.id, excluding) : undefined,
+      ),
+    )
     .limit(limit);
   return rows.map((row) => row.id);
 }
 
-/** Media URLs on achievements the user received or created, which are purged with them. */
+/**
+ * Media URLs on achievements the user received (their self achievements included), which are
+ * purged with them. Achievements they gave others stay, with their media.
+ */
 export async function findAchievementMediaOf(db: Db, userId: string) {
   return db
     .select({ imageUrl: achievements.imageUrl, videoUrl: achievements.videoUrl })
     .from(achievements)
-    .where(or(eq(achievements.userId, userId), eq(achievements.createdBy, userId)));
+    .where(eq(achievements.userId, userId));
 }
 
 /** Deletes the user; every row that belongs to them goes with it through ON DELETE CASCADE. */
 export async function deleteUser(db: Db, userId: string) {
   await db.delete(users).where(eq(users.id, userId));
+}
+
+/**
+ * The account a forgot-password token belongs to while the token is unused and unexpired
+ * (the auth library stores it as `reset-password:{token}` with the user id as its value).
+ */
+export async function findPasswordResetAccount(db: Db, token: string, now = new Date()) {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified })
+    .from(verifications)
+    .innerJoin(users, eq(users.id, verifications.value))
+    .where(and(eq(verifications.identifier, `reset-password:${token}`), gt(verifications.expiresAt, now)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A reset link proves the mailbox is the owner's: an unconfirmed address counts as confirmed. */
+export async function markEmailVerified(db: Db, userId: string) {
+  await db.update(users).set({ emailVerified: true }).where(eq(users.id, userId));
+}
+
+/** Organisations this user is the only admin of (an account cannot leave them adminless). */
+export async function findSoleAdminOrganizations(db: Db, userId: string) {
+  return db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizationRoles)
+    .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
+    .where(
+      and(
+        eq(organizationRoles.userId, userId),
+        eq(organizationRoles.role, "admin"),
+        sql`(select count(*) from organization_roles other
+          where other.organization_id = ${organizationRoles.organizationId} and other.role = 'admin') = 1`,
+      ),
+    )
+    .orderBy(organizations.name)
+    .limit(20);
+}
+
+/** Every membership of the user (bounded: one per organisation). */
+export async function findMembershipIdsOf(db: Db, userId: string) {
+  const rows = await db
+    .select({ id: organizationMembers.id })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.userId, userId))
+    .limit(1000);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * A new sign-up for an address whose account was never confirmed replaces that account: the
+ * unconfirmed one (its password, name, type, pending organisation, sessions and links) goes, so
+ * whoever signed up first, perhaps not the address's owner, keeps no way in. Confirmed accounts
+ * are never touched. Its confirmation links name its user id, which no longer exists.
+ */
+export async function deleteUnconfirmedAccount(db: Db, email: string) {
+  await db.delete(users).where(and(eq(users.email, email.toLowerCase()), eq(users.emailVerified, false)));
+}
+
+/** Ends one session, by its token (a session started where it should not have been). */
+export async function deleteSessionByToken(db: Db, token: string) {
+  await db.delete(sessions).where(eq(sessions.token, token));
+}
+
+/** Unconfirmed sign-ups older than the cutoff: nobody proved the address; the cron deletes them. */
+export async function deleteUnconfirmedAccountsBefore(db: Db, cutoff: Date) {
+  const result = await db.run(
+    sql`delete from users where id in (select id from users where email_verified = 0 and created_at < ${cutoff.getTime()} limit 500)`,
+  );
+  return result.meta.changes ?? 0;
+}
+
+const CLEANUP_TABLES = new Set(["rate_limits", "verifications", "sessions", "dev_mail"]);
+
+/** Deletes the rows of one housekeeping table matching `where`, 500 at a time, at most 20 rounds. */
+export async function deleteInBatches(db: Db, table: string, where: SQL) {
+  if (!CLEANUP_TABLES.has(table)) throw new Error(`not a housekeeping table: ${table}`);
+  let deleted = 0;
+  for (let round = 0; round < 20; round++) {
+    const result = await db.run(
+      sql`delete from ${sql.identifier(table)} where rowid in (select rowid from ${sql.identifier(table)} where ${where} limit 500)`,
+    );
+    const changes = result.meta.changes ?? 0;
+    deleted += changes;
+    if (changes < 500) break;
+  }
+  return deleted;
 }

@@ -1,7 +1,7 @@
 import { and, count, countDistinct, desc, eq, fillPlaceholders, inArray, type Placeholder, sql } from "drizzle-orm";
 import type { AchievementType } from "../schema.ts";
 import type { Db } from "../client.ts";
-import { achievements, organizations, profiles } from "../schema.ts";
+import { achievements, credentials, organizations, profiles } from "../schema.ts";
 
 /** Upper bound on one list, so no query loads a whole table. */
 export const MAX_LISTED_ACHIEVEMENTS = 500;
@@ -16,10 +16,23 @@ const passportColumns = {
   videoUrl: achievements.videoUrl,
   organizationName: organizations.name,
   isSelf: sql<boolean>`${achievements.organizationId} is null`.mapWith(Boolean),
+  // The Open Badges credential behind an organisation achievement (decision 020); its verified
+  // mark shows only with one.
+  // Aliased: the passport's batch reads rows as objects, where a second "id" column would
+  // overwrite the achievement's.
+  credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
 };
 
+/** An achievement whose credential was revoked leaves every passport (its owner's too). */
+const notRevoked = sql`${credentials.revokedAt} is null`;
+
 const shownOnPassport = (userId: string | Placeholder) =>
-  and(eq(achievements.userId, userId), eq(achievements.status, "accepted"), eq(achievements.isVisible, true));
+  and(
+    eq(achievements.userId, userId),
+    eq(achievements.status, "accepted"),
+    eq(achievements.isVisible, true),
+    notRevoked,
+  );
 
 /**
  * The public passport's three statements, built (and their SQL written) once per database
@@ -47,11 +60,17 @@ function passportStatements(db: Db) {
       .select(passportColumns)
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
       .where(shownOnPassport(userId))
       .orderBy(desc(achievements.date), desc(achievements.createdAt))
       .limit(sql.placeholder("limit"))
       .prepare(),
-    total: db.select({ value: count() }).from(achievements).where(shownOnPassport(userId)).prepare(),
+    total: db
+      .select({ value: count() })
+      .from(achievements)
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .where(shownOnPassport(userId))
+      .prepare(),
   };
 }
 const passportStatementsByDb = new WeakMap<Db, ReturnType<typeof passportStatements>>();
@@ -202,6 +221,7 @@ export async function loadOwnAchievements(db: Db, userId: string) {
       .select(columns)
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
       .where(and(eq(achievements.userId, userId), eq(achievements.status, "pending")))
       .orderBy(desc(achievements.createdAt))
       .limit(MAX_LISTED_ACHIEVEMENTS),
@@ -209,7 +229,8 @@ export async function loadOwnAchievements(db: Db, userId: string) {
       .select(columns)
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
-      .where(and(eq(achievements.userId, userId), eq(achievements.status, "accepted")))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .where(and(eq(achievements.userId, userId), eq(achievements.status, "accepted"), notRevoked))
       .orderBy(desc(achievements.date), desc(achievements.createdAt))
       .limit(MAX_LISTED_ACHIEVEMENTS),
   ]);

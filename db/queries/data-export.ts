@@ -1,9 +1,10 @@
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import {
   achievements,
   betaFeedback,
+  credentials,
   notifications,
   organizationMembers,
   organizationRoles,
@@ -172,4 +173,22 @@ export function listExportFeedback(db: Db, userId: string) {
       .limit(limit)
       .offset(offset),
   );
+}
+
+/** Signed credentials run to a few kB each: they are read (and zipped) a page at a time, never all at once. */
+const CREDENTIAL_PAGE = 100;
+
+/** The person's signed credentials (revoked ones too: they verify as revoked), page by page. */
+export async function* pagesOfExportCredentials(db: Db, userId: string) {
+  for (let offset = 0; offset < MAX_EXPORTED_ROWS; offset += CREDENTIAL_PAGE) {
+    const page = await db
+      .select({ id: credentials.id, json: credentials.json, issuedAt: credentials.issuedAt })
+      .from(credentials)
+      .where(and(eq(credentials.userId, userId), isNotNull(credentials.json)))
+      .orderBy(asc(credentials.issuedAt), asc(credentials.id))
+      .limit(CREDENTIAL_PAGE)
+      .offset(offset);
+    yield page;
+    if (page.length < CREDENTIAL_PAGE) return;
+  }
 }

@@ -21,6 +21,21 @@ export async function confirmationLink(request: APIRequestContext, email: string
   return new URL(link!).pathname + new URL(link!).search;
 }
 
+/** The forgot-password link of the newest such e-mail to this address, from the dev mailbox. */
+export async function passwordResetLink(request: APIRequestContext, email: string) {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const mail = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as {
+        text: string;
+      }[];
+      link = mail.map((item) => /(https?:\/\/\S+\/auth\/reset-password\?token=\S+)/.exec(item.text)?.[1]).find(Boolean);
+      return link;
+    })
+    .toBeTruthy();
+  return new URL(link!).pathname + new URL(link!).search;
+}
+
 /**
  * A confirmed, signed-in account made through the real forms (posted as a browser without
  * JavaScript would), leaving the session cookie in the page's context.

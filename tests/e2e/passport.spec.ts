@@ -98,7 +98,7 @@ test("a person adds a self achievement and edits the biography", async ({ page }
   // Stored as 'title - company': the card shows the company on its own line, never as verified.
   await expect(card.getByRole("heading", { name: "Half Marathon", exact: true })).toBeVisible();
   await expect(card.getByText("City Runners", { exact: true })).toBeVisible();
-  await expect(card.getByLabel("Verified organisation")).toHaveCount(0);
+  await expect(card.getByLabel("Verified credential")).toHaveCount(0);
 });
 
 test("a person uploads a profile picture", async ({ page }) => {

@@ -65,6 +65,9 @@ test.describe("settings", () => {
   test("archive signs out after 2 seconds; signing in again reactivates; purge deletes everything", async ({
     page,
   }) => {
+    // Two timed waits (the sign-out after archiving, the pending sign-out behind the dialog) and
+    // three sign-ins: on a shared machine this passes 30 s.
+    test.slow();
     const { email } = await signUpAndConfirm(page, { name: "Alex Gone" });
     await page.goto("/settings");
     await page.getByRole("button", { name: "Archive Account" }).click();
@@ -75,11 +78,13 @@ test.describe("settings", () => {
     await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
     await expect(page).toHaveURL("/", { timeout: 6000 });
 
-    // Signing in again brings the account back.
+    // Signing in again offers the choice; Reactivate brings the account back.
     await page.goto("/auth");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
+    await page.getByRole("button", { name: "Reactivate" }).click();
     await expect(page).toHaveURL("/dashboard");
     await expect(toast(page, "Welcome back")).toBeVisible();
 
@@ -91,6 +96,7 @@ test.describe("settings", () => {
     const purge = page.getByRole("alertdialog", { name: "Permanently delete all data?" });
     await expect(purge).toContainText("This cannot be undone.");
     await page.waitForTimeout(2500); // the pending sign-out waits while the dialog is open
+    await purge.getByLabel("Current Password").fill(PASSWORD);
     await purge.getByRole("button", { name: "Delete Everything" }).click();
     await expect(page.getByRole("heading", { name: "Account Purged" })).toBeVisible();
     await expect(page).toHaveURL("/", { timeout: 6000 });
@@ -117,6 +123,7 @@ test.describe("settings without JavaScript", () => {
       .click();
     await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
     await page.getByRole("link", { name: "Permanently Delete All Data" }).click();
+    await page.getByLabel("Current Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Delete Everything" }).click();
     await expect(page.getByRole("heading", { name: "Account Purged" })).toBeVisible();
   });

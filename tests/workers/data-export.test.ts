@@ -103,14 +103,28 @@ describe("download my data", () => {
     expect(response.headers.get("Cache-Control")).toContain("no-store");
     const { files, json } = await unzip(response);
 
+    const credentialFiles = Object.keys(files).filter((name) => name.startsWith("credentials/"));
     expect(Object.keys(files).sort()).toEqual(
       [
         "data.json",
         "resume.json",
         `media/avatars/${rex.id}/avatar.png`,
         `media/achievement-images/${organizationId}/star.png`,
+        ...credentialFiles,
       ].sort(),
     );
+    // The signed credential of each accepted organisation achievement, byte for byte as issued.
+    const { results: issued } = await env.DB.prepare("select id, json from credentials where user_id = ?")
+      .bind(rex.id)
+      .all<{ id: string; json: string }>();
+    expect(issued).toHaveLength(3);
+    expect(credentialFiles.sort()).toEqual(issued.map(({ id }) => `credentials/${id}.json`).sort());
+    for (const { id, json } of issued) expect(strFromU8(files[`credentials/${id}.json`]!)).toBe(json);
+    expect(credentialFiles.map((name) => json(name).credentialSubject.achievement.name as string).sort()).toEqual([
+      "Forklift Licence",
+      "Star of the Month",
+      "Ten Years",
+    ]);
     expect([...files[`media/avatars/${rex.id}/avatar.png`]!]).toEqual([...PNG_BYTES]);
 
     const data = json("data.json");

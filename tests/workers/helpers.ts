@@ -5,6 +5,9 @@ export const PASSWORD = "correct-horse-1";
 
 /** A distinct client address per call site, as the rate limits see clients. */
 export const newClientIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}`;
+/** A client in a network (IPv6 /64) of its own, for limits counted per network. */
+export const newClientNetwork = () =>
+  `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`;
 
 export const uniqueEmail = (prefix = "user") => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
@@ -62,6 +65,18 @@ export async function confirmationToken(email: string) {
     : null;
 }
 
+/** The token of the newest forgot-password link mailed to this address (null when none). */
+export async function passwordResetToken(email: string) {
+  const row = await env.DB.prepare(
+    "select text from dev_mail where \"to\" = ? and subject like 'Reset your%' order by created_at desc, rowid desc limit 1",
+  )
+    .bind(email.toLowerCase())
+    .first<{ text: string }>();
+  return row
+    ? new URL(/(https?:\/\/\S+\/auth\/reset-password\?token=\S+)/.exec(row.text)![1]!).searchParams.get("token")
+    : null;
+}
+
 export async function signUp(fields: { name?: string; email: string; organizationName?: string }) {
   return postForm(fields.organizationName ? "/auth?mode=organisation" : "/auth?mode=personal", {
     intent: fields.organizationName ? "org-signup" : "signup",
@@ -75,10 +90,23 @@ export async function signUp(fields: { name?: string; email: string; organizatio
 /** A confirmed account, signed in: returns its id and session cookie. */
 export async function createAccount(fields: { name?: string; email?: string; organizationName?: string } = {}) {
   const email = fields.email ?? uniqueEmail();
-  await signUp({ ...fields, email });
-  const confirm = await postForm("/auth/confirm", { token: (await confirmationToken(email))! });
+  const signedUp = await signUp({ ...fields, email });
+  // Confirmed in the browser that signed up (its cookie says so), which signs it in.
+  const confirm = await postForm(
+    "/auth/confirm",
+    { token: (await confirmationToken(email))! },
+    { cookie: signUpCookie(signedUp) },
+  );
   const user = await env.DB.prepare("select id from users where email = ?").bind(email).first<{ id: string }>();
   return { id: user!.id, email, cookie: cookiesFrom(confirm) };
+}
+
+/** The cookie a sign-up leaves in its browser, naming the account it created. */
+export function signUpCookie(signUpResponse: Response) {
+  return cookiesFrom(signUpResponse)
+    .split("; ")
+    .filter((pair) => pair.startsWith("passport_signup="))
+    .join("; ");
 }
 
 export async function signIn(email: string, password = PASSWORD, ip?: string) {

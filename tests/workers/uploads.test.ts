@@ -309,7 +309,7 @@ const profileOf = (userId: string) =>
     .first<{ avatarUrl: string | null; introVideoUrl: string | null; thumbnailUrl: string | null }>();
 
 describe("avatar", () => {
-  it("overwrites {userId}/avatar.{ext} for the uploader only, with a fresh version in the URL", async () => {
+  it("stores each picture under a new unguessable key for the uploader only, and deletes the previous one", async () => {
     const person = await createAccount();
     const upload = () =>
       postMultipart(
@@ -321,15 +321,19 @@ describe("avatar", () => {
     expect(first.status).toBe(302);
     expect(first.headers.get("Location")).toBe("/settings");
     const before = (await profileOf(person.id))!.avatarUrl;
-    expect(before).toMatch(new RegExp(`^/media/avatars/${person.id}/avatar\\.png\\?v=\\d+$`));
+    expect(before).toMatch(new RegExp(`^/media/avatars/${person.id}/[0-9a-f-]{36}\\.png$`));
     await new Promise((resolve) => setTimeout(resolve, 5));
     await postMultipart(
       "/profile/media",
       profileMediaForm("upload-avatar", { avatar: new File([JPEG_BYTES], "me.jpg", { type: "image/jpeg" }) }),
       { cookie: person.cookie },
     );
-    expect((await profileOf(person.id))!.avatarUrl).toMatch(/avatar\.jpg\?v=\d+$/);
-    expect(await keysUnder(`avatars/${person.id}/`)).toEqual([`avatars/${person.id}/avatar.jpg`]);
+    const after = (await profileOf(person.id))!.avatarUrl!;
+    expect(after).toMatch(new RegExp(`^/media/avatars/${person.id}/[0-9a-f-]{36}\\.jpg$`));
+    expect(await keysUnder(`avatars/${person.id}/`)).toEqual([after.slice("/media/".length)]);
+    // The old picture is gone, and no key built from the user id answers.
+    expect((await SELF.fetch(`${ORIGIN}${before}`)).status).toBe(404);
+    expect((await SELF.fetch(`${ORIGIN}/media/avatars/${person.id}/avatar.jpg`)).status).toBe(404);
   });
 
   it("refuses a file that is not an image, and anyone signed out", async () => {
@@ -350,7 +354,7 @@ describe("avatar", () => {
 });
 
 describe("introduction video", () => {
-  it("is stored as intro-{userId}-{timestamp}, replaces (and deletes) the previous one, and Remove clears it", async () => {
+  it("is stored as intro-{userId}-{random id}, replaces (and deletes) the previous one, and Remove clears it", async () => {
     const person = await createAccount();
     const upload = (bytes: Uint8Array) =>
       postMultipart(
@@ -365,9 +369,11 @@ describe("introduction video", () => {
     const response = await upload(mp4Bytes({ seconds: 12 }));
     expect(response.headers.get("Location")).toBe(`/passport/${person.id}`);
     const first = (await profileOf(person.id))!;
-    expect(first.introVideoUrl).toMatch(new RegExp(`^/media/achievement-videos/intro-${person.id}-\\d+\\.mp4$`));
+    expect(first.introVideoUrl).toMatch(
+      new RegExp(`^/media/achievement-videos/intro-${person.id}-[0-9a-f-]{36}\\.mp4$`),
+    );
     expect(first.thumbnailUrl).toMatch(
-      new RegExp(`^/media/achievement-videos/intro-${person.id}-\\d+-thumbnail\\.jpg$`),
+      new RegExp(`^/media/achievement-videos/intro-${person.id}-[0-9a-f-]{36}-thumbnail\\.jpg$`),
     );
 
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { securityEvent } from "#app/utils/log.server.ts";
+import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
@@ -71,5 +72,10 @@ export const securityHeaders: MiddlewareHandler<WorkerEnv> = async (c, next) => 
     headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   if (c.res.headers.get("Content-Type")?.startsWith("text/html"))
     headers["Content-Security-Policy"] = contentSecurityPolicy(nonce);
+  // Whatever is answered to a signed-in browser (pages, their data requests, the auth API) is
+  // that person's: no shared cache keeps it and no browser stores it for the Back button after
+  // sign-out. Media is public by unguessable key and keeps its own long caching.
+  const signedIn = hasSessionCookie(c.req.raw) || c.res.headers.getSetCookie().some(isSessionCookieLine);
+  if (signedIn && !new URL(c.req.url).pathname.startsWith("/media/")) headers["Cache-Control"] = "private, no-store";
   setResponseHeaders(c, headers);
 };

@@ -1,10 +1,11 @@
-import { Form } from "@remix-run/react";
-import { Award, Clock, Users } from "lucide-react";
+import { Form, Link } from "@remix-run/react";
+import { Award, Clock, ShieldCheck, Users } from "lucide-react";
 import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatShortDate } from "#app/utils/dates.ts";
 import type { RecognitionAnalytics } from "#db/queries/analytics.ts";
@@ -51,6 +52,13 @@ export function AdminDashboard({
           </div>
         }
         subtitle={organization?.name}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/dashboard/achievements">
+              <ShieldCheck aria-hidden /> Given achievements
+            </Link>
+          </Button>
+        }
       />
 
       <Card>

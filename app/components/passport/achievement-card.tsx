@@ -35,10 +35,10 @@ export function AchievementCard({
         {company ? (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{company}</span>
-            {/* Only an organisation that gave the achievement is verified; a self-named company is not. */}
-            {achievement.isSelf ? null : (
-              <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified organisation" />
-            )}
+            {/* Only a signed, unrevoked credential earns the mark (decision 020); a self-named company never does. */}
+            {achievement.credentialId ? (
+              <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
+            ) : null}
           </p>
         ) : null}
         {achievement.description ? (

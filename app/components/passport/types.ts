@@ -22,4 +22,6 @@ export type PassportAchievement = {
   /** Null for a self achievement. */
   organizationName: string | null;
   isSelf: boolean;
+  /** The Open Badges credential that backs an organisation achievement, when one was issued. */
+  credentialId?: string | null;
 };

@@ -1,0 +1,39 @@
+import { CircleCheck, CircleX } from "lucide-react";
+import { Badge } from "#app/components/ui/badge.tsx";
+import type { Check, Verdict } from "#app/utils/credentials/verify.server.ts";
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  Valid: "This credential is valid.",
+  Revoked: "This credential was revoked by its issuer.",
+  Invalid: "This credential could not be verified.",
+};
+
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+  return <Badge variant={verdict === "Valid" ? "default" : "destructive"}>{verdict}</Badge>;
+}
+
+/** The verdict, then one plain line per check. */
+export function VerificationResult({ verdict, checks }: { verdict: Verdict; checks: Check[] }) {
+  return (
+    <section aria-labelledby="verification-title" className="grid gap-3" role="status">
+      <h2 id="verification-title" className="flex flex-wrap items-center gap-2 text-xl font-semibold">
+        Status: <VerdictBadge verdict={verdict} />
+      </h2>
+      <p>{VERDICT_TEXT[verdict]}</p>
+      <ul className="grid gap-2">
+        {checks.map((check) => (
+          <li key={check.name} className="flex items-start gap-2 text-sm">
+            {check.passed ? (
+              <CircleCheck className="mt-0.5 size-4 shrink-0 text-primary" aria-label="Passed" role="img" />
+            ) : (
+              <CircleX className="mt-0.5 size-4 shrink-0 text-destructive" aria-label="Failed" role="img" />
+            )}
+            <span className="min-w-0 break-words">
+              <span className="font-medium">{check.name}:</span> {check.detail}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { Link } from "@remix-run/react";
+import { ShieldCheck, ShieldOff } from "lucide-react";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { formatLongDate } from "#app/utils/dates.ts";
+
+export type GivenAchievement = {
+  id: string;
+  title: string;
+  date: string;
+  status: "pending" | "accepted" | "rejected";
+  recipientName: string;
+  credentialId: string | null;
+  revokedAt: Date | string | null;
+};
+
+const STATUS_LABELS = { pending: "Pending", accepted: "Accepted", rejected: "Declined" } as const;
+
+/** The achievements an organisation gave, newest first, a page at a time; each credential can be revoked. */
+export function GivenAchievements({
+  rows,
+  page,
+  hasMore,
+}: {
+  rows: GivenAchievement[];
+  page: number;
+  hasMore: boolean;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Given achievements</CardTitle>
+        <CardDescription>
+          Accepted achievements carry a verifiable credential. Revoking one removes it from the member&apos;s passport
+          and makes its credential verify as revoked.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {rows.length === 0 ? (
+          <p className="text-muted-foreground">No achievements given yet.</p>
+        ) : (
+          <ul className="divide-y">
+            {rows.map((row) => (
+              <li key={row.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <p className="font-medium break-words">{row.title}</p>
+                  <p className="text-sm break-words text-muted-foreground">
+                    {row.recipientName} · <time dateTime={row.date}>{formatLongDate(row.date)}</time>
+                  </p>
+                </div>
+                <div className="flex flex-wrap items-center gap-2">
+                  {row.revokedAt ? (
+                    <Badge variant="destructive">Revoked</Badge>
+                  ) : (
+                    <Badge variant={row.status === "accepted" ? "default" : "outline"}>
+                      {STATUS_LABELS[row.status]}
+                    </Badge>
+                  )}
+                  {row.credentialId ? (
+                    <Button asChild size="sm" variant="ghost">
+                      <Link to={`/credentials/${row.credentialId}`} aria-label={`Credential for ${row.title}`}>
+                        <ShieldCheck aria-hidden /> Credential
+                      </Link>
+                    </Button>
+                  ) : null}
+                  {row.credentialId && !row.revokedAt ? (
+                    <ConfirmAction
+                      id={row.credentialId}
+                      intent="revoke"
+                      fields={{ credentialId: row.credentialId }}
+                      triggerSize="sm"
+                      trigger={
+                        <>
+                          <ShieldOff aria-hidden /> Revoke
+                        </>
+                      }
+                      title={`Revoke "${row.title}"?`}
+                      description={`${row.recipientName} loses this achievement from their passport, and its credential verifies as revoked everywhere. This cannot be undone.`}
+                      confirm="Revoke credential"
+                    />
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        {page > 1 || hasMore ? (
+          <nav aria-label="Pages" className="flex justify-between gap-2">
+            {page > 1 ? (
+              <Button asChild variant="outline" size="sm">
+                <Link to={page === 2 ? "?" : `?page=${page - 1}`}>Newer</Link>
+              </Button>
+            ) : (
+              <span />
+            )}
+            {hasMore ? (
+              <Button asChild variant="outline" size="sm">
+                <Link to={`?page=${page + 1}`}>Older</Link>
+              </Button>
+            ) : null}
+          </nav>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowLeft } from "lucide-react";
+import { z } from "zod";
+import { GivenAchievements } from "#app/components/dashboard/given-achievements.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { revokeGivenCredential } from "#app/utils/credentials/revoke.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import { listGivenAchievements } from "#db/queries/credentials.ts";
+import { isOrganizationAdmin } from "#db/queries/organizations.ts";
+
+export const meta: MetaFunction = () => [{ title: `Given achievements · ${PRODUCT_NAME}` }];
+
+// Pages beyond this are not offered: offsets stay cheap.
+const MAX_PAGE = 500;
+const pageSchema = z.coerce.number().int().min(1).max(MAX_PAGE).catch(1);
+const revokeSchema = z.object({ intent: z.literal("revoke"), credentialId: z.uuid() });
+
+/** The admin of the active organisation only; anyone else goes back to the dashboard. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const active = viewer.activeOrganization;
+  if (!active || !(await isOrganizationAdmin(context.db, viewer.id, active.id))) throw redirect("/dashboard");
+  const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? 1);
+  return { organizationName: active.name, page, ...(await listGivenAchievements(context.db, active.id, page)) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const parsed = revokeSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
+  const toast = await revokeGivenCredential(context, viewer.id, parsed.data.credentialId);
+  const url = new URL(request.url);
+  return redirectWithToast(context.env, request, `${url.pathname}${url.search}`, toast);
+}
+
+export default function GivenAchievementsPage() {
+  const { organizationName, page, rows, hasMore } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto grid max-w-5xl gap-6">
+      <div className="grid gap-2">
+        <Button asChild variant="ghost" size="sm" className="w-fit">
+          <Link to="/dashboard">
+            <ArrowLeft aria-hidden /> Dashboard
+          </Link>
+        </Button>
+        <h1 className="text-3xl font-bold tracking-tight">Given achievements</h1>
+        <p className="break-words text-muted-foreground">{organizationName}</p>
+      </div>
+      <GivenAchievements rows={rows} page={page} hasMore={hasMore} />
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { MailCheck } from "lucide-react";
+import { AuthCard } from "#app/components/auth-card.tsx";
+import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
+import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { forgotPasswordSchema } from "#app/utils/form-schemas.ts";
+import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { requireAnonymous } from "#app/utils/session.server.ts";
+import { replyFailure } from "#app/utils/form-reply.server.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+
+export const meta: MetaFunction = () => [{ title: `Forgot password · ${PRODUCT_NAME}` }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(context);
+  const url = new URL(request.url);
+  // After a request: the same page for every address, whether or not it has an account.
+  return { sentTo: url.searchParams.get("sent"), email: url.searchParams.get("email") };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(context);
+  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  if (submission.status !== "success") {
+    return replyFailure({ formId: "forgot-password", submission });
+  }
+  const { email } = submission.value;
+  const fingerprint = await emailFingerprint(email);
+  // Both limits count every request: one network cannot try many addresses, nor many networks one.
+  const withinLimits =
+    (await consumeSubjectRateLimit(context.db, "forgot-password", clientNetwork(request))) &&
+    (await consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint));
+  if (!withinLimits) {
+    securityEvent("auth.failed", {
+      reason: "rate limited",
+      action: "forgot-password",
+      route: pathOf(request),
+      requestId: context.requestId,
+      email: fingerprint,
+    });
+    return replyFailure({
+      formId: "forgot-password",
+      submission,
+      toast: { title: "Too many attempts", description: RATE_LIMIT_MESSAGE },
+      status: 429,
+      formErrors: [RATE_LIMIT_MESSAGE],
+    });
+  }
+  // Unknown addresses are answered exactly like known ones (the library only mails known ones).
+  await context.auth.api.requestPasswordReset({ body: { email }, headers: request.headers }).catch((error) => {
+    console.error(JSON.stringify({ level: "error", message: "password reset request failed", error: String(error) }));
+  });
+  return redirectWithToast(context.env, request, `${FORGOT_PASSWORD_PATH}?sent=${encodeURIComponent(email)}`, {
+    title: "Check your email",
+    description: `If ${email} has an account, a link to choose a new password is on its way.`,
+  });
+}
+
+export default function ForgotPassword() {
+  const { sentTo, email } = useLoaderData<typeof loader>();
+  const actionData = useFormReply("forgot-password");
+  const { form, fields, formProps } = useValidatedForm({
+    id: "forgot-password",
+    schema: forgotPasswordSchema,
+    actionData,
+    defaultValue: { email: email ?? sentTo ?? "" },
+  });
+
+  if (sentTo) {
+    return (
+      <AuthCard
+        title="Check your email"
+        description={`If ${sentTo} has an account, we sent it a link to choose a new password. The link works once, for 1 hour.`}
+      >
+        <div className="grid gap-6">
+          <MailCheck className="mx-auto size-12 text-primary" aria-hidden />
+          <Button asChild>
+            <Link to="/auth">Back to sign in</Link>
+          </Button>
+          <p className="text-center text-sm text-muted-foreground">
+            No email after a few minutes? Check your spam folder, or{" "}
+            <Link to={FORGOT_PASSWORD_PATH} className="font-medium text-primary hover:underline">
+              ask for another link
+            </Link>
+            .
+          </p>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Forgot password?"
+      description="Enter the email address of your account and we will send you a link to choose a new password."
+    >
+      <Form method="post" {...formProps} className="grid gap-4">
+        <FormError errors={form.errors} />
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email" autoFocus />
+        <SubmitButton intent="forgot-password" pendingText="Sending...">
+          Send reset link
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        Remembered it?{" "}
+        <Link to="/auth" className="font-medium text-primary hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,138 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { XCircle } from "lucide-react";
+import { AuthCard } from "#app/components/auth-card.tsx";
+import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
+import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
+import { pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { closeNotificationSockets } from "#app/utils/notifications.server.ts";
+import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
+import { replyFailure } from "#app/utils/form-reply.server.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { findPasswordResetAccount, markEmailVerified } from "#db/queries/accounts.ts";
+
+export const meta: MetaFunction = () => [{ title: `Choose a new password · ${PRODUCT_NAME}` }];
+
+const HIDDEN = ["newPassword", "confirmPassword"];
+
+// Opening the link changes nothing (mail scanners open links too); the token is consumed only by
+// the form's POST. It may be opened signed in or out: setting the password signs this browser in.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const account = token ? await findPasswordResetAccount(context.db, token) : null;
+  return { token: account ? token : null };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  if (submission.status !== "success") {
+    return replyFailure({ formId: "reset-password", submission, hideFields: HIDDEN });
+  }
+  if (!(await consumeSubjectRateLimit(context.db, "reset-password", clientNetwork(request)))) {
+    return replyFailure({
+      formId: "reset-password",
+      submission,
+      toast: { title: "Too many attempts", description: RATE_LIMIT_MESSAGE },
+      status: 429,
+      formErrors: [RATE_LIMIT_MESSAGE],
+      hideFields: HIDDEN,
+    });
+  }
+  const { token, newPassword } = submission.value;
+  const account = await findPasswordResetAccount(context.db, token);
+  // The library consumes the token and ends every session of the account in one transaction.
+  const reset = account
+    ? await context.auth.api.resetPassword({ body: { token, newPassword } }).then(
+        () => true,
+        () => false,
+      )
+    : false;
+  if (!account || !reset) {
+    securityEvent("auth.failed", {
+      reason: "invalid, used or expired password reset token",
+      route: pathOf(request),
+      requestId: context.requestId,
+    });
+    return linkExpired();
+  }
+  context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, account.id));
+  if (!account.emailVerified) await markEmailVerified(context.db, account.id);
+
+  const session = await startSession(context, request, {
+    email: account.email,
+    password: newPassword,
+    remember: false,
+  });
+  const entered =
+    session.ok && session.body.user
+      ? await enterAccount(context, request, { user: session.body.user, headers: session.headers }, "/dashboard", {
+          title: "Password updated",
+        })
+      : null;
+  // Archived past the grace period (about to be purged): the password is set, nobody is signed in.
+  return entered ?? linkExpired();
+}
+
+/** Not a failed form but a dead link: the page says so and offers a new one instead of the form. */
+const linkExpired = () => data({ expired: true }, { status: 400 });
+
+export default function ResetPassword() {
+  const { token } = useLoaderData<typeof loader>();
+  const expired = useActionData<{ expired?: boolean }>()?.expired;
+  const actionData = useFormReply("reset-password");
+  const { form, fields, formProps } = useValidatedForm({
+    id: "reset-password",
+    schema: resetPasswordSchema,
+    actionData,
+  });
+
+  if (!token || expired) {
+    return (
+      <AuthCard
+        title="This link has expired"
+        description="Password reset links work once, for 1 hour. This one was already used or is too old. Ask for a new one."
+      >
+        <div className="grid justify-items-center gap-4">
+          <XCircle className="size-12 text-destructive" aria-hidden />
+          <Button asChild>
+            <Link to={FORGOT_PASSWORD_PATH}>Send me a new link</Link>
+          </Button>
+          <Link to="/auth" className="text-sm font-medium text-primary hover:underline">
+            Back to sign in
+          </Link>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Choose a new password" description="Setting it signs you out everywhere else.">
+      <Form method="post" {...formProps} className="grid gap-4">
+        <input type="hidden" name="token" value={token} />
+        <FormError errors={form.errors} />
+        <TextField
+          field={fields.newPassword}
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 6 characters."
+          autoFocus
+        />
+        <TextField
+          field={fields.confirmPassword}
+          label="Confirm New Password"
+          type="password"
+          autoComplete="new-password"
+        />
+        <SubmitButton intent="reset-password" pendingText="Saving...">
+          Set new password
+        </SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,107 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Download } from "lucide-react";
+import { z } from "zod";
+import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
+import { VerificationResult } from "#app/components/credentials/verification-result.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent } from "#app/components/ui/card.tsx";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { issuing } from "#app/utils/credentials/issuer.server.ts";
+import {
+  verifierFor,
+  verifyCredential,
+  type VerificationResult as Result,
+} from "#app/utils/credentials/verify.server.ts";
+import { formatLongDate } from "#app/utils/dates.ts";
+import { findCredential } from "#db/queries/credentials.ts";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.summary?.achievement ?? "Credential"} · ${PRODUCT_NAME}` },
+  { name: "robots", content: "noindex" },
+];
+
+const idSchema = z.uuid();
+
+/**
+ * A credential's human page: who issued what to whom, and whether it verifies now. The same URL
+ * serves the credential's JSON to `Accept: application/ld+json` (workers/routes/credentials.ts).
+ * Verifying here reads only this app's own data (a few ms of CPU, never on a passport).
+ */
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const id = idSchema.safeParse(params.credentialId);
+  const credential = id.success ? await findCredential(context.db, id.data) : null;
+  if (!credential) throw new Response("Credential not found", { status: 404 });
+  const signer = issuing(context.db, context.env);
+  let result: Result | null = null;
+  if (credential.json && signer) {
+    result = await verifyCredential(JSON.parse(credential.json), verifierFor(signer, context.env.ENVIRONMENT));
+  }
+  return {
+    id: credential.id,
+    recipientName: credential.recipientName,
+    issuedAt: credential.issuedAt.toISOString(),
+    // A purged recipient's credential keeps only its revoked shell.
+    verdict: result?.verdict ?? (credential.revokedAt ? "Revoked" : "Invalid"),
+    checks: result?.checks ?? [],
+    summary: result?.summary ?? null,
+    available: Boolean(credential.json),
+  };
+}
+
+export default function CredentialRoute() {
+  const { id, recipientName, issuedAt, verdict, checks, summary, available } = useLoaderData<typeof loader>();
+  return (
+    <CredentialPage title={summary?.achievement ?? "Credential"}>
+      <Card>
+        <CardContent className="grid gap-3 pt-6">
+          <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
+            {summary ? (
+              <>
+                <dt className="text-muted-foreground">Issuer</dt>
+                <dd className="break-words">{summary.issuer}</dd>
+              </>
+            ) : null}
+            {recipientName ? (
+              <>
+                <dt className="text-muted-foreground">Recipient</dt>
+                <dd className="break-words">{recipientName}</dd>
+              </>
+            ) : null}
+            {summary?.awardedDate ? (
+              <>
+                <dt className="text-muted-foreground">Awarded</dt>
+                <dd>{formatLongDate(summary.awardedDate.slice(0, 10))}</dd>
+              </>
+            ) : null}
+            <dt className="text-muted-foreground">Issued</dt>
+            <dd>{formatLongDate(issuedAt.slice(0, 10))}</dd>
+          </dl>
+        </CardContent>
+      </Card>
+      {checks.length > 0 ? (
+        <VerificationResult verdict={verdict} checks={checks} />
+      ) : (
+        <p role="status" className="text-lg font-semibold">
+          Status: {verdict}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        {available ? (
+          <Button asChild variant="outline">
+            <a href={`/credentials/${id}/download`} download>
+              <Download aria-hidden /> Download credential
+            </a>
+          </Button>
+        ) : null}
+        <Button asChild variant="outline">
+          <Link to="/verify">Verify a credential</Link>
+        </Button>
+      </div>
+      <p className="text-sm text-muted-foreground">
+        An Open Badges 3.0 credential, signed by its issuer (eddsa-rdfc-2022). Any Open Badges or Verifiable Credentials
+        verifier can check it without {PRODUCT_NAME}.
+      </p>
+    </CredentialPage>
+  );
+}

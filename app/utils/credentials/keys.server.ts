@@ -1,0 +1,106 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { organizationKeys } from "#db/schema.ts";
+import { publicKeyMultibase } from "./data-integrity.server.ts";
+
+/**
+ * One Ed25519 key per organisation and version, derived with HKDF from one Worker secret
+ * (CREDENTIAL_KEY_SECRET) and never stored; D1 keeps only the public keys, which stay in the DID
+ * document forever so that rotating never breaks what was signed (decision 020).
+ */
+
+// PKCS#8 wrapping of a raw 32-byte Ed25519 seed (RFC 8410), the form Web Crypto imports.
+const PKCS8_ED25519_PREFIX = [
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+];
+
+export async function ed25519FromSeed(seed: Uint8Array) {
+  const privateKey = await crypto.subtle.importKey(
+    "pkcs8",
+    Uint8Array.from([...PKCS8_ED25519_PREFIX, ...seed]),
+    "Ed25519",
+    true,
+    ["sign"],
+  );
+  const { x } = (await crypto.subtle.exportKey("jwk", privateKey)) as JsonWebKey;
+  const publicKey = Uint8Array.from(atob(x!.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  return { privateKey, publicKey };
+}
+
+async function deriveKey(secret: string, organizationId: string, version: number) {
+  const encoder = new TextEncoder();
+  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
+  const seed = await crypto.subtle.deriveBits(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode("career-passport/credential-keys"),
+      info: encoder.encode(`${organizationId}/${version}`),
+    },
+    material,
+    256,
+  );
+  return ed25519FromSeed(new Uint8Array(seed));
+}
+
+export const didOf = (host: string, organizationId: string) =>
+  `did:web:${encodeURIComponent(host)}:orgs:${organizationId}`;
+export const verificationMethodOf = (did: string, version: number) => `${did}#key-${version}`;
+
+export function listPublicKeys(db: Db, organizationId: string) {
+  return db
+    .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .from(organizationKeys)
+    .where(eq(organizationKeys.organizationId, organizationId))
+    .orderBy(organizationKeys.version)
+    .limit(1000);
+}
+
+/**
+ * The organisation's current signing key, registering its public half first when new. When the
+ * secret has changed since a version was registered, the derived key no longer matches that
+ * public key: a new version is started rather than signing with a key nobody can verify.
+ */
+export async function currentSigningKey(db: Db, secret: string, organizationId: string, did: string) {
+  const [latest] = await db
+    .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .from(organizationKeys)
+    .where(eq(organizationKeys.organizationId, organizationId))
+    .orderBy(desc(organizationKeys.version))
+    .limit(1);
+  if (latest) {
+    const key = await deriveKey(secret, organizationId, latest.version);
+    if (publicKeyMultibase(key.publicKey) === latest.publicKeyMultibase)
+      return { ...key, verificationMethod: verificationMethodOf(did, latest.version) };
+  }
+  return rotateKey(db, secret, organizationId, did, (latest?.version ?? 0) + 1);
+}
+
+/** Starts a new key version; older versions stay published (and valid for what they signed). */
+export async function rotateKey(db: Db, secret: string, organizationId: string, did: string, version?: number) {
+  const next =
+    version ??
+    ((
+      await db
+        .select({ version: organizationKeys.version })
+        .from(organizationKeys)
+        .where(eq(organizationKeys.organizationId, organizationId))
+        .orderBy(desc(organizationKeys.version))
+        .limit(1)
+    )[0]?.version ?? 0) + 1;
+  const key = await deriveKey(secret, organizationId, next);
+  // Two first signings at once derive the same key for the same version: the loser's insert is
+  // ignored and it signs with the identical key.
+  await db
+    .insert(organizationKeys)
+    .values({ organizationId, version: next, publicKeyMultibase: publicKeyMultibase(key.publicKey) })
+    .onConflictDoNothing();
+  const [stored] = await db
+    .select({ publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .from(organizationKeys)
+    .where(and(eq(organizationKeys.organizationId, organizationId), eq(organizationKeys.version, next)))
+    .limit(1);
+  if (stored?.publicKeyMultibase !== publicKeyMultibase(key.publicKey))
+    throw new Error("credential key version taken by another key");
+  return { ...key, verificationMethod: verificationMethodOf(did, next) };
+}

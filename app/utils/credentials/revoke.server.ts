@@ -1,0 +1,38 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { findCredential, revokeCredential } from "#db/queries/credentials.ts";
+import { isOrganizationAdmin } from "#db/queries/organizations.ts";
+import type { Toast } from "../cookies.server.ts";
+import { forbidden } from "../denial.server.ts";
+import { notify } from "../notifications.server.ts";
+import { edgeCache, invalidatePassports } from "../passport-cache.server.ts";
+import { issuing, statusListUrl } from "./issuer.server.ts";
+
+/**
+ * An admin of the issuing organisation revokes a credential: its status bit is set (the list is
+ * re-signed on its next request), the achievement leaves the passport, the recipient is told.
+ * The organisation comes from the credential's row, never from the form.
+ */
+export async function revokeGivenCredential(context: AppLoadContext, adminId: string, credentialId: string) {
+  const credential = await findCredential(context.db, credentialId);
+  if (!credential) throw new Response("Credential not found", { status: 404 });
+  if (!(await isOrganizationAdmin(context.db, adminId, credential.organizationId)))
+    throw forbidden(context, "not an admin of the credential's issuer", { userId: adminId, credentialId });
+  const toast = { title: "Credential revoked", description: "It no longer verifies and has left the passport." };
+  if (!(await revokeCredential(context.db, credentialId))) return toast satisfies Toast;
+  const origin = issuing(context.db, context.env)?.origin;
+  // This location's copy goes now; other locations' copies expire within a minute.
+  if (origin) await edgeCache().delete(statusListUrl(origin, credential.statusListId));
+  if (credential.userId) {
+    await invalidatePassports(credential.userId);
+    const title = credential.json ? (JSON.parse(credential.json) as { name?: string }).name : undefined;
+    await notify(context, [
+      {
+        userId: credential.userId,
+        title: "Achievement revoked",
+        message: `The organisation revoked "${title ?? "an achievement"}". It has left your passport.`,
+        type: "warning",
+      },
+    ]);
+  }
+  return toast satisfies Toast;
+}

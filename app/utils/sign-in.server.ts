@@ -1,0 +1,72 @@
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { completeSignUp } from "#db/queries/accounts.ts";
+import { findViewerProfile } from "#db/queries/profiles.ts";
+import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
+import { redirectWithToast, type Toast } from "./cookies.server.ts";
+import { pathOf, securityEvent } from "./log.server.ts";
+
+/** Where an archived account chooses between reactivating and deleting everything. */
+export const ARCHIVED_ACCOUNT_PATH = "/settings";
+
+/** Signs in with a password through the auth library: its answer, and the cookies to pass on. */
+export async function startSession(
+  context: AppLoadContext,
+  request: Request,
+  credentials: { email: string; password: string; remember: boolean },
+) {
+  const response = await context.auth.api.signInEmail({
+    body: { email: credentials.email, password: credentials.password, rememberMe: credentials.remember },
+    headers: request.headers,
+    asResponse: true,
+  });
+  const body = (await response.json().catch(() => ({}))) as {
+    code?: string;
+    message?: string;
+    user?: { id: string; name: string };
+  };
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return { ok: response.ok && Boolean(body.user), status: response.status, body, headers };
+}
+
+/** Request headers that carry the cookies just set, to act as the new session. */
+export function cookieHeaders(setCookies: Headers) {
+  const cookie = setCookies
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return new Headers({ Cookie: cookie });
+}
+
+/**
+ * After a password proved who is signing in (sign-in, or a new password from a reset link):
+ * an active account goes on to `destination`; an account archived within the grace period goes
+ * to the page where it chooses to reactivate or to delete everything; one archived longer is
+ * treated as gone (its new session is ended) and null is returned for the caller to refuse.
+ */
+export async function enterAccount(
+  context: AppLoadContext,
+  request: Request,
+  session: { user: { id: string; name: string }; headers: Headers },
+  destination: string,
+  toast?: Toast,
+) {
+  await completeSignUp(context.db, session.user);
+  const profile = await findViewerProfile(context.db, session.user.id);
+  if (profile?.deletedAt) {
+    const graceEnds = profile.deletedAt.getTime() + ARCHIVE_GRACE_DAYS * 24 * 60 * 60 * 1000;
+    if (Date.now() > graceEnds) {
+      securityEvent("auth.failed", {
+        reason: "archived past the grace period",
+        route: pathOf(request),
+        requestId: context.requestId,
+        userId: session.user.id,
+      });
+      await context.auth.api.signOut({ headers: cookieHeaders(session.headers) }).catch(() => {});
+      return null;
+    }
+    return redirect(ARCHIVED_ACCOUNT_PATH, { headers: session.headers });
+  }
+  if (toast) return redirectWithToast(context.env, request, destination, toast, { headers: session.headers });
+  return redirect(destination, { headers: session.headers });
+}

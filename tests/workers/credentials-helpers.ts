@@ -1,0 +1,128 @@
+import { env, SELF } from "cloudflare:test";
+import { inject } from "vitest";
+import { edgeCache } from "#app/utils/passport-cache.server.ts";
+import { ORIGIN, createAccount, postForm } from "./helpers.ts";
+
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** An organisation (admin), one approved member, and the member's accepted achievement. */
+export async function issuedCredential({ title = "Teamwork Award" }: { title?: string } = {}) {
+  const admin = await createAccount({
+    name: "Ada Admin",
+    organizationName: `Issuers ${crypto.randomUUID().slice(0, 6)}`,
+  });
+  const { id: organizationId } = (await env.DB.prepare(
+    "select organization_id as id from organization_roles where user_id = ?",
+  )
+    .bind(admin.id)
+    .first<{ id: string }>())!;
+  const member = await createAccount({ name: "Rita Recipient" });
+  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  const achievementId = await giveAndAccept(admin.cookie, member.cookie, member.id, title);
+  const credentialId = await credentialOf(achievementId);
+  return { admin, member, organizationId, achievementId, credentialId };
+}
+
+export async function giveAndAccept(adminCookie: string, memberCookie: string, memberId: string, title: string) {
+  const given = await postForm(
+    "/dashboard",
+    { intent: "give-achievement", formId: "give", userId: memberId, type: "training", date: "2026-03-14", title },
+    { cookie: adminCookie },
+  );
+  if (given.status !== 302) throw new Error(`giving answered ${given.status}`);
+  const { id } = (await env.DB.prepare(
+    "select id from achievements where user_id = ? and title = ? order by created_at desc limit 1",
+  )
+    .bind(memberId, title)
+    .first<{ id: string }>())!;
+  const accepted = await postForm("/passport", { intent: "accept", achievementId: id }, { cookie: memberCookie });
+  if (accepted.status !== 302) throw new Error(`accepting answered ${accepted.status}`);
+  return id;
+}
+
+export async function credentialOf(achievementId: string) {
+  const row = await env.DB.prepare("select id from credentials where achievement_id = ?")
+    .bind(achievementId)
+    .first<{ id: string }>();
+  if (!row) throw new Error("no credential was issued");
+  return row.id;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests reach into the credential freely.
+export type Credential = Record<string, any>;
+
+/** The credential as a verifier downloads it. */
+export async function credentialJson(credentialId: string) {
+  const response = await SELF.fetch(`${ORIGIN}/credentials/${credentialId}`, {
+    headers: { Accept: "application/ld+json" },
+  });
+  if (response.status !== 200) throw new Error(`credential answered ${response.status}`);
+  return (await response.json()) as Credential;
+}
+
+type Served = { status: number; contentType: string; body: string };
+
+async function served(url: string): Promise<Served> {
+  const response = await SELF.fetch(url, { headers: { Accept: "application/json" } });
+  return {
+    status: response.status,
+    contentType: response.headers.get("Content-Type") ?? "application/json",
+    body: await response.text(),
+  };
+}
+
+/** The did:web URL a resolver fetches (always https), and where the app serves it here. */
+function didUrls(did: string) {
+  const [, , host, ...path] = did.split(":");
+  const pathname = `/${path.join("/")}/did.json`;
+  return { resolved: `https://${decodeURIComponent(host!)}${pathname}`, local: `${ORIGIN}${pathname}` };
+}
+
+/**
+ * Verifies with the Digital Credentials Consortium's verifier-core (tests/workers/dcc-verifier.ts),
+ * its fetch answered from the app's own responses for the issuer's DID document and status list.
+ */
+export async function dccVerify(credential: Credential) {
+  const documents: Record<string, Served> = {};
+  const issuer = typeof credential.issuer === "string" ? credential.issuer : credential.issuer?.id;
+  if (typeof issuer === "string" && issuer.startsWith("did:web:")) {
+    const { resolved, local } = didUrls(issuer);
+    documents[resolved] = await served(local);
+  }
+  const listUrl = credential.credentialStatus?.statusListCredential;
+  if (typeof listUrl === "string" && listUrl.startsWith(ORIGIN)) {
+    // A verifier must see a revocation at once: skip the edge cache's copy.
+    await edgeCache().delete(listUrl);
+    documents[listUrl] = await served(listUrl);
+  }
+  const response = await fetch(`${inject("dccVerifierUrl")}/verify`, {
+    method: "POST",
+    body: JSON.stringify({ credential, documents }),
+  });
+  if (!response.ok) throw new Error(await response.text());
+  const { result } = (await response.json()) as { result: DccResult };
+  return summarize(result);
+}
+
+type DccResult = {
+  errors?: { name: string; message: string }[];
+  log?: { id: string; valid: boolean }[];
+  additionalInformation?: { id: string; results?: { result: { valid: boolean } }[] | string }[];
+};
+
+/** verifier-core's answer reduced to what the issue asks: signature, revocation, schema. */
+function summarize(result: DccResult) {
+  const step = (id: string) => result.log?.find((entry) => entry.id === id)?.valid;
+  const schema = result.additionalInformation?.find((entry) => entry.id === "schema_check")?.results;
+  return {
+    fatal: result.errors?.map((error) => error.name) ?? [],
+    signature: step("valid_signature") === true,
+    // `verified: true` does not mean "not revoked": read the status step itself.
+    notRevoked: step("revocation_status") === true,
+    notExpired: step("expiration") !== false,
+    schema: Array.isArray(schema) && schema.length > 0 && schema.every((entry) => entry.result.valid),
+    raw: result,
+  };
+}
+
+export const verified = { fatal: [], signature: true, notRevoked: true, notExpired: true, schema: true };

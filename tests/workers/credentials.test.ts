@@ -1,0 +1,187 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { purgeUser } from "#app/utils/account-purge.server.ts";
+import { didOf, rotateKey } from "#app/utils/credentials/keys.server.ts";
+import { createDb } from "#db/client.ts";
+import { createAccount, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import {
+  credentialJson,
+  credentialOf,
+  dccVerify,
+  giveAndAccept,
+  issuedCredential,
+  verified,
+  type Credential,
+} from "./credentials-helpers.ts";
+
+const revoke = (cookie: string, credentialId: string) =>
+  postForm("/dashboard/achievements", { intent: "revoke", credentialId }, { cookie });
+
+/** The app's own verifier, as a visitor uses it: the Verify page with pasted JSON. */
+async function verifyPage(credential: unknown) {
+  const response = await postForm("/verify", { json: JSON.stringify(credential) });
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  // The page's text, as a reader sees it: "Status: Valid".
+  const text = html.replace(/<!--.*?-->/g, "").replace(/<[^>]+>/g, " ");
+  return { html, verdict: /Status:\s+(Valid|Revoked|Invalid)/.exec(text)?.[1] };
+}
+
+describe("an accepted organisation achievement is an Open Badges 3.0 credential", () => {
+  it("is issued on acceptance and verifies with verifier-core (signature, status, schema)", async () => {
+    const { credentialId, organizationId, member } = await issuedCredential();
+    const credential = await credentialJson(credentialId);
+    expect(credential["@context"]).toEqual([
+      "https://www.w3.org/ns/credentials/v2",
+      "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json",
+    ]);
+    expect(credential.id).toBe(`${ORIGIN}/credentials/${credentialId}`);
+    expect(credential.type).toEqual(["VerifiableCredential", "OpenBadgeCredential"]);
+    expect(credential.issuer).toMatchObject({ id: `did:web:localhost:orgs:${organizationId}`, type: ["Profile"] });
+    expect(credential.awardedDate).toBe("2026-03-14T00:00:00Z");
+    const subject = credential.credentialSubject;
+    expect(subject.achievement).toMatchObject({ name: "Teamwork Award", achievementType: "CertificateOfCompletion" });
+    expect(subject.identifier[0]).toMatchObject({ type: "IdentityObject", hashed: true, identityType: "emailAddress" });
+    // Never the plain address.
+    expect(JSON.stringify(credential)).not.toContain(member.email);
+    expect(credential.evidence).toBeUndefined();
+    expect(credential.proof).toEqual([
+      expect.objectContaining({
+        type: "DataIntegrityProof",
+        cryptosuite: "eddsa-rdfc-2022",
+        proofPurpose: "assertionMethod",
+      }),
+    ]);
+    expect(await dccVerify(credential)).toMatchObject(verified);
+    expect((await verifyPage(credential)).verdict).toBe("Valid");
+  });
+
+  it("fails verification when any signed part is changed", async () => {
+    const { credentialId } = await issuedCredential();
+    const original = await credentialJson(credentialId);
+    const tampers: Record<string, (c: Credential) => void> = {
+      issuer: (c) => (c.issuer.name = "Someone Else Ltd"),
+      subject: (c) => (c.credentialSubject.identifier[0].identityHash = `sha256$${"0".repeat(64)}`),
+      "achievement name": (c) => (c.credentialSubject.achievement.name = "Teamwork Awarf"),
+      date: (c) => (c.awardedDate = "2020-03-14T00:00:00Z"),
+      proof: (c) => (c.proof[0].created = "2020-01-01T00:00:00Z"),
+    };
+    for (const [part, tamper] of Object.entries(tampers)) {
+      const changed = structuredClone(original);
+      tamper(changed);
+      const result = await dccVerify(changed);
+      expect(result.signature, part).toBe(false);
+      expect((await verifyPage(changed)).verdict, part).toBe("Invalid");
+    }
+  });
+
+  it("verifies as revoked after the issuing admin revokes it, and leaves the passport", async () => {
+    const { admin, member, credentialId } = await issuedCredential({ title: "Revocable" });
+    expect(await (await get(`/passport/${member.id}`)).text()).toContain("Revocable");
+    const response = await revoke(admin.cookie, credentialId);
+    expect(response.status).toBe(302);
+    expect(toastFrom(response)?.title).toBe("Credential revoked");
+    const credential = await credentialJson(credentialId);
+    const result = await dccVerify(credential);
+    expect(result.signature).toBe(true);
+    expect(result.notRevoked).toBe(false);
+    expect((await verifyPage(credential)).verdict).toBe("Revoked");
+    expect(await (await get(`/credentials/${credentialId}`)).text()).toContain("Revoked");
+    expect(await (await get(`/passport/${member.id}`)).text()).not.toContain("Revocable");
+    // (Its own passport's notification tells the member what was revoked; the list has no card.)
+    expect(await (await get("/passport", member.cookie)).text()).not.toContain(">Revocable</h3>");
+  });
+
+  it("refuses revocation by anyone but an admin of the issuing organisation", async () => {
+    const { member, credentialId } = await issuedCredential();
+    const otherAdmin = await createAccount({ name: "Otto Other", organizationName: "Other Org" });
+    for (const cookie of [member.cookie, otherAdmin.cookie]) {
+      expect((await revoke(cookie, credentialId)).status).toBe(403);
+    }
+    expect((await revoke("", credentialId)).status).toBe(302); // to sign-in
+    expect(await dccVerify(await credentialJson(credentialId))).toMatchObject(verified);
+  });
+
+  it("keeps old credentials valid after a key rotation", async () => {
+    const { admin, member, organizationId, credentialId } = await issuedCredential({ title: "Before rotation" });
+    const db = createDb(env.DB);
+    await rotateKey(db, env.SESSION_SECRET, organizationId, didOf("localhost", organizationId));
+    const after = await credentialOf(await giveAndAccept(admin.cookie, member.cookie, member.id, "After rotation"));
+    const [old, fresh] = [await credentialJson(credentialId), await credentialJson(after)];
+    expect(old.proof[0].verificationMethod).toMatch(/#key-1$/);
+    expect(fresh.proof[0].verificationMethod).toMatch(/#key-2$/);
+    const did = await (
+      await SELF.fetch(`${ORIGIN}/orgs/${organizationId}/did.json`)
+    ).json<{ assertionMethod: string[] }>();
+    expect(did.assertionMethod).toHaveLength(2);
+    expect(await dccVerify(old)).toMatchObject(verified);
+    expect(await dccVerify(fresh)).toMatchObject(verified);
+  });
+
+  it("still verifies when the organisation is deleted", async () => {
+    const { organizationId, credentialId } = await issuedCredential();
+    const credential = await credentialJson(credentialId);
+    await env.DB.prepare("delete from organizations where id = ?").bind(organizationId).run();
+    expect((await SELF.fetch(`${ORIGIN}/orgs/${organizationId}/did.json`)).status).toBe(200);
+    expect((await SELF.fetch(credential.credentialStatus.statusListCredential)).status).toBe(200);
+    expect(await dccVerify(credential)).toMatchObject(verified);
+  });
+
+  it("revokes and forgets a purged account's credentials", async () => {
+    const { member, credentialId } = await issuedCredential();
+    const credential = await credentialJson(credentialId);
+    await purgeUser(createDb(env.DB), env.MEDIA, member.id);
+    const result = await dccVerify(credential);
+    expect(result.signature).toBe(true);
+    expect(result.notRevoked).toBe(false);
+    const row = await env.DB.prepare("select json, user_id from credentials where id = ?").bind(credentialId).first();
+    expect(row).toEqual({ json: null, user_id: null });
+    expect(await (await get(`/credentials/${credentialId}`)).text()).toContain("Revoked");
+  });
+
+  it("serves DID documents, status lists and credential JSON to any origin, without cookies", async () => {
+    const { admin, organizationId, credentialId } = await issuedCredential();
+    const credential = await credentialJson(credentialId);
+    const urls = [
+      `${ORIGIN}/orgs/${organizationId}/did.json`,
+      credential.credentialStatus.statusListCredential,
+      `${ORIGIN}/credentials/${credentialId}`,
+      `${ORIGIN}/credentials/${credentialId}/download`,
+    ];
+    for (const url of urls) {
+      const response = await SELF.fetch(url, {
+        headers: { Accept: "application/ld+json", Origin: "https://wallet.example", Cookie: admin.cookie },
+      });
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get("Access-Control-Allow-Origin"), url).toBe("*");
+      expect(response.headers.get("Set-Cookie"), url).toBeNull();
+      await response.json();
+    }
+    const preflight = await SELF.fetch(urls[0]!, {
+      method: "OPTIONS",
+      headers: { Origin: "https://wallet.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const download = await SELF.fetch(urls[3]!);
+    expect(download.headers.get("Content-Disposition")).toBe(`attachment; filename="credential-${credentialId}.json"`);
+    expect(download.headers.get("Content-Type")).toBe("application/vc");
+    // A browser asking for a page gets the human page.
+    const page = await get(`/credentials/${credentialId}`);
+    expect(page.headers.get("Content-Type")).toContain("text/html");
+    expect(await page.text()).toContain("Valid");
+  });
+
+  it("shows the verified mark only with a credential", async () => {
+    const { member } = await issuedCredential({ title: "Credentialed" });
+    const html = await (await get(`/passport/${member.id}`)).text();
+    expect(html.match(/aria-label="Verified credential"/g)).toHaveLength(1);
+  });
+
+  it("reports a pasted non-credential and non-JSON plainly", async () => {
+    const notJson = await postForm("/verify", { json: "not json" });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.text()).toContain("This is not JSON.");
+    expect((await verifyPage({ hello: "world" })).html).toContain("This is not a Verifiable Credential");
+  });
+});

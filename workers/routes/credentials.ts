@@ -1,0 +1,88 @@
+import { Hono, type Context } from "hono";
+import { findCredential } from "#db/queries/credentials.ts";
+import { edgeCache } from "#app/utils/passport-cache.server.ts";
+import { didDocument, issuing, statusListCredential } from "#app/utils/credentials/issuer.server.ts";
+import { cloudflareContext, getLoadContext } from "../load-context.ts";
+import type { WorkerEnv } from "../types.ts";
+
+/**
+ * What verifiers fetch: DID documents, status lists and credential JSON. Public, read-only, for
+ * any origin (CORS *) and never with cookies, so that a browser-based verifier can fetch them
+ * (docs/security.md, "Verifiable credentials").
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const notFound = (c: Context<WorkerEnv>) => c.json({ error: "Not found" }, 404, { "Access-Control-Allow-Origin": "*" });
+/** Answers to an Accept header that asks for the credential rather than its page. */
+export const CREDENTIAL_MEDIA_TYPES = ["application/ld+json", "application/vc", "application/json"];
+// A status list is re-signed at most once per revocation; verifiers see a change within a minute.
+const STATUS_LIST_MAX_AGE = 60;
+
+function publicJson(c: Context<WorkerEnv>, body: unknown, contentType: string, maxAge: number) {
+  return new Response(JSON.stringify(body, null, 2), {
+    headers: {
+      "Content-Type": contentType,
+      "Access-Control-Allow-Origin": "*",
+      "Cache-Control": `public, max-age=${maxAge}`,
+    },
+  });
+}
+
+const contextOf = (c: Context<WorkerEnv>) =>
+  getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });
+const issuingOf = (c: Context<WorkerEnv>) => {
+  const { db, env } = contextOf(c);
+  return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.SESSION_SECRET };
+};
+
+function preflight(c: Context<WorkerEnv>) {
+  c.header("Access-Control-Allow-Origin", "*");
+  c.header("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+  c.header("Access-Control-Allow-Headers", "Accept");
+  c.header("Access-Control-Max-Age", "86400");
+  return c.body(null, 204);
+}
+
+export const statusListCacheKey = (url: string) => new Request(url);
+
+export const credentialRoutes = new Hono<WorkerEnv>()
+  .options("/orgs/*", preflight)
+  .options("/credentials/*", preflight)
+  .get("/orgs/:organizationId/did.json", async (c) => {
+    const organizationId = c.req.param("organizationId");
+    const document = UUID.test(organizationId) ? await didDocument(issuingOf(c), organizationId) : null;
+    if (!document) return notFound(c);
+    return publicJson(c, document, "application/did+json", 300);
+  })
+  .get("/credentials/status/:id", async (c) => {
+    if (!UUID.test(c.req.param("id"))) return notFound(c);
+    const cacheKey = statusListCacheKey(c.req.url);
+    const cached = await edgeCache().match(cacheKey);
+    if (cached) return cached;
+    const list = await statusListCredential(issuingOf(c), c.req.param("id"));
+    if (!list) return notFound(c);
+    // Two responses from one string rather than a clone: a tee'd body would hold the cache write
+    // until the client has read its half, and a client that never reads would stall it.
+    const response = () => publicJson(c, list, "application/vc+ld+json", STATUS_LIST_MAX_AGE);
+    c.executionCtx.waitUntil(edgeCache().put(cacheKey, response()));
+    return response();
+  })
+  .get("/credentials/:id/download", async (c) => {
+    const id = c.req.param("id");
+    const credential = UUID.test(id) ? await findCredential(contextOf(c).db, id) : null;
+    if (!credential?.json) return notFound(c);
+    const response = publicJson(c, JSON.parse(credential.json), "application/vc", 60);
+    response.headers.set("Content-Disposition", `attachment; filename="credential-${credential.id}.json"`);
+    return response;
+  })
+  .get("/credentials/:id", async (c, next) => {
+    const accept = c.req.header("Accept") ?? "";
+    // A browser asks for text/html first and gets the human page (Remix); a verifier asks for JSON.
+    if (!CREDENTIAL_MEDIA_TYPES.some((type) => accept.includes(type)) || accept.includes("text/html")) return next();
+    const id = c.req.param("id");
+    const credential = UUID.test(id) ? await findCredential(contextOf(c).db, id) : null;
+    if (!credential?.json) return notFound(c);
+    const response = publicJson(c, JSON.parse(credential.json), "application/ld+json", 60);
+    response.headers.set("Vary", "Accept");
+    return response;
+  });
