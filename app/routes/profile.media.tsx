@@ -19,16 +19,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const bucket = context.cloudflare.env.MEDIA;
   const uploadId = crypto.randomUUID();
   const upload = await readUploadForm(request, bucket, {
-    avatar: { image: MEDIA_LIMITS.image, invalidType: "Please upload an image file", key: mediaKeys.avatar(viewer.id) },
+    avatar: {
+      image: MEDIA_LIMITS.image,
+      invalidType: "Please upload an image file",
+      key: mediaKeys.avatar(viewer.id),
+      failureTitle: FAILURE_TITLES["upload-avatar"],
+    },
     introVideo: {
       video: MEDIA_LIMITS.introVideo,
       invalidType: MEDIA_MESSAGES.invalidVideo,
       key: mediaKeys.intro(viewer.id, uploadId),
+      failureTitle: FAILURE_TITLES["upload-intro-video"],
     },
     thumbnail: {
       image: MEDIA_LIMITS.image,
       invalidType: MEDIA_MESSAGES.invalidImage,
       key: mediaKeys.intro(viewer.id, uploadId),
+      failureTitle: FAILURE_TITLES["upload-intro-video"],
     },
   });
   const intent = upload.fields.get("intent");

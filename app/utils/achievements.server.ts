@@ -219,7 +219,18 @@ export async function submitAchievementForm<Schema extends AchievementSchema>(
   const formId = String(upload.fields.get("formId") ?? "");
   if (upload.error) {
     await upload.discard();
-    const { title, description, field = "media" } = upload.error;
+    const { title, description, field = "media", unexpected } = upload.error;
+    // A storage failure is not the file's fault: the form's own title, and no field blamed.
+    if (unexpected)
+      return {
+        refused: replyFailure({
+          formId,
+          submission,
+          status: 500,
+          toast: { title: failureTitle, description },
+          formErrors: [description],
+        }),
+      };
     return {
       refused: replyFailure({
         formId,

@@ -1,4 +1,6 @@
 import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
+import { errorSummary, UNEXPECTED_FAILURE } from "./form-reply.server.ts";
+import { log } from "./log.server.ts";
 import { BUCKETS, mediaUrl } from "./media.server.ts";
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "./media-limits.ts";
 import { concat, DurationProbe, MarkupScanner, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
@@ -13,6 +15,8 @@ export class UploadError extends Error {
     readonly description: string,
     /** The form field the refusal belongs to, when there is one. */
     readonly field?: string,
+    /** Not a refusal of the file: storing it failed (R2), so nothing the person did is wrong. */
+    readonly unexpected = false,
   ) {
     super(description);
   }
@@ -24,6 +28,8 @@ export type FileRule = {
   video?: FileLimit;
   invalidType: string;
   key: (type: MediaType) => string;
+  /** The spec's title when storing the file fails ('Error uploading avatar'); 'Upload failed' if none. */
+  failureTitle?: string;
 };
 
 export type StoredFile = { key: string; url: string; type: MediaType; duration: number | null };
@@ -156,18 +162,27 @@ export async function readUploadForm(
         if (stored) files.set(part.name, stored);
       } catch (error) {
         if (error instanceof UploadError) throw new UploadError(error.title, error.description, part.name);
-        throw error;
+        if (isUnreadable(error)) throw error;
+        // The body was fine; the storage failed while it was being read.
+        const title = rule.failureTitle ?? "Upload failed";
+        log("error", "upload storage failed", { title, field: part.name, error: errorSummary(error) });
+        throw new UploadError(title, UNEXPECTED_FAILURE, part.name, true);
       }
       return undefined;
     });
   } catch (error) {
     await discard();
     if (error instanceof UploadError) form.error = error;
-    else if (error instanceof TypeError || (error instanceof Error && /malformed|multipart/i.test(error.message))) {
+    else if (isUnreadable(error)) {
       form.error = new UploadError("Upload failed", "The upload could not be read. Please try again.");
     } else throw error;
   }
   return form;
+}
+
+/** A body that cannot be read as a multipart form (malformed, or cut off). */
+function isUnreadable(error: unknown) {
+  return error instanceof TypeError || (error instanceof Error && /malformed|multipart/i.test(error.message));
 }
 
 async function readText(data: AsyncIterable<Uint8Array>) {
