@@ -30,6 +30,7 @@ import {
   listAllOrganizations,
   loadAdminDashboard,
   membershipStatuses,
+  resetInviteCode,
   searchOrganizations,
 } from "#db/queries/organizations.ts";
 
@@ -43,15 +44,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   if (active && (await isOrganizationAdmin(context.db, viewer.id, active.id))) {
     const origin = context.env.APP_URL ?? new URL(request.url).origin;
+    const admin = await loadAdminDashboard(context.db, active.id);
     return {
       kind: "admin" as const,
-      admin: await loadAdminDashboard(context.db, active.id),
+      admin,
       analytics: await loadRecognitionAnalytics(
         context.db,
         active.id,
         parseAnalyticsRange(new URL(request.url).searchParams.get("range")),
       ),
-      inviteUrl: `${origin}/join/${active.id}`,
+      inviteUrl: `${origin}/join/${active.id}?code=${encodeURIComponent(admin.organization?.inviteCode ?? "")}`,
     };
   }
 
@@ -140,6 +142,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       await createOrganization(context.db, viewer.id, submission.value);
       return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
+    }
+
+    if (intent === "reset-invite") {
+      // The organisation is the caller's active one, and only its admin may reset its link.
+      if (!organizationId || !isAdmin) {
+        throw forbidden(context, "invite reset by a non-admin", { userId: viewer.id, organizationId });
+      }
+      await resetInviteCode(context.db, organizationId);
+      return back({ title: "Invite link reset", description: "The old link no longer works." });
     }
 
     const onSubscription = await subscriptionAction(context, request, viewer.id, formData);

@@ -1,6 +1,14 @@
 import { and, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { achievements, organizationMembers, organizationRoles, organizations, profiles } from "../schema.ts";
+import {
+  achievements,
+  membershipRemovals,
+  newInviteCode,
+  organizationMembers,
+  organizationRoles,
+  organizations,
+  profiles,
+} from "../schema.ts";
 
 /** Upper bounds on lists, so no query loads a whole table. */
 export const MAX_LISTED_ORGANIZATIONS = 100;
@@ -13,6 +21,52 @@ export function findOrganization(db: Db, organizationId: string) {
     where: eq(organizations.id, organizationId),
     columns: { id: true, name: true, description: true },
   });
+}
+
+/**
+ * What the invite page needs in one round trip: the organisation, whether the code opens it, and
+ * (for a signed-in visitor) their membership and whether an admin removed or rejected them.
+ */
+export async function loadInvite(db: Db, organizationId: string, code: string | null, userId: string | null) {
+  const [[organization], [membership], [removal]] = await db.batch([
+    db
+      .select({ id: organizations.id, name: organizations.name, inviteCode: organizations.inviteCode })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .limit(1),
+    db
+      .select({ id: organizationMembers.id, status: organizationMembers.status })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.userId, userId ?? ""), eq(organizationMembers.organizationId, organizationId)))
+      .limit(1),
+    db
+      .select({ userId: membershipRemovals.userId })
+      .from(membershipRemovals)
+      .where(and(eq(membershipRemovals.userId, userId ?? ""), eq(membershipRemovals.organizationId, organizationId)))
+      .limit(1),
+  ]);
+  if (!organization) return null;
+  const { inviteCode, ...shown } = organization;
+  return {
+    organization: shown,
+    membership: membership ?? null,
+    // A removed or rejected person's old code opens nothing: they ask again like anyone else.
+    codeAdmits: code !== null && sameSecret(code, inviteCode) && !removal,
+  };
+}
+
+/** Constant-time comparison, so response timing says nothing about how much of a code matched. */
+function sameSecret(given: string, expected: string) {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) difference |= (a[i] ?? 0) ^ b[i]!;
+  return difference === 0;
+}
+
+/** 'Reset link': a new code; the old link stops admitting anyone at once. */
+export async function resetInviteCode(db: Db, organizationId: string) {
+  await db.update(organizations).set({ inviteCode: newInviteCode() }).where(eq(organizations.id, organizationId));
 }
 
 export async function isOrganizationAdmin(db: Db, userId: string, organizationId: string) {
@@ -159,7 +213,7 @@ export async function loadAdminDashboard(db: Db, organizationId: string) {
   const [[organization], pending, approved, [approvedCount], [pendingCount], [achievementCount], admins] =
     await db.batch([
       db
-        .select({ id: organizations.id, name: organizations.name })
+        .select({ id: organizations.id, name: organizations.name, inviteCode: organizations.inviteCode })
         .from(organizations)
         .where(eq(organizations.id, organizationId))
         .limit(1),

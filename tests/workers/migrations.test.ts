@@ -22,6 +22,7 @@ describe("migrations", () => {
       "achievements",
       "beta_feedback",
       "dev_mail",
+      "membership_removals",
       "notifications",
       "organization_members",
       "organization_roles",

@@ -23,7 +23,7 @@ type Member = {
 };
 
 export type AdminDashboardData = {
-  organization: { id: string; name: string } | undefined;
+  organization: { id: string; name: string; inviteCode: string } | undefined;
   pending: Member[];
   members: Member[];
   adminIds: string[];
@@ -63,6 +63,21 @@ export function AdminDashboard({
             label="Invite link"
             toast={{ title: "Link copied!", description: "Share this link with members to invite them." }}
           />
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-muted-foreground">
+              Anyone with this link joins at once. Others can ask to join and wait for your approval.
+            </p>
+            <ConfirmAction
+              id="reset-invite"
+              intent="reset-invite"
+              trigger="Reset link"
+              triggerVariant="outline"
+              triggerSize="sm"
+              title="Reset the invite link?"
+              description="The current link stops working at once. Share the new link with the people you still want to invite."
+              confirm="Reset Link"
+            />
+          </div>
         </CardContent>
       </Card>
 
