@@ -206,7 +206,8 @@ export const organizationMembers = sqliteTable(
     check("organization_members_status_check", inList("status", MEMBERSHIP_STATUSES)),
     check("organization_members_subscription_status_check", inList("subscription_status", SUBSCRIPTION_STATUSES)),
     uniqueIndex("organization_members_user_org_idx").on(t.userId, t.organizationId),
-    index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt),
+    // Team Members and Pending Requests pages: newest first, the id breaking ties (keyset paging).
+    index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt, t.id),
     index("organization_members_stripe_subscription_idx").on(t.stripeSubscriptionId),
   ],
 );

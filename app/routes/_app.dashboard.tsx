@@ -22,6 +22,8 @@ import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
 import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
+import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";
 import type { FormActionData } from "#app/utils/use-validated-form.ts";
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
 import {
@@ -36,6 +38,12 @@ import {
 
 const RECENT_ACHIEVEMENTS = 3;
 
+/** A name search of a member list: the directory search's rules; anything else searches nothing. */
+function nameSearch(value: string | null) {
+  const search = value === null ? null : searchSchema.safeParse({ q: value });
+  return search?.success ? search.data.q : null;
+}
+
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -44,7 +52,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   if (active && (await isOrganizationAdmin(context.db, viewer.id, active.id))) {
     const origin = context.env.APP_URL ?? new URL(request.url).origin;
-    const admin = await loadAdminDashboard(context.db, active.id);
+    const url = new URL(request.url);
+    const list = (prefix: string, size: number) => ({
+      page: pageRequestFrom(url.searchParams, prefix, size),
+      term: nameSearch(url.searchParams.get(`${prefix}q`)),
+    });
+    const admin = await loadAdminDashboard(context.db, active.id, {
+      members: list(MEMBERS_PREFIX, PAGE_SIZES.teamMembers),
+      pending: list(REQUESTS_PREFIX, PAGE_SIZES.pendingRequests),
+    });
     return {
       kind: "admin" as const,
       admin,

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
+import { keyset, toPage, type PageRequest } from "./paging.ts";
 import {
   achievements,
   membershipRemovals,
@@ -185,8 +186,17 @@ export async function countAdmins(db: Db, organizationId: string) {
   return row?.value ?? 0;
 }
 
-/** Everything the admin dashboard shows, in one D1 round trip. */
-export async function loadAdminDashboard(db: Db, organizationId: string) {
+export type MemberListRequest = { page: PageRequest; term: string | null };
+
+/**
+ * Everything the admin dashboard shows, in one D1 round trip: one page of Team Members and one of
+ * Pending Requests (each optionally searched by name, newest first), with their counts.
+ */
+export async function loadAdminDashboard(
+  db: Db,
+  organizationId: string,
+  lists: { members: MemberListRequest; pending: MemberListRequest },
+) {
   const memberColumns = {
     id: organizationMembers.id,
     userId: organizationMembers.userId,
@@ -195,43 +205,72 @@ export async function loadAdminDashboard(db: Db, organizationId: string) {
     approvedAt: organizationMembers.approvedAt,
     subscriptionStatus: organizationMembers.subscriptionStatus,
     fullName: profiles.fullName,
+    isAdmin: sql<number>`exists (select 1 from ${organizationRoles} where ${organizationRoles.userId} = ${organizationMembers.userId} and ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`,
   };
-  const members = (status: "pending" | "approved") =>
-    db
+  const matching = (status: "pending" | "approved", term: string | null) =>
+    and(
+      eq(organizationMembers.organizationId, organizationId),
+      eq(organizationMembers.status, status),
+      term ? sql`instr(lower(${profiles.fullName}), lower(${term})) > 0` : undefined,
+    );
+  const members = (status: "pending" | "approved", { page, term }: MemberListRequest) => {
+    const { where, orderBy, limit } = keyset(organizationMembers.requestedAt, organizationMembers.id, "desc", page);
+    return db
       .select(memberColumns)
       .from(organizationMembers)
       .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
-      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status)))
-      .orderBy(desc(organizationMembers.requestedAt))
-      .limit(MAX_LISTED_MEMBERS);
-  const countMembers = (status: "pending" | "approved") =>
-    db
-      .select({ value: count() })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status)));
+      .where(and(matching(status, term), where))
+      .orderBy(...orderBy)
+      .limit(limit);
+  };
+  // Without a search the count reads the index only; with one it joins the names it matches.
+  const countMembers = (status: "pending" | "approved", term: string | null) =>
+    term
+      ? db
+          .select({ value: count() })
+          .from(organizationMembers)
+          .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+          .where(matching(status, term))
+      : db.select({ value: count() }).from(organizationMembers).where(matching(status, null));
 
-  const [[organization], pending, approved, [approvedCount], [pendingCount], [achievementCount], admins] =
-    await db.batch([
-      db
-        .select({ id: organizations.id, name: organizations.name, inviteCode: organizations.inviteCode })
-        .from(organizations)
-        .where(eq(organizations.id, organizationId))
-        .limit(1),
-      members("pending"),
-      members("approved"),
-      countMembers("approved"),
-      countMembers("pending"),
-      db.select({ value: count() }).from(achievements).where(eq(achievements.organizationId, organizationId)),
-      db
-        .select({ userId: organizationRoles.userId })
-        .from(organizationRoles)
-        .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin"))),
-    ]);
+  const [
+    [organization],
+    pending,
+    approved,
+    [approvedCount],
+    [pendingCount],
+    [approvedMatches],
+    [pendingMatches],
+    [achievementCount],
+  ] = await db.batch([
+    db
+      .select({ id: organizations.id, name: organizations.name, inviteCode: organizations.inviteCode })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .limit(1),
+    members("pending", lists.pending),
+    members("approved", lists.members),
+    countMembers("approved", null),
+    countMembers("pending", null),
+    countMembers("approved", lists.members.term),
+    countMembers("pending", lists.pending.term),
+    db.select({ value: count() }).from(achievements).where(eq(achievements.organizationId, organizationId)),
+  ]);
+  const cursorOf = (row: { requestedAt: Date; id: string }) => ({ key: row.requestedAt.getTime(), id: row.id });
+  const withAdminFlag = <T extends { isAdmin: number }>(rows: T[]) =>
+    rows.map((row) => ({ ...row, isAdmin: Boolean(row.isAdmin) }));
   return {
     organization,
-    pending,
-    members: approved,
-    adminIds: admins.map((row) => row.userId),
+    pending: {
+      ...toPage(withAdminFlag(pending), lists.pending.page, cursorOf),
+      matching: pendingMatches?.value ?? 0,
+      term: lists.pending.term,
+    },
+    members: {
+      ...toPage(withAdminFlag(approved), lists.members.page, cursorOf),
+      matching: approvedMatches?.value ?? 0,
+      term: lists.members.term,
+    },
     stats: {
       totalMembers: approvedCount?.value ?? 0,
       pending: pendingCount?.value ?? 0,

@@ -3,6 +3,7 @@ import { Award, Clock, Users } from "lucide-react";
 import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
+import { ListSearch, Pager } from "#app/components/pager.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -20,15 +21,27 @@ type Member = {
   requestedAt: Date;
   approvedAt: Date | null;
   subscriptionStatus: "active" | "inactive";
+  isAdmin: boolean;
+};
+
+type MemberPage = {
+  items: Member[];
+  next: string | null;
+  previous: string | null;
+  matching: number;
+  term: string | null;
 };
 
 export type AdminDashboardData = {
   organization: { id: string; name: string; inviteCode: string } | undefined;
-  pending: Member[];
-  members: Member[];
-  adminIds: string[];
+  pending: MemberPage;
+  members: MemberPage;
   stats: { totalMembers: number; pending: number; achievements: number };
 };
+
+/** Query-parameter prefixes of the two paged lists, so each keeps its own page and search. */
+export const MEMBERS_PREFIX = "members.";
+export const REQUESTS_PREFIX = "requests.";
 
 export function AdminDashboard({
   dashboard,
@@ -39,7 +52,7 @@ export function AdminDashboard({
   analytics: RecognitionAnalytics;
   inviteUrl: string;
 }) {
-  const { organization, pending, members, stats, adminIds } = dashboard;
+  const { organization, pending, members, stats } = dashboard;
   return (
     <div className="mx-auto grid max-w-5xl gap-8">
       <DashboardHeader
@@ -89,34 +102,53 @@ export function AdminDashboard({
         ]}
       />
 
-      {pending.length > 0 ? (
+      {stats.pending > 0 ? (
         <Card>
           <CardHeader>
             <CardTitle as="h2">Pending Requests</CardTitle>
           </CardHeader>
-          <CardContent>
-            <ul className="divide-y">
-              {pending.map((request) => (
-                <li
-                  key={request.id}
-                  className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
-                >
-                  <div className="min-w-0">
-                    <p className="font-medium break-words">{request.fullName}</p>
-                    <p className="text-sm text-muted-foreground">Requested {formatShortDate(request.requestedAt)}</p>
-                  </div>
-                  <Form method="post" action="/dashboard" className="flex gap-2">
-                    <input type="hidden" name="membershipId" value={request.id} />
-                    <SubmitButton intent="approve" size="sm" aria-label={`Approve ${request.fullName}`}>
-                      Approve
-                    </SubmitButton>
-                    <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${request.fullName}`}>
-                      Reject
-                    </SubmitButton>
-                  </Form>
-                </li>
-              ))}
-            </ul>
+          <CardContent className="grid gap-3">
+            <ListSearch prefix={REQUESTS_PREFIX} label="Search pending requests" term={pending.term} />
+            {pending.items.length === 0 ? (
+              <p className="text-muted-foreground">{`No pending requests match '${pending.term}'`}</p>
+            ) : (
+              <ul className="divide-y" aria-label="Pending requests">
+                {pending.items.map((request) => (
+                  <li
+                    key={request.id}
+                    className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
+                  >
+                    <div className="min-w-0">
+                      <p className="font-medium break-words">{request.fullName}</p>
+                      <p className="text-sm text-muted-foreground">Requested {formatShortDate(request.requestedAt)}</p>
+                    </div>
+                    <Form method="post" action="/dashboard" className="flex gap-2">
+                      <input type="hidden" name="membershipId" value={request.id} />
+                      <SubmitButton intent="approve" size="sm" aria-label={`Approve ${request.fullName}`}>
+                        Approve
+                      </SubmitButton>
+                      <SubmitButton
+                        intent="reject"
+                        size="sm"
+                        variant="outline"
+                        aria-label={`Reject ${request.fullName}`}
+                      >
+                        Reject
+                      </SubmitButton>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Pager
+              prefix={REQUESTS_PREFIX}
+              label="Pending requests pages"
+              shown={pending.items.length}
+              total={pending.matching}
+              noun={pending.term ? "matching requests" : "requests"}
+              previous={pending.previous}
+              next={pending.next}
+            />
           </CardContent>
         </Card>
       ) : null}
@@ -125,12 +157,19 @@ export function AdminDashboard({
         <CardHeader>
           <CardTitle as="h2">Team Members</CardTitle>
         </CardHeader>
-        <CardContent>
-          {members.length === 0 ? (
-            <p className="text-muted-foreground">No members yet. Share your invite link to get started!</p>
+        <CardContent className="grid gap-3">
+          {stats.totalMembers > 0 ? (
+            <ListSearch prefix={MEMBERS_PREFIX} label="Search team members" term={members.term} />
+          ) : null}
+          {members.items.length === 0 ? (
+            <p className="text-muted-foreground">
+              {members.term
+                ? `No members match '${members.term}'`
+                : "No members yet. Share your invite link to get started!"}
+            </p>
           ) : (
             <ul className="divide-y" aria-label="Team members">
-              {members.map((member) => (
+              {members.items.map((member) => (
                 <li
                   key={member.id}
                   className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
@@ -138,7 +177,7 @@ export function AdminDashboard({
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2 font-medium break-words">
                       {member.fullName}
-                      {adminIds.includes(member.userId) ? <Badge variant="outline">Admin</Badge> : null}
+                      {member.isAdmin ? <Badge variant="outline">Admin</Badge> : null}
                     </p>
                     <p className="text-sm text-muted-foreground">
                       Joined {formatShortDate(member.approvedAt ?? member.requestedAt)}
@@ -152,7 +191,7 @@ export function AdminDashboard({
                     <AchievementDialog
                       kind="give"
                       id={`give-${member.userId}`}
-                      members={members}
+                      members={members.items}
                       defaultUserId={member.userId}
                       trigger={
                         <>
@@ -180,6 +219,17 @@ export function AdminDashboard({
               ))}
             </ul>
           )}
+          {stats.totalMembers > 0 ? (
+            <Pager
+              prefix={MEMBERS_PREFIX}
+              label="Team members pages"
+              shown={members.items.length}
+              total={members.matching}
+              noun={members.term ? "matching members" : "members"}
+              previous={members.previous}
+              next={members.next}
+            />
+          ) : null}
         </CardContent>
       </Card>
 
