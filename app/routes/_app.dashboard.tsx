@@ -24,6 +24,7 @@ import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";
+import { DIRECTORY_PREFIX } from "#app/components/dashboard/organization-directory.tsx";
 import type { FormActionData } from "#app/utils/use-validated-form.ts";
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
 import {
@@ -78,18 +79,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let directory: {
     organizations: { id: string; name: string; description: string | null; status: string | null }[];
     term: string | null;
+    total: number;
+    next: string | null;
+    previous: string | null;
   } | null = null;
   let searchError: Toast | null = null;
+  const page = pageRequestFrom(url.searchParams, DIRECTORY_PREFIX, PAGE_SIZES.organizations);
 
   if (!active && viewer.userType === "organization") {
-    directory = { organizations: await listAllOrganizations(context.db).then(withStatuses), term: null };
+    const found = await listAllOrganizations(context.db, page);
+    directory = { ...found, organizations: await withStatuses(found.items), term: null };
   } else if (!active && url.searchParams.has("q")) {
     const search = searchSchema.safeParse({ q: url.searchParams.get("q") });
     if (search.success) {
-      directory = {
-        organizations: await searchOrganizations(context.db, viewer.id, search.data.q).then(withStatuses),
-        term: search.data.q,
-      };
+      const found = await searchOrganizations(context.db, viewer.id, search.data.q, page);
+      directory = { ...found, organizations: await withStatuses(found.items), term: search.data.q };
     } else {
       searchError = { title: "Invalid search", description: search.error.issues[0]?.message, variant: "destructive" };
     }

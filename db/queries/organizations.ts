@@ -11,10 +11,6 @@ import {
   profiles,
 } from "../schema.ts";
 
-/** Upper bounds on lists, so no query loads a whole table. */
-export const MAX_LISTED_ORGANIZATIONS = 100;
-export const MAX_LISTED_MEMBERS = 200;
-
 const byName = sql`${organizations.name} collate nocase`;
 
 export function findOrganization(db: Db, organizationId: string) {
@@ -112,33 +108,51 @@ export async function createOrganization(db: Db, userId: string, input: { name: 
   return organizationId;
 }
 
-export function listAllOrganizations(db: Db) {
-  return db
-    .select({ id: organizations.id, name: organizations.name, description: organizations.description })
-    .from(organizations)
-    .orderBy(byName)
-    .limit(MAX_LISTED_ORGANIZATIONS);
+const directoryColumns = { id: organizations.id, name: organizations.name, description: organizations.description };
+const directoryCursor = (row: { name: string; id: string }) => ({ key: row.name, id: row.id });
+
+/** One page of every organisation, alphabetical, with how many there are. */
+export async function listAllOrganizations(db: Db, page: PageRequest) {
+  const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
+  const [rows, [total]] = await db.batch([
+    db
+      .select(directoryColumns)
+      .from(organizations)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit),
+    db.select({ value: count() }).from(organizations),
+  ]);
+  return { ...toPage(rows, page, directoryCursor), total: total?.value ?? 0 };
 }
 
-/** Case-insensitive partial match on the name, leaving out organisations the user administers. */
-export function searchOrganizations(db: Db, userId: string, term: string) {
+/**
+ * One page of a case-insensitive partial match on the name, alphabetical, leaving out
+ * organisations the user administers, with how many match.
+ */
+export async function searchOrganizations(db: Db, userId: string, term: string, page: PageRequest) {
   const administered = db
     .select({ id: organizationRoles.organizationId })
     .from(organizationRoles)
     .where(and(eq(organizationRoles.userId, userId), eq(organizationRoles.role, "admin")));
-  return (
-    db
-      .select({ id: organizations.id, name: organizations.name, description: organizations.description })
-      .from(organizations)
-      // A substring match, case-insensitive for ASCII as LIKE was. Not LIKE: D1 caps LIKE patterns
-      // at 50 bytes ("pattern too complex", a 500 for any longer search), and instr() has no
-      // wildcards to escape.
-      .where(
-        and(sql`instr(lower(${organizations.name}), lower(${term})) > 0`, notInArray(organizations.id, administered)),
-      )
-      .orderBy(byName)
-      .limit(MAX_LISTED_ORGANIZATIONS)
+  // A substring match, case-insensitive for ASCII as LIKE was. Not LIKE: D1 caps LIKE patterns
+  // at 50 bytes ("pattern too complex", a 500 for any longer search), and instr() has no
+  // wildcards to escape.
+  const matches = and(
+    sql`instr(lower(${organizations.name}), lower(${term})) > 0`,
+    notInArray(organizations.id, administered),
   );
+  const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
+  const [rows, [total]] = await db.batch([
+    db
+      .select(directoryColumns)
+      .from(organizations)
+      .where(and(matches, where))
+      .orderBy(...orderBy)
+      .limit(limit),
+    db.select({ value: count() }).from(organizations).where(matches),
+  ]);
+  return { ...toPage(rows, page, directoryCursor), total: total?.value ?? 0 };
 }
 
 /** The user's membership status in each of these organisations (absent: no membership). */

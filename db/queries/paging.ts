@@ -8,6 +8,7 @@ import { z } from "zod";
 export const PAGE_SIZES = {
   teamMembers: 50,
   pendingRequests: 20,
+  // The organisation directory and its search.
   organizations: 20,
 } as const;
 

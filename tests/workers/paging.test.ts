@@ -161,3 +161,36 @@ describe("Pending Requests paging", () => {
     expect(searched).toContain("Showing 10 of 10 matching requests");
   });
 });
+
+describe("organisation search paging", () => {
+  it("pages matches alphabetically (case-insensitively) with their count", async () => {
+    const token = `zq${crypto.randomUUID().slice(0, 6)}`;
+    const size = PAGE_SIZES.organizations;
+    const names = Array.from(
+      { length: size + 5 },
+      (_, i) => `${i % 2 ? "b" : "B"}${token} ${String(i).padStart(2, "0")}`,
+    );
+    await env.DB.batch(
+      names.map((name) =>
+        env.DB.prepare("insert into organizations (id, name, invite_code, created_at) values (?, ?, ?, 0)").bind(
+          crypto.randomUUID(),
+          name,
+          crypto.randomUUID(),
+        ),
+      ),
+    );
+    const person = await createAccount();
+    const first = await (await get(`/dashboard?q=${token}`, person.cookie)).text();
+    expect(first).toContain(`Showing ${size} of ${size + 5} matching organisations`);
+    const found = (html: string) => [
+      ...new Set([...html.matchAll(new RegExp(`[bB]${token} \\d{2}`, "g"))].map((m) => m[0])),
+    ];
+    const next = link(first, "orgs.after")!;
+    expect(next).toContain(`q=${token}`);
+    const second = await (await get(next, person.cookie)).text();
+    expect(second).toContain(`Showing 5 of ${size + 5} matching organisations`);
+    expect([...found(first), ...found(second)]).toEqual(
+      [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+    );
+  });
+});
