@@ -1,7 +1,7 @@
 // Hostile values for every text field that is stored and shown again, shared by the Workers-pool
 // tests (tests/workers/hostile-inputs.test.ts) and Playwright (tests/e2e/hostile-inputs.spec.ts).
 //
-// Each value says what the shared field rules (app/utils/validation.ts, decision 010) do with it:
+// Each value says what the shared field rules (app/utils/validation.ts, decision 011) do with it:
 // "stored" values are kept and shown back exactly as typed (after trimming); the others are
 // refused with the field's message.
 

@@ -12,7 +12,7 @@ export const passwordField = z
   .min(6, "Password must be at least 6 characters")
   .max(128, "Password must be less than 128 characters");
 
-// ---- Plain text: what every stored and shown-again text field accepts (decision 010) ----
+// ---- Plain text: what every stored and shown-again text field accepts (decision 011) ----
 
 /** C0 and C1 control characters (NUL included) and DEL; multi-line fields keep tab, LF and CR. */
 /* eslint-disable no-control-regex -- matching control characters is the point */

@@ -19,7 +19,7 @@ import { MEDIA_URL_MESSAGE } from "#app/utils/validation.ts";
 // Property tests of every form schema of the app (docs/security.md, "Property tests of the
 // schemas"): any text within the limits after trimming is accepted as the trimmed text; anything
 // past them is refused with the spec's message; blank, control and bidi override characters are
-// refused with theirs (decision 010).
+// refused with theirs (decision 011).
 
 /** The first message for one field, or null when the schema accepted the whole object. */
 function messageFor(schema: z.ZodType, object: Record<string, unknown>, field: string) {

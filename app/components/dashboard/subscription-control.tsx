@@ -7,30 +7,47 @@ import { MEMBER_PRICE_LABEL } from "#app/utils/constants.ts";
 
 /** How long after checkout opens the members list is read again (spec: 1 second). */
 export const SUBSCRIPTION_REFRESH_MS = 1000;
+/** Then, while this tab is visible, how often it is read again until the member's status changes. */
+const SUBSCRIPTION_POLL_MS = 3000;
+/** A checkout left open longer than this is no longer waited for (returning to the tab still reads). */
+const SUBSCRIPTION_POLL_LIMIT_MS = 10 * 60 * 1000;
 
 /**
  * After checkout or the portal opens in a new tab: a toast, the list read again a second later,
- * and once more when the admin comes back to this tab (by then the payment may be done).
+ * then every few seconds while this tab is visible, and at once when the admin comes back to it,
+ * until the member's status changes. Returning alone is not enough: a browser that shows both
+ * tabs side by side (or a headless one) never fires focus or visibilitychange here.
  */
-function useRefreshAfterOpening() {
+function useRefreshAfterOpening(status: string) {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
-  const cleanup = useRef<() => void>(() => {});
-  useEffect(() => () => cleanup.current(), []);
+  const stop = useRef<() => void>(() => {});
+  useEffect(() => () => stop.current(), []);
+  // The change we were waiting for has arrived.
+  useEffect(() => stop.current(), [status]);
   return (toast: string | null) => {
     if (toast) showToast({ title: toast });
-    cleanup.current();
-    const timer = window.setTimeout(() => revalidate.current(), SUBSCRIPTION_REFRESH_MS);
-    const onReturn = () => {
+    stop.current();
+    const openedAt = Date.now();
+    const readIfVisible = () => {
       if (document.visibilityState === "visible") revalidate.current();
     };
-    window.addEventListener("focus", onReturn);
-    document.addEventListener("visibilitychange", onReturn);
-    cleanup.current = () => {
-      window.clearTimeout(timer);
-      window.removeEventListener("focus", onReturn);
-      document.removeEventListener("visibilitychange", onReturn);
+    let poll: number | undefined;
+    const first = window.setTimeout(() => {
+      revalidate.current();
+      poll = window.setInterval(() => {
+        if (Date.now() - openedAt > SUBSCRIPTION_POLL_LIMIT_MS) window.clearInterval(poll);
+        else readIfVisible();
+      }, SUBSCRIPTION_POLL_MS);
+    }, SUBSCRIPTION_REFRESH_MS);
+    window.addEventListener("focus", readIfVisible);
+    document.addEventListener("visibilitychange", readIfVisible);
+    stop.current = () => {
+      window.clearTimeout(first);
+      window.clearInterval(poll);
+      window.removeEventListener("focus", readIfVisible);
+      document.removeEventListener("visibilitychange", readIfVisible);
     };
   };
 }
@@ -45,7 +62,7 @@ export function SubscriptionControl({
 }: {
   member: { id: string; fullName: string; subscriptionStatus: "active" | "inactive" };
 }) {
-  const refresh = useRefreshAfterOpening();
+  const refresh = useRefreshAfterOpening(member.subscriptionStatus);
   const opening = (intent: string, label: string, toast: string | null, srLabel: string) => (
     <form method="post" action="/dashboard" target="_blank" onSubmit={() => refresh(toast)}>
       <input type="hidden" name="membershipId" value={member.id} />
