@@ -144,6 +144,9 @@ export const profiles = sqliteTable(
     introVideoUrl: text("intro_video_url"),
     introVideoThumbnailUrl: text("intro_video_thumbnail_url"),
     isPublic: integer("is_public", { mode: "boolean" }).notNull().default(true),
+    // Settings: search engines may index the public passport; e-mail when an organisation recognises them.
+    searchIndexing: integer("search_indexing", { mode: "boolean" }).notNull().default(true),
+    recognitionEmails: integer("recognition_emails", { mode: "boolean" }).notNull().default(true),
     activeOrganizationId: text("active_organization_id").references(() => organizations.id, {
       onDelete: "set null",
     }),

@@ -11,6 +11,7 @@ import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
 import { mediaRoutes } from "./routes/media.ts";
+import { passportCardRoutes } from "./routes/passport-card.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./routes/stripe-webhook.ts";
 import { scheduled } from "./scheduled.ts";
@@ -72,6 +73,7 @@ export const app = new Hono<WorkerEnv>()
     return response;
   })
   .route("/media", mediaRoutes)
+  .route("/", passportCardRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
   .all("*", (c) =>

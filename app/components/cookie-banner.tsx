@@ -14,7 +14,7 @@ export function CookieBanner() {
   return (
     <section
       aria-label="Cookie consent"
-      className="sticky bottom-0 z-40 border-t bg-card/95 p-4 shadow-lg backdrop-blur supports-[backdrop-filter]:bg-card/80"
+      className="sticky bottom-0 z-40 border-t bg-card/95 p-4 shadow-lg backdrop-blur supports-[backdrop-filter]:bg-card/80 print:hidden"
     >
       <fetcher.Form
         method="post"

@@ -21,7 +21,7 @@ export function Logo({ to = "/" }: { to?: string }) {
 /** The plain top bar of pages outside the signed-in area: just the logo. */
 export function LogoHeader() {
   return (
-    <header className="border-b">
+    <header className="border-b print:hidden">
       <div className="mx-auto flex h-16 max-w-3xl items-center px-4">
         <Logo />
       </div>

@@ -139,7 +139,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!organizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
       const outcome = await submitAchievementForm(upload, giveAchievementSchema, (value, media) => {
         const { intent: _, media: _file, cover: _cover, mediaUrl: _url, ...achievement } = value;
-        return giveAchievement(context, { id: viewer.id, organizationId }, { ...achievement, ...media });
+        return giveAchievement(
+          context,
+          { id: viewer.id, organizationId },
+          { ...achievement, ...media },
+          context.env.APP_URL ?? new URL(request.url).origin,
+        );
       });
       return "refused" in outcome ? outcome.refused : back(outcome.toast);
     }

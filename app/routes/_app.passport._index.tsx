@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { Check, Eye, EyeOff, Plus, X } from "lucide-react";
+import { Check, ExternalLink, Eye, EyeOff, Plus, Printer, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
@@ -25,6 +25,7 @@ import {
 } from "#app/utils/achievements.server.ts";
 import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
@@ -112,9 +113,17 @@ export default function OwnPassport() {
     <div className="mx-auto grid max-w-3xl gap-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold tracking-tight break-words">{viewer.fullName}</h1>
-        <Button asChild variant="outline" size="sm">
-          <Link to={`/passport/${viewer.id}`}>View public passport</Link>
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link to={`/passport/${viewer.id}`}>View public passport</Link>
+          </Button>
+          {/* The public passport with every achievement; with JavaScript it opens the print dialog. */}
+          <Button asChild variant="outline" size="sm">
+            <Link to={`/passport/${viewer.id}?all=1#print`} reloadDocument>
+              <Printer aria-hidden /> Print or save as PDF
+            </Link>
+          </Button>
+        </div>
       </div>
 
       <Card>
@@ -186,8 +195,25 @@ export default function OwnPassport() {
                 <div className={achievement.isVisible ? undefined : "opacity-60"}>
                   <AchievementCard achievement={achievement} priority={index === 0} />
                 </div>
-                <Form method="post" className="flex items-center justify-end gap-2">
+                <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
+                  {achievement.isSelf ? null : (
+                    <Button asChild size="sm" variant="ghost">
+                      <a
+                        href={linkedInAddToProfileUrl({
+                          title: achievement.title,
+                          organizationName: achievement.organizationName ?? "",
+                          date: achievement.date,
+                          url: shareUrl,
+                        })}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        aria-label={`Add ${achievement.title} to LinkedIn`}
+                      >
+                        <ExternalLink aria-hidden /> Add to LinkedIn
+                      </a>
+                    </Button>
+                  )}
                   <input type="hidden" name="achievementId" value={achievement.id} />
                   <input type="hidden" name="visible" value={achievement.isVisible ? "false" : "true"} />
                   <SubmitButton

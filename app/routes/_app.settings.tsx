@@ -9,7 +9,7 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useSubmit } from "@remix-run/react";
-import { AlertTriangle, ArrowLeft } from "lucide-react";
+import { AlertTriangle, ArrowLeft, Download, FileText } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
@@ -25,10 +25,10 @@ import { requireViewer, signOutHeaders } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { validationToast } from "#app/utils/validation.ts";
-import { feedbackSchema, passwordSchema, profileSchema } from "#app/utils/form-schemas.ts";
+import { feedbackSchema, passwordSchema, preferencesSchema, profileSchema } from "#app/utils/form-schemas.ts";
 import { archiveAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
-import { updateProfile } from "#db/queries/profiles.ts";
+import { updatePreferences, updateProfile } from "#db/queries/profiles.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
@@ -39,6 +39,7 @@ export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` 
 
 const FORM_SCHEMAS = {
   "update-profile": profileSchema,
+  "update-preferences": preferencesSchema,
   "change-password": passwordSchema,
   "send-feedback": feedbackSchema,
 } as const;
@@ -101,6 +102,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       });
       await invalidatePassports(viewer.id);
       return redirectWithToast(context.env, request, "/settings", { title: "Profile updated" });
+
+    case "update-preferences":
+      await updatePreferences(context.db, viewer.id, {
+        searchIndexing: value.searchIndexing === "on",
+        recognitionEmails: value.recognitionEmails === "on",
+      });
+      // The passport's robots tag changes with the search engine choice.
+      await invalidatePassports(viewer.id);
+      return redirectWithToast(context.env, request, "/settings", { title: "Preferences saved" });
 
     case "change-password": {
       if (!(await consumeRateLimit(context.db, request, "change-password"))) {
@@ -171,6 +181,8 @@ export default function SettingsPage() {
       ) : (
         <>
           <ProfileSettings actionData={forIntent("update-profile")} />
+          <PrivacyAndEmails actionData={forIntent("update-preferences")} />
+          <YourData />
           <ChangePassword actionData={forIntent("change-password")} />
           <BetaFeedback actionData={forIntent("send-feedback")} />
           <DangerZone />
@@ -243,6 +255,102 @@ function ProfileSettings({ actionData }: { actionData?: SettingsActionData }) {
             <IntroVideoUploader introVideoUrl={viewer.introVideoUrl} redirectTo="/settings" />
           </div>
         ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function PrivacyAndEmails({ actionData }: { actionData?: SettingsActionData }) {
+  const viewer = useViewer();
+  const { fields, formProps } = useValidatedForm({
+    id: "update-preferences",
+    schema: preferencesSchema,
+    actionData,
+    defaultValue: {
+      searchIndexing: viewer.searchIndexing ? "on" : undefined,
+      recognitionEmails: viewer.recognitionEmails ? "on" : undefined,
+    },
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Privacy and Emails</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" {...formProps} className="grid gap-4">
+          {viewer.userType === "individual" ? (
+            <CheckboxField
+              id={fields.searchIndexing.id}
+              name={fields.searchIndexing.name}
+              defaultChecked={fields.searchIndexing.initialValue === "on"}
+              label="Show in search engines"
+              note="Search engines may list your public passport. When off, it asks them not to."
+            />
+          ) : (
+            <input type="hidden" name={fields.searchIndexing.name} value={viewer.searchIndexing ? "on" : ""} />
+          )}
+          <CheckboxField
+            id={fields.recognitionEmails.id}
+            name={fields.recognitionEmails.name}
+            defaultChecked={fields.recognitionEmails.initialValue === "on"}
+            label="Email me when an organisation recognises me"
+            note="You are always told in the app as well."
+          />
+          <div>
+            <SubmitButton intent="update-preferences" pendingText="Saving...">
+              Save Preferences
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function CheckboxField(props: { id: string; name: string; defaultChecked: boolean; label: string; note: string }) {
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={props.id}
+        name={props.name}
+        type="checkbox"
+        defaultChecked={props.defaultChecked}
+        className="mt-0.5 size-4 accent-primary"
+        aria-describedby={`${props.id}-note`}
+      />
+      <div className="grid gap-1">
+        <Label htmlFor={props.id}>{props.label}</Label>
+        <p id={`${props.id}-note`} className="text-sm text-muted-foreground">
+          {props.note}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** Downloads: a full export (a POST: it is rate limited) and the résumé file on its own. */
+function YourData() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Your Data</CardTitle>
+        <CardDescription>
+          Take everything with you: your profile, achievements, memberships, notifications, feedback and files, in one
+          ZIP file. The résumé is in the JSON Resume format that many CV tools import.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap gap-3">
+        {/* A full document submission, so the browser saves the file, with or without JavaScript. */}
+        <Form method="post" action="/settings/export" reloadDocument>
+          <Button type="submit">
+            <Download aria-hidden /> Download my data
+          </Button>
+        </Form>
+        <Button asChild variant="outline">
+          <a href="/settings/resume.json" download>
+            <FileText aria-hidden /> Download résumé (JSON)
+          </a>
+        </Button>
       </CardContent>
     </Card>
   );

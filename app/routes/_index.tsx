@@ -9,16 +9,26 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { socialMeta } from "#app/utils/social-meta.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 
-export const meta: MetaFunction = () => [
-  { title: `${PRODUCT_NAME} · Your lifelong record of achievements` },
-  {
-    name: "description",
-    content:
-      "Replace the paper CV with a lifelong passport of your awards, training and milestones, recognised by the organisations you work with.",
-  },
+const LANDING_TITLE = `${PRODUCT_NAME} · Your lifelong record of achievements`;
+const LANDING_DESCRIPTION =
+  "Replace the paper CV with a lifelong passport of your awards, training and milestones, recognised by the organisations you work with.";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: LANDING_TITLE },
+  { name: "description", content: LANDING_DESCRIPTION },
+  ...(data
+    ? socialMeta({
+        title: LANDING_TITLE,
+        description: LANDING_DESCRIPTION,
+        url: data.canonicalUrl,
+        image: new URL("/card.png", data.canonicalUrl).href,
+        imageAlt: `${PRODUCT_NAME}: your lifelong record of achievements`,
+      })
+    : []),
 ];
 
 // Visitors get the page without scripts; signed-in people hydrate it for the notification bell.
@@ -31,6 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     viewer: user ? { hasActiveOrganization: Boolean(profile?.activeOrganizationId) } : null,
     showWholeDemo: new URL(request.url).searchParams.get("demo") === "all",
+    canonicalUrl: new URL("/", context.env.APP_URL ?? request.url).href,
   };
 }
 

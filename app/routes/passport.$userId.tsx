@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { z } from "zod";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
@@ -11,19 +12,32 @@ import { PublicPassportView } from "#app/components/passport/public-passport-vie
 import { Button } from "#app/components/ui/button.tsx";
 import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
 import { PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
+import { socialMeta } from "#app/utils/social-meta.ts";
 
 // Visitors get the page without scripts; the owner's page hydrates for the upload controls.
 export const handle: RouteHandle = { hydrate: (data) => (data as { isOwner?: boolean } | undefined)?.isOwner === true };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data?.passport) return [{ title: `Passport not found · ${PRODUCT_NAME}` }];
-  const name = data.passport.profile.fullName || "Professional";
+  // A passport switched off, archived or missing has no preview and is never indexed.
+  if (!data?.passport)
+    return [{ title: `Passport not found · ${PRODUCT_NAME}` }, { name: "robots", content: "noindex" }];
+  const { profile, total } = data.passport;
+  const name = profile.fullName || "Professional";
+  const description =
+    profile.bio ??
+    `${name}'s career passport: ${total} ${total === 1 ? "achievement" : "achievements"}, recognised by the organisations they work with.`;
   return [
     { title: `${name} · ${PRODUCT_NAME}` },
-    {
-      name: "description",
-      content: data.passport.profile.bio ?? `${name}'s career passport: achievements, training and milestones.`,
-    },
+    { name: "description", content: description },
+    ...(profile.searchIndexing ? [] : [{ name: "robots", content: "noindex" }]),
+    ...socialMeta({
+      type: "profile",
+      title: `${name} · ${PRODUCT_NAME}`,
+      description,
+      url: data.canonicalUrl,
+      image: `${data.canonicalUrl}/card.png`,
+      imageAlt: `${name}'s career passport`,
+    }),
   ];
 };
 
@@ -39,16 +53,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const isOwner = Boolean(passport && hasSessionCookie(request) && (await context.getUser())?.id === userId.data);
   // Archived accounts are never public; a private passport is visible to its owner only.
   const visible = passport && !passport.profile.deletedAt && (passport.profile.isPublic || isOwner);
-  if (!visible) return data({ passport: null, showAll, userId: null, isOwner: false }, { status: 404 });
+  if (!visible)
+    return data({ passport: null, showAll, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
+  // The page's one address for previews and search engines (the first page, whatever was asked).
+  const canonicalUrl = new URL(`/passport/${userId.data}`, context.env.APP_URL ?? request.url).href;
   const achievements = passport.achievements.map((achievement) => ({
     ...achievement,
     imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
   }));
-  return { passport: { ...passport, achievements }, showAll, userId: userId.data as string, isOwner };
+  return { passport: { ...passport, achievements }, showAll, userId: userId.data as string, isOwner, canonicalUrl };
 }
 
 export default function PublicPassport() {
-  const { passport, showAll, userId, isOwner } = useLoaderData<typeof loader>();
+  const { passport, showAll, userId, isOwner, canonicalUrl } = useLoaderData<typeof loader>();
+  usePrintOnArrival();
   return (
     <div className="flex min-h-dvh flex-col">
       <LogoHeader />
@@ -60,6 +78,7 @@ export default function PublicPassport() {
             total={passport.total}
             showAll={showAll}
             showAllHref={`/passport/${userId}?all=1`}
+            canonicalUrl={canonicalUrl ?? undefined}
             avatarDialog={
               isOwner ? (
                 <div className="grid gap-6">
@@ -88,4 +107,16 @@ export default function PublicPassport() {
       </main>
     </div>
   );
+}
+
+/**
+ * The own passport's "Print or save as PDF" opens this page at #print: once it has loaded (only
+ * the owner's page runs scripts), the print dialog opens, and the address loses the marker.
+ */
+function usePrintOnArrival() {
+  useEffect(() => {
+    if (window.location.hash !== "#print") return;
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    window.print();
+  }, []);
 }

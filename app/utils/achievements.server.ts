@@ -20,6 +20,7 @@ import { validationToast } from "./validation.ts";
 import { forbidden } from "./denial.server.ts";
 import { notify } from "./notifications.server.ts";
 import { invalidatePassports } from "./passport-cache.server.ts";
+import { emailRecognition } from "./recognition-email.server.ts";
 
 /** A refusal shown as a toast; nothing was written. */
 export class AchievementError extends Error {
@@ -46,6 +47,8 @@ export async function giveAchievement(
   context: AppLoadContext,
   admin: { id: string; organizationId: string },
   input: NewAchievement & { userId: string },
+  /** The app's origin, for the link in the recipient's e-mail. */
+  origin: string,
 ) {
   if (!(await isOrganizationAdmin(context.db, admin.id, admin.organizationId))) {
     throw forbidden(context, "not an admin of the organisation", {
@@ -84,14 +87,16 @@ export async function giveAchievement(
   });
   if (!id) throw new AlreadySaved(toast);
   const organization = await findOrganization(context.db, admin.organizationId);
+  const organizationName = organization?.name ?? "Your organisation";
   await notify(context, [
     {
       userId: input.userId,
       title: "New achievement",
-      message: `${organization?.name ?? "Your organisation"} recognised you: ${input.title}. Accept it to add it to your passport.`,
+      message: `${organizationName} recognised you: ${input.title}. Accept it to add it to your passport.`,
       type: "success",
     },
   ]);
+  await emailRecognition(context, { userId: input.userId, title: input.title, organizationName, origin });
   return toast;
 }
 

@@ -70,3 +70,29 @@ export function existingAccountEmail(input: { email: string; name: string; signI
     html: layout("You already have an account", paragraphs, { label: "Sign in", url: input.signInUrl }),
   };
 }
+
+/** Sent when an organisation offers an achievement; the person accepts it on their passport. */
+export function recognitionEmail(input: {
+  email: string;
+  name: string;
+  title: string;
+  organizationName: string;
+  passportUrl: string;
+  settingsUrl: string;
+}): MailMessage {
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `${input.organizationName} recognised you with an achievement: "${input.title}".`,
+    "Accept it on your passport to show it to everyone you share your passport with.",
+  ];
+  const optOut = `You get this email because recognition emails are on in your settings: ${input.settingsUrl}`;
+  return {
+    to: input.email,
+    subject: `${input.organizationName} recognised you: ${input.title}`,
+    text: `${paragraphs.join("\n\n")}\n\nAccept it: ${input.passportUrl}\n\n${optOut}\n`,
+    html: layout("You have a new achievement", [...paragraphs, optOut], {
+      label: "Review and accept",
+      url: input.passportUrl,
+    }),
+  };
+}

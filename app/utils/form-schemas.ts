@@ -52,6 +52,12 @@ export const profileSchema = z.object({
   isPublic: z.literal("on").optional(),
 });
 
+export const preferencesSchema = z.object({
+  intent: z.literal("update-preferences"),
+  searchIndexing: z.literal("on").optional(),
+  recognitionEmails: z.literal("on").optional(),
+});
+
 export const passwordSchema = z
   .object({
     intent: z.literal("change-password"),

@@ -18,6 +18,9 @@ export const PASSPORT_BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidat
 
 const keyOf = (userId: string, page: string, banner: (typeof BANNER_STATES)[number]) =>
   `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/${banner}${page}`;
+/** A passport's link preview image (workers/routes/passport-card.ts), purged with its pages. */
+export const passportCardCacheKey = (userId: string) => `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/card.png`;
+export const LANDING_CARD_CACHE_KEY = `${CACHE_ORIGIN}/card.png`;
 /** Per user, when its passport last changed: a render that started before then is not stored. */
 const changeMarkerKey = (userId: string) => `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/changed`;
 const CHANGED_AT_HEADER = "X-Passport-Changed-At";
@@ -65,6 +68,7 @@ export async function invalidatePassports(...userIds: string[]) {
   await Promise.all(
     userIds.flatMap((userId) => [
       edgeCache().put(changeMarkerKey(userId), marker()),
+      edgeCache().delete(passportCardCacheKey(userId)),
       ...PAGES.flatMap((page) => BANNER_STATES.map((banner) => edgeCache().delete(keyOf(userId, page, banner)))),
     ]),
   );

@@ -7,6 +7,8 @@ export const RATE_LIMITS = {
   "sign-up": { max: 5, windowSeconds: 60 },
   "resend-verification": { max: 3, windowSeconds: 60 },
   "change-password": { max: 5, windowSeconds: 60 },
+  // Per person, not per address: an export reads every row and file of the account.
+  "data-export": { max: 3, windowSeconds: 3600 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -17,9 +19,18 @@ export function clientIp(request: Request) {
 }
 
 /** Counts this attempt; false when the caller is over the limit for this action. */
-export async function consumeRateLimit(db: Db, request: Request, action: RateLimitedAction, now = Date.now()) {
+export function consumeRateLimit(db: Db, request: Request, action: RateLimitedAction, now = Date.now()) {
+  return consume(db, action, clientIp(request), now);
+}
+
+/** The same, counted per signed-in user wherever they connect from. */
+export function consumeUserRateLimit(db: Db, userId: string, action: RateLimitedAction, now = Date.now()) {
+  return consume(db, action, `user:${userId}`, now);
+}
+
+async function consume(db: Db, action: RateLimitedAction, subject: string, now: number) {
   const { max, windowSeconds } = RATE_LIMITS[action];
-  const key = `${action}:${clientIp(request)}`;
+  const key = `${action}:${subject}`;
   const windowStart = now - windowSeconds * 1000;
   // One statement: insert the first attempt, or count this one (restarting an expired window).
   const row = await db.get<{ count: number }>(sql`

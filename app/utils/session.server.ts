@@ -97,6 +97,8 @@ export async function requireViewer(
     introVideoUrl: profile.introVideoUrl,
     introVideoThumbnailUrl: profile.introVideoThumbnailUrl,
     isPublic: profile.isPublic,
+    searchIndexing: profile.searchIndexing,
+    recognitionEmails: profile.recognitionEmails,
     archivedAt: profile.deletedAt,
     organizations,
     activeOrganization,

@@ -36,6 +36,7 @@ function passportStatements(db: Db) {
         introVideoUrl: profiles.introVideoUrl,
         introVideoThumbnailUrl: profiles.introVideoThumbnailUrl,
         isPublic: profiles.isPublic,
+        searchIndexing: profiles.searchIndexing,
         deletedAt: profiles.deletedAt,
       })
       .from(profiles)

@@ -15,6 +15,8 @@ export async function findViewerProfile(db: Db, userId: string) {
       introVideoUrl: profiles.introVideoUrl,
       introVideoThumbnailUrl: profiles.introVideoThumbnailUrl,
       isPublic: profiles.isPublic,
+      searchIndexing: profiles.searchIndexing,
+      recognitionEmails: profiles.recognitionEmails,
       activeOrganizationId: profiles.activeOrganizationId,
       deletedAt: profiles.deletedAt,
     })
@@ -57,6 +59,26 @@ export async function updateProfile(
     db.update(profiles).set(values).where(eq(profiles.id, userId)),
     db.update(users).set({ name: values.fullName }).where(eq(users.id, userId)),
   ]);
+}
+
+/** The privacy and e-mail choices of Settings. */
+export async function updatePreferences(
+  db: Db,
+  userId: string,
+  values: { searchIndexing: boolean; recognitionEmails: boolean },
+) {
+  await db.update(profiles).set(values).where(eq(profiles.id, userId));
+}
+
+/** Where and whether to e-mail a person about a recognition (null: no such active account). */
+export async function findRecognitionEmailTarget(db: Db, userId: string) {
+  const [row] = await db
+    .select({ email: users.email, name: profiles.fullName, wantsEmail: profiles.recognitionEmails })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.id))
+    .where(and(eq(profiles.id, userId), isNull(profiles.deletedAt)))
+    .limit(1);
+  return row ?? null;
 }
 
 export async function updateBio(db: Db, userId: string, bio: string | null) {

@@ -6,7 +6,7 @@ test.describe("settings", () => {
     await signUpAndConfirm(page, { name: "Sam Rivers" });
     await page.goto("/settings");
     await expect(page).toHaveTitle(/Settings/);
-    await expect(page.getByLabel("Email")).toBeDisabled();
+    await expect(page.getByLabel("Email", { exact: true })).toBeDisabled();
     await expect(page.getByText("Email cannot be changed here. Contact support to update your email.")).toBeVisible();
 
     await page.getByLabel("Full Name").fill("");

@@ -609,6 +609,34 @@ const ROWS: Row[] = [
     ok: [302],
     cells: cells("noop", { anon: "signin", archived: "ok" }),
   },
+  {
+    route: "routes/_app.settings",
+    kind: "action",
+    intent: "update-preferences",
+    call: () => ({
+      method: "POST",
+      path: "/settings",
+      body: form({ intent: "update-preferences", recognitionEmails: "on" }),
+    }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  },
+  // The caller's own data only: no id is taken from the request.
+  {
+    route: "routes/settings.export",
+    kind: "action",
+    intent: "download my data",
+    call: () => ({ method: "POST", path: "/settings/export", body: form({}) }),
+    ok: [200],
+    cells: OWN,
+  },
+  {
+    route: "routes/settings.resume[.json]",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/settings/resume.json" }),
+    ok: [200],
+    cells: OWN,
+  },
 
   // ---- Organisations ----
   {
@@ -725,6 +753,38 @@ const ROWS: Row[] = [
     call: (w) => ({ method: "GET", path: `/media/${w.mediaKey}` }),
     ok: [200],
     cells: PUBLIC,
+  },
+  // Link preview images: public like the pages they show; none for a private or archived passport.
+  {
+    route: "hono:GET /card.png",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/card.png" }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /passport/:userId/card.png",
+    kind: "loader",
+    intent: "public passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}/card.png` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:GET /passport/:userId/card.png",
+    kind: "loader",
+    intent: "private passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.individual.id}/card.png` }),
+    ok: [200],
+    cells: cells(404),
+  },
+  {
+    route: "hono:GET /passport/:userId/card.png",
+    kind: "loader",
+    intent: "archived passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.archived.id}/card.png` }),
+    ok: [200],
+    cells: cells(404),
   },
   {
     route: "hono:GET /api/notifications/socket",

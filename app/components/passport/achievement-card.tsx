@@ -16,8 +16,11 @@ export function AchievementCard({
   priority?: boolean;
 }) {
   return (
-    <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm">
-      <AchievementMedia achievement={achievement} priority={priority} />
+    <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm print:break-inside-avoid print:shadow-none">
+      {/* Paper gets the text of a CV, not photos and video frames. */}
+      <div className="print:hidden">
+        <AchievementMedia achievement={achievement} priority={priority} />
+      </div>
       <div className="space-y-2 p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <Badge variant={achievement.isSelf ? "outline" : "default"}>

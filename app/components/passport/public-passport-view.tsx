@@ -32,6 +32,7 @@ export function PublicPassportView({
   showAll = false,
   headingLevel = 1,
   avatarDialog,
+  canonicalUrl,
 }: {
   profile: PassportProfile;
   /** The entries loaded so far; the first 8 show until the visitor asks for more. */
@@ -44,6 +45,8 @@ export function PublicPassportView({
   headingLevel?: 1 | 2;
   /** The owner's upload controls replace the visitor's view inside the avatar dialog. */
   avatarDialog?: ReactNode;
+  /** The passport's address, printed on paper so a reader can check it online. */
+  canonicalUrl?: string;
 }) {
   const [revealed, setRevealed] = useState(false);
   const expanded = showAll || revealed;
@@ -107,13 +110,13 @@ export function PublicPassportView({
           ) : null}
         </div>
         {profile.introVideoUrl ? (
-          <div className="w-full max-w-xl">
+          <div className="w-full max-w-xl print:hidden">
             <IntroVideo url={profile.introVideoUrl} thumbnailUrl={profile.introVideoThumbnailUrl} />
           </div>
         ) : null}
       </header>
 
-      <section aria-label="Achievements" className="mt-10">
+      <section aria-label="Achievements" className="print-urls mt-10 print:mt-6">
         {visible.length === 0 ? (
           <div className="rounded-xl border border-dashed p-10 text-center">
             <UserRound className="mx-auto size-10 text-muted-foreground" aria-hidden />
@@ -123,7 +126,7 @@ export function PublicPassportView({
         ) : (
           <ol className="relative space-y-6 border-l-2 border-border pl-6 sm:pl-8">
             {visible.map((achievement, index) => (
-              <li key={achievement.id} className="relative">
+              <li key={achievement.id} className="relative print:break-inside-avoid">
                 <span
                   className="absolute top-6 -left-[calc(1.5rem+7px)] size-3 rounded-full border-2 border-background bg-primary sm:-left-[calc(2rem+7px)]"
                   aria-hidden
@@ -133,8 +136,13 @@ export function PublicPassportView({
             ))}
           </ol>
         )}
+        {hasMore && canonicalUrl ? (
+          <p className="mt-6 hidden text-sm print:block">
+            {total - visible.length} more achievements: {canonicalUrl}?all=1
+          </p>
+        ) : null}
         {hasMore ? (
-          <div className="mt-8 flex justify-center">
+          <div className="mt-8 flex justify-center print:hidden">
             <Button asChild variant="outline">
               <Link
                 to={showAllHref}
@@ -155,7 +163,13 @@ export function PublicPassportView({
         ) : null}
       </section>
 
-      <section className="mt-14 rounded-2xl border bg-card p-6 text-center shadow-sm sm:p-10">
+      {canonicalUrl ? (
+        <p className="mt-8 hidden border-t pt-4 text-sm print:block">
+          {name}&apos;s career passport, kept up to date at {canonicalUrl}
+        </p>
+      ) : null}
+
+      <section className="mt-14 rounded-2xl border bg-card p-6 text-center shadow-sm sm:p-10 print:hidden">
         <h2 className="text-2xl font-semibold tracking-tight">Ready to build your professional story?</h2>
         <p className="mt-2 text-muted-foreground">
           Keep every award, course and milestone in one passport that goes wherever your career does.

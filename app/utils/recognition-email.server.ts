@@ -1,0 +1,31 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { findRecognitionEmailTarget } from "#db/queries/profiles.ts";
+import { createMailer, recognitionEmail } from "./email.server.ts";
+import { log } from "./log.server.ts";
+
+/**
+ * Tells the recipient of an offered achievement by e-mail, unless they turned these e-mails off
+ * in Settings. The achievement and its notification are already stored: a mail failure is
+ * logged and swallowed, so it never loses the achievement or fails the admin's action.
+ */
+export async function emailRecognition(
+  context: AppLoadContext,
+  input: { userId: string; title: string; organizationName: string; origin: string },
+) {
+  try {
+    const target = await findRecognitionEmailTarget(context.db, input.userId);
+    if (!target?.wantsEmail) return;
+    await createMailer(context.env, context.db).send(
+      recognitionEmail({
+        email: target.email,
+        name: target.name,
+        title: input.title,
+        organizationName: input.organizationName,
+        passportUrl: new URL("/passport", input.origin).href,
+        settingsUrl: new URL("/settings", input.origin).href,
+      }),
+    );
+  } catch (error) {
+    log("error", "recognition email failed", { userId: input.userId, error: String(error) });
+  }
+}

@@ -1,0 +1,71 @@
+import type { AchievementType } from "#db/schema.ts";
+
+// The person's passport as a résumé in the JSON Resume format (https://jsonresume.org/schema,
+// version 1.0.0), which CV builders and themes import. Only what the public passport shows goes
+// in: accepted, visible achievements. Milestones become awards (docs/decisions/026).
+
+export type ResumeInput = {
+  profile: { fullName: string; email: string; bio: string | null; avatarUrl: string | null; isPublic: boolean };
+  achievements: {
+    title: string;
+    description: string | null;
+    date: string;
+    type: AchievementType;
+    status: string;
+    isVisible: boolean;
+    organizationName: string | null;
+  }[];
+  memberships: { organizationName: string; status: string; approvedAt: Date | null }[];
+  /** The app's origin, for the passport URL and the picture. */
+  origin: string;
+  userId: string;
+};
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+/** JSON Resume leaves out empty fields rather than writing nulls (its schema refuses null). */
+const present = <T extends Record<string, unknown>>(value: T) =>
+  Object.fromEntries(
+    Object.entries(value).filter(([, field]) => field !== null && field !== undefined && field !== ""),
+  );
+
+export function buildResume({ profile, achievements, memberships, origin, userId }: ResumeInput) {
+  const passportUrl = new URL(`/passport/${userId}`, origin).href;
+  const shown = achievements.filter((achievement) => achievement.status === "accepted" && achievement.isVisible);
+  const url = profile.isPublic ? passportUrl : undefined;
+  return {
+    $schema: "https://raw.githubusercontent.com/jsonresume/resume-schema/v1.0.0/schema.json",
+    basics: present({
+      name: profile.fullName,
+      email: profile.email,
+      image: profile.avatarUrl ? new URL(profile.avatarUrl, origin).href : undefined,
+      summary: profile.bio ?? undefined,
+      // A private passport's link leads nowhere for a reader: it is left out.
+      url,
+    }),
+    work: memberships
+      .filter((membership) => membership.status === "approved" && membership.approvedAt)
+      .map((membership) => ({ name: membership.organizationName, startDate: isoDate(membership.approvedAt!) })),
+    awards: shown
+      .filter((achievement) => achievement.type !== "training")
+      .map((achievement) =>
+        present({
+          title: achievement.title,
+          date: achievement.date,
+          awarder: achievement.organizationName ?? undefined,
+          summary: achievement.description ?? undefined,
+        }),
+      ),
+    certificates: shown
+      .filter((achievement) => achievement.type === "training")
+      .map((achievement) =>
+        present({
+          name: achievement.title,
+          date: achievement.date,
+          issuer: achievement.organizationName ?? undefined,
+          // Until signed credentials exist (issue 17), the passport is where a reader checks it.
+          url,
+        }),
+      ),
+    meta: { canonical: url, version: "v1.0.0", lastModified: new Date().toISOString().slice(0, 19) },
+  };
+}

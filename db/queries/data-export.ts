@@ -1,0 +1,175 @@
+import { and, asc, eq, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { Db } from "../client.ts";
+import {
+  achievements,
+  betaFeedback,
+  notifications,
+  organizationMembers,
+  organizationRoles,
+  organizations,
+  profiles,
+  users,
+} from "../schema.ts";
+
+// Everything a person takes out with "Download my data": their own rows only, read page by page
+// so no single query is unbounded. Other people appear by name at most, never by e-mail.
+
+const PAGE = 500;
+/** A hard ceiling per kind of row (far above any real account), so an export always ends. */
+export const MAX_EXPORTED_ROWS = 50_000;
+
+/** Reads `query(limit, offset)` page by page until a short page. */
+async function allPages<T>(query: (limit: number, offset: number) => Promise<T[]>) {
+  const rows: T[] = [];
+  for (let offset = 0; offset < MAX_EXPORTED_ROWS; offset += PAGE) {
+    const page = await query(PAGE, offset);
+    rows.push(...page);
+    if (page.length < PAGE) break;
+  }
+  return rows;
+}
+
+export async function findExportProfile(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: profiles.fullName,
+      userType: profiles.userType,
+      bio: profiles.bio,
+      avatarUrl: profiles.avatarUrl,
+      introVideoUrl: profiles.introVideoUrl,
+      introVideoThumbnailUrl: profiles.introVideoThumbnailUrl,
+      isPublic: profiles.isPublic,
+      searchIndexing: profiles.searchIndexing,
+      recognitionEmails: profiles.recognitionEmails,
+      createdAt: profiles.createdAt,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.id))
+    .where(eq(profiles.id, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Every achievement given to the person (or made by them for themself), whatever its status. */
+export function listReceivedAchievements(db: Db, userId: string) {
+  return allPages((limit, offset) =>
+    db
+      .select({
+        id: achievements.id,
+        title: achievements.title,
+        description: achievements.description,
+        date: achievements.date,
+        type: achievements.type,
+        status: achievements.status,
+        isVisible: achievements.isVisible,
+        organizationName: organizations.name,
+        imageUrl: achievements.imageUrl,
+        videoUrl: achievements.videoUrl,
+        createdAt: achievements.createdAt,
+      })
+      .from(achievements)
+      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .where(eq(achievements.userId, userId))
+      .orderBy(asc(achievements.createdAt), asc(achievements.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+const recipients = alias(profiles, "recipients");
+
+/** Achievements the person gave to others as an organisation admin: the recipient by name only. */
+export function listGivenAchievements(db: Db, userId: string) {
+  return allPages((limit, offset) =>
+    db
+      .select({
+        id: achievements.id,
+        title: achievements.title,
+        description: achievements.description,
+        date: achievements.date,
+        type: achievements.type,
+        status: achievements.status,
+        organizationName: organizations.name,
+        recipientName: recipients.fullName,
+        createdAt: achievements.createdAt,
+      })
+      .from(achievements)
+      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .leftJoin(recipients, eq(recipients.id, achievements.userId))
+      .where(and(eq(achievements.createdBy, userId), ne(achievements.userId, userId)))
+      .orderBy(asc(achievements.createdAt), asc(achievements.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+export function listExportMemberships(db: Db, userId: string) {
+  return allPages((limit, offset) =>
+    db
+      .select({
+        organizationId: organizations.id,
+        organizationName: organizations.name,
+        status: organizationMembers.status,
+        requestedAt: organizationMembers.requestedAt,
+        approvedAt: organizationMembers.approvedAt,
+        subscriptionStatus: organizationMembers.subscriptionStatus,
+      })
+      .from(organizationMembers)
+      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+      .where(eq(organizationMembers.userId, userId))
+      .orderBy(asc(organizationMembers.requestedAt), asc(organizationMembers.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+export function listExportRoles(db: Db, userId: string) {
+  return allPages((limit, offset) =>
+    db
+      .select({
+        organizationId: organizations.id,
+        organizationName: organizations.name,
+        role: organizationRoles.role,
+        createdAt: organizationRoles.createdAt,
+      })
+      .from(organizationRoles)
+      .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
+      .where(eq(organizationRoles.userId, userId))
+      .orderBy(asc(organizationRoles.createdAt), asc(organizationRoles.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+export function listExportNotifications(db: Db, userId: string) {
+  return allPages((limit, offset) =>
+    db
+      .select({
+        title: notifications.title,
+        message: notifications.message,
+        type: notifications.type,
+        read: notifications.read,
+        createdAt: notifications.createdAt,
+      })
+      .from(notifications)
+      .where(eq(notifications.userId, userId))
+      .orderBy(asc(notifications.createdAt), asc(notifications.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+export function listExportFeedback(db: Db, userId: string) {
+  return allPages((limit, offset) =>
+    db
+      .select({ message: betaFeedback.message, rating: betaFeedback.rating, createdAt: betaFeedback.createdAt })
+      .from(betaFeedback)
+      .where(eq(betaFeedback.userId, userId))
+      .orderBy(asc(betaFeedback.createdAt), asc(betaFeedback.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}

@@ -1,0 +1,79 @@
+import { Hono, type Context } from "hono";
+import { passportCardCacheKey, edgeCache, LANDING_CARD_CACHE_KEY } from "#app/utils/passport-cache.server.ts";
+import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
+import { createDb } from "#db/client.ts";
+import { loadPassport } from "#db/queries/achievements.ts";
+import { renderLandingCard, renderPassportCard } from "../card/render.ts";
+import type { WorkerEnv } from "../types.ts";
+
+// GET /passport/{userId}/card.png and GET /card.png: the link preview images (og:image) of a
+// public passport and of the landing page. Public, like the pages they illustrate; rendered once
+// and then served from the edge cache, which every change of the passport purges
+// (invalidatePassports). A passport switched off, archived or missing has no card (404).
+
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An avatar larger than this is left out (initials instead): the card stays cheap to draw. */
+const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
+const DRAWABLE_AVATAR_TYPES = ["image/png", "image/jpeg"];
+
+/** Crawlers may keep a card an hour; the edge keeps it until the passport changes. */
+const BROWSER_CACHE_CONTROL = "public, max-age=3600";
+const EDGE_CACHE_CONTROL = "public, s-maxage=86400";
+
+async function cached(c: Context<WorkerEnv>, key: string, render: () => Promise<Uint8Array | null>) {
+  const hit = await edgeCache().match(key);
+  if (hit) return withHeaders(hit.body, "HIT");
+  const rendered = await render();
+  if (!rendered) return c.text("Not found", 404);
+  const png = new Uint8Array(rendered);
+  const stored = new Response(png.slice(), {
+    headers: { "Content-Type": "image/png", "Cache-Control": EDGE_CACHE_CONTROL },
+  });
+  c.executionCtx.waitUntil(edgeCache().put(key, stored));
+  return withHeaders(png, "MISS");
+}
+
+function withHeaders(body: BodyInit | null, cache: "HIT" | "MISS") {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "image/png",
+      "Cache-Control": BROWSER_CACHE_CONTROL,
+      "X-Card-Cache": cache,
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    },
+  });
+}
+
+async function avatarDataUrl(bucket: R2Bucket, url: string | null) {
+  const key = mediaKeyFromUrl(url);
+  if (!key) return null;
+  const object = await bucket.get(key);
+  const type = object?.httpMetadata?.contentType ?? "";
+  if (!object || object.size > MAX_AVATAR_BYTES || !DRAWABLE_AVATAR_TYPES.includes(type)) {
+    await object?.body.cancel();
+    return null;
+  }
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  }
+  return `data:${type};base64,${btoa(binary)}`;
+}
+
+export const passportCardRoutes = new Hono<WorkerEnv>()
+  .get("/card.png", (c) => cached(c, LANDING_CARD_CACHE_KEY, renderLandingCard))
+  .get("/passport/:userId/card.png", (c) => {
+    const userId = c.req.param("userId");
+    if (!USER_ID.test(userId)) return c.text("Not found", 404);
+    return cached(c, passportCardCacheKey(userId), async () => {
+      const passport = await loadPassport(createDb(c.env.DB), userId, 3);
+      if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
+      return renderPassportCard({
+        name: passport.profile.fullName.trim() || "Professional",
+        avatar: await avatarDataUrl(c.env.MEDIA, passport.profile.avatarUrl).catch(() => null),
+        total: passport.total,
+        achievements: passport.achievements,
+      });
+    });
+  });
