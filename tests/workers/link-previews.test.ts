@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, postForm } from "./helpers.ts";
+import { createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
 
 // What a chat app, LinkedIn or a search engine reads from a shared link: Open Graph and Twitter
 // card tags, the canonical URL, and the robots tag the person controls in Settings. Also the
@@ -125,7 +125,7 @@ describe("print and LinkedIn on the own passport", () => {
       .bind(admin.id)
       .first<{ id: string }>())!;
     const member = await personWithAchievements(["Self Made"]);
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     await postForm(
       "/dashboard",
       {
