@@ -151,15 +151,19 @@ describe("print and LinkedIn on the own passport", () => {
     const links = [...html.matchAll(/href="(https:\/\/www\.linkedin\.com\/profile\/add\?[^"]+)"/g)].map(
       (match) => new URL(match[1]!.replaceAll("&amp;", "&")),
     );
-    // One, for the organisation's achievement; none for the self achievement.
+    // One, for the organisation's achievement; none for the self achievement. It links the signed
+    // credential, which anyone can verify (the public passport when there is none).
     expect(links).toHaveLength(1);
+    const credential = await env.DB.prepare("select id from credentials where achievement_id = ?")
+      .bind(id)
+      .first<{ id: string }>();
     expect(Object.fromEntries(links[0]!.searchParams)).toEqual({
       startTask: "CERTIFICATION_NAME",
       name: "Safety & Rescue",
       organizationName: "Linked Org",
       issueYear: "2024",
       issueMonth: "3",
-      certUrl: `${ORIGIN}/passport/${member.id}`,
+      certUrl: `${ORIGIN}/credentials/${credential!.id}`,
     });
     expect(html).toContain('aria-label="Add Safety &amp; Rescue to LinkedIn"');
   });
