@@ -1,7 +1,7 @@
 // The one schema of the app. drizzle-kit turns it into SQL under migrations/ (`npm run db:generate`).
 // Ids are UUIDs; timestamps are milliseconds since the epoch; booleans are 0/1 integers.
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const id = () =>
   text("id")
@@ -16,6 +16,14 @@ const updatedAt = () =>
     .notNull()
     .$defaultFn(() => new Date())
     .$onUpdateFn(() => new Date());
+/** 128 random bits, URL-safe: unguessable, short enough to read in a link. */
+export function newInviteCode() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(", ")})`);
 
@@ -112,6 +120,11 @@ export const organizations = sqliteTable(
     id: id(),
     name: text("name").notNull(),
     description: text("description"),
+    // The secret half of the invite link (/join/{id}?code=...): the id alone is public (search
+    // shows it), so only the code makes someone a member without approval. 'Reset link' replaces it.
+    inviteCode: text("invite_code")
+      .notNull()
+      .$defaultFn(() => newInviteCode()),
     createdAt: createdAt(),
   },
   // Search and the "all organisations" list are ordered by name, case-insensitively.
@@ -196,7 +209,8 @@ export const organizationMembers = sqliteTable(
     check("organization_members_status_check", inList("status", MEMBERSHIP_STATUSES)),
     check("organization_members_subscription_status_check", inList("subscription_status", SUBSCRIPTION_STATUSES)),
     uniqueIndex("organization_members_user_org_idx").on(t.userId, t.organizationId),
-    index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt),
+    // Team Members and Pending Requests pages: newest first, the id breaking ties (keyset paging).
+    index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt, t.id),
     index("organization_members_stripe_subscription_idx").on(t.stripeSubscriptionId),
   ],
 );
@@ -261,6 +275,22 @@ export const notifications = sqliteTable(
     index("notifications_user_created_idx").on(t.userId, t.createdAt),
     index("notifications_user_read_idx").on(t.userId, t.read),
   ],
+);
+
+// Who an admin removed or whose request an admin rejected: an invite code no longer lets them in
+// (they may still ask to join, and an approval clears the row).
+export const membershipRemovals = sqliteTable(
+  "membership_removals",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.organizationId] })],
 );
 
 // Kept server-side between an organisation sign-up and its e-mail confirmation.

@@ -88,7 +88,12 @@ export function ConfirmAction({
   }
 
   return (
-    <AlertDialog onOpenChange={onOpenChange}>
+    <AlertDialog
+      // Closed again whenever the page moves on, also when the action redirects back to this
+      // same page (a reset link stays on the dashboard; a removed row would simply unmount).
+      key={location.key}
+      onOpenChange={onOpenChange}
+    >
       <AlertDialogTrigger asChild>
         <Button variant={triggerVariant} size={triggerSize}>
           {trigger}

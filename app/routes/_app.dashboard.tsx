@@ -22,6 +22,9 @@ import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
 import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
+import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";
+import { DIRECTORY_PREFIX } from "#app/components/dashboard/organization-directory.tsx";
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
 import {
   createOrganization,
@@ -29,10 +32,17 @@ import {
   listAllOrganizations,
   loadAdminDashboard,
   membershipStatuses,
+  resetInviteCode,
   searchOrganizations,
 } from "#db/queries/organizations.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
+
+/** A name search of a member list: the directory search's rules; anything else searches nothing. */
+function nameSearch(value: string | null) {
+  const search = value === null ? null : searchSchema.safeParse({ q: value });
+  return search?.success ? search.data.q : null;
+}
 
 export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }];
 
@@ -42,16 +52,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   if (active && (await isOrganizationAdmin(context.db, viewer.id, active.id))) {
     const origin = context.env.APP_URL ?? new URL(request.url).origin;
-    const range = parseAnalyticsRange(new URL(request.url).searchParams.get("range"));
+    const url = new URL(request.url);
+    const range = parseAnalyticsRange(url.searchParams.get("range"));
+    const list = (prefix: string, size: number) => ({
+      page: pageRequestFrom(url.searchParams, prefix, size),
+      term: nameSearch(url.searchParams.get(`${prefix}q`)),
+    });
+    const lists = {
+      members: list(MEMBERS_PREFIX, PAGE_SIZES.teamMembers),
+      pending: list(REQUESTS_PREFIX, PAGE_SIZES.pendingRequests),
+    };
+    const emptyPage = (term: string | null) => ({ items: [], next: null, previous: null, matching: 0, term });
     const [admin, membersError] = await loadPart(
       context,
       "Error loading members",
-      () => loadAdminDashboard(context.db, active.id),
+      () => loadAdminDashboard(context.db, active.id, lists),
       {
-        organization: active,
-        pending: [],
-        members: [],
-        adminIds: [viewer.id],
+        organization: undefined,
+        pending: emptyPage(lists.pending.term),
+        members: emptyPage(lists.members.term),
         stats: { totalMembers: 0, pending: 0, achievements: 0 },
       },
     );
@@ -65,7 +84,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       kind: "admin" as const,
       admin,
       analytics,
-      inviteUrl: `${origin}/join/${active.id}`,
+      // No code, no link: without its row the page cannot show one that works.
+      inviteUrl: admin.organization
+        ? `${origin}/join/${active.id}?code=${encodeURIComponent(admin.organization.inviteCode)}`
+        : null,
       toast: membersError ?? analyticsError,
     };
   }
@@ -80,29 +102,37 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let directory: {
     organizations: { id: string; name: string; description: string | null; status: string | null }[];
     term: string | null;
+    total: number;
+    next: string | null;
+    previous: string | null;
   } | null = null;
   let directoryError: Toast | null = null;
   let statusesError: Toast | null = null;
   let searchError: string | null = null;
+  const page = pageRequestFrom(url.searchParams, DIRECTORY_PREFIX, PAGE_SIZES.organizations);
+  const noOrganizations = { items: [], next: null, previous: null, total: 0 };
 
   if (!active && viewer.userType === "organization") {
-    const [organizations, error] = await loadPart(
+    const [found, error] = await loadPart(
       context,
       "Error loading organisations",
-      () => listAllOrganizations(context.db),
-      [],
+      () => listAllOrganizations(context.db, page),
+      noOrganizations,
     );
-    [directory, directoryError] = [{ organizations: await withStatuses(organizations), term: null }, error];
+    [directory, directoryError] = [{ ...found, organizations: await withStatuses(found.items), term: null }, error];
   } else if (!active && url.searchParams.has("q")) {
     const search = searchSchema.safeParse({ q: url.searchParams.get("q") });
     if (search.success) {
-      const [organizations, error] = await loadPart(
+      const [found, error] = await loadPart(
         context,
         "Error searching organizations",
-        () => searchOrganizations(context.db, viewer.id, search.data.q),
-        [],
+        () => searchOrganizations(context.db, viewer.id, search.data.q, page),
+        noOrganizations,
       );
-      [directory, directoryError] = [{ organizations: await withStatuses(organizations), term: search.data.q }, error];
+      [directory, directoryError] = [
+        { ...found, organizations: await withStatuses(found.items), term: search.data.q },
+        error,
+      ];
     } else {
       searchError = search.error.issues[0]?.message ?? "Search term cannot be empty";
       directoryError = { title: "Invalid search", description: searchError, variant: "destructive" };
@@ -209,6 +239,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   try {
+    if (intent === "reset-invite") {
+      // The organisation is the caller's active one, and only its admin may reset its link.
+      if (!organizationId || !isAdmin) {
+        throw forbidden(context, "invite reset by a non-admin", { userId: viewer.id, organizationId });
+      }
+      await resetInviteCode(context.db, organizationId);
+      return back({ title: "Invite link reset", description: "The old link no longer works." });
+    }
+
     const onSubscription = await subscriptionAction(context, request, viewer.id, formData);
     if (onSubscription) return onSubscription;
 

@@ -4,35 +4,54 @@ import { CheckCircle2, Loader2, XCircle } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";
+import { SubmitButton } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { joinByInvite } from "#app/utils/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { findOrganization } from "#db/queries/organizations.ts";
+import { loadInvite } from "#db/queries/organizations.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.organization ? `Join ${data.organization.name}` : "Failed to join"} · ${PRODUCT_NAME}` },
 ];
 
-async function organizationFrom(params: { organizationId?: string }, context: LoaderFunctionArgs["context"]) {
-  const id = z.uuid().safeParse(params.organizationId);
-  return id.success ? ((await findOrganization(context.db, id.data)) ?? null) : null;
-}
+const organizationIdSchema = z.uuid();
+// An invite code is 22 URL-safe characters; anything else is simply not a code.
+const codeSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
-// Opening the link shows the page; joining is a POST (sent at once with JavaScript), so link
-// previews and scanners never join anyone.
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  const organization = await organizationFrom(params, context);
-  if (!organization) return data({ organization: null, signedIn: false }, { status: 404 });
-  return { organization, signedIn: Boolean(await context.getUser()) };
+const codeFrom = (value: unknown) => {
+  const code = codeSchema.safeParse(value);
+  return code.success ? code.data : null;
+};
+
+// Opening the link shows the page; joining is a POST (sent at once with JavaScript when the code
+// admits the visitor), so link previews and scanners never join anyone.
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const id = organizationIdSchema.safeParse(params.organizationId);
+  const rawCode = new URL(request.url).searchParams.get("code");
+  const code = codeFrom(rawCode);
+  const user = await context.getUser();
+  const invite = id.success ? await loadInvite(context.db, id.data, code, user?.id ?? null) : null;
+  if (!invite) return data({ organization: null, signedIn: false, code: null, invite: null }, { status: 404 });
+  return {
+    organization: invite.organization,
+    signedIn: Boolean(user),
+    code,
+    // "join": joins at once; "existing": the POST says which membership exists; "request": the
+    // code is missing, wrong, reset, or its holder was removed, so only a request can be sent.
+    invite: invite.codeAdmits || invite.membership ? ("join" as const) : ("request" as const),
+    codeGiven: rawCode !== null,
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const organization = await organizationFrom(params, context);
-  if (!organization) return data({ joined: false as const }, { status: 404 });
-  const outcome = await joinByInvite(context, viewer.id, organization.id);
+  const id = organizationIdSchema.safeParse(params.organizationId);
+  const code = codeFrom((await request.formData()).get("code"));
+  const joined = id.success ? await joinByInvite(context, viewer, id.data, code) : null;
+  if (!joined) return data({ joined: false as const }, { status: 404 });
+  const { organization, outcome } = joined;
   if (outcome === "already-member") {
     return redirectWithToast(context.env, request, "/dashboard", {
       title: "Already a member",
@@ -45,19 +64,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       description: `Your request to join ${organization.name} is waiting for approval.`,
     });
   }
+  if (outcome === "requested") return redirectWithToast(context.env, request, "/dashboard", joined.toast);
   return { joined: true as const };
 }
 
 export default function JoinOrganization() {
-  const { organization, signedIn } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { organization, signedIn } = loaded;
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
+  const joinsAtOnce = loaded.invite === "join";
 
   useEffect(() => {
-    if (organization && signedIn && !result && formRef.current) submit(formRef.current);
-  }, [organization, signedIn, result, submit]);
+    if (organization && signedIn && joinsAtOnce && !result && formRef.current) submit(formRef.current);
+  }, [organization, signedIn, joinsAtOnce, result, submit]);
   useEffect(() => {
     if (!result?.joined) return;
     const timer = setTimeout(() => navigate("/dashboard"), REDIRECT_DELAY_MS);
@@ -84,7 +106,10 @@ export default function JoinOrganization() {
   }
 
   if (!signedIn) {
-    const back = encodeURIComponent(`/join/${organization.id}`);
+    // Back to this very link after signing in, code included.
+    const back = encodeURIComponent(
+      `/join/${organization.id}${loaded.code ? `?code=${encodeURIComponent(loaded.code)}` : ""}`,
+    );
     return (
       <AuthCard
         title="Sign in required"
@@ -115,9 +140,27 @@ export default function JoinOrganization() {
     );
   }
 
+  if (!joinsAtOnce) {
+    return (
+      <AuthCard
+        title={`Join ${organization.name}`}
+        description={
+          loaded.codeGiven
+            ? "This invite link is no longer valid. You can still ask to join: an admin of the organisation will review your request."
+            : "Ask to join and an admin of the organisation will review your request."
+        }
+      >
+        <Form method="post" className="grid">
+          <SubmitButton aria-label={`Request to Join ${organization.name}`}>Request to Join</SubmitButton>
+        </Form>
+      </AuthCard>
+    );
+  }
+
   return (
     <AuthCard title="Joining organisation..." description={organization.name}>
       <Form method="post" ref={formRef} className="grid justify-items-center gap-4">
+        {loaded.code ? <input type="hidden" name="code" value={loaded.code} /> : null}
         <Loader2 className="size-10 animate-spin text-primary" aria-hidden />
         <noscript>
           <Button type="submit">Join {organization.name}</Button>

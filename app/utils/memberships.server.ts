@@ -12,6 +12,7 @@ import {
   findOrganization,
   isOrganizationAdmin,
   listAdminIds,
+  loadInvite,
 } from "#db/queries/organizations.ts";
 import type { Toast } from "./cookies.server.ts";
 import { forbidden } from "./denial.server.ts";
@@ -65,12 +66,28 @@ export async function requestToJoin(
   return { title: "Request sent", description: "Your membership request has been sent" } satisfies Toast;
 }
 
-/** Joining by invite link. Says what happened: joined, or the membership that already exists. */
-export async function joinByInvite(context: AppLoadContext, userId: string, organizationId: string) {
-  const existing = await findMembership(context.db, userId, organizationId);
-  if (existing) return existing.status === "approved" ? "already-member" : "request-pending";
-  const created = await insertApprovedMembership(context.db, userId, organizationId);
-  return created ? "joined" : "already-member";
+/**
+ * Opening an invite link. With the organisation's current code (and no removal by an admin) the
+ * person joins at once; without it the same page sends a join request for an admin to approve.
+ * Says what happened, or the membership that already exists; null when there is no organisation.
+ */
+export async function joinByInvite(
+  context: AppLoadContext,
+  user: { id: string; fullName: string },
+  organizationId: string,
+  code: string | null,
+) {
+  const invite = await loadInvite(context.db, organizationId, code, user.id);
+  if (!invite) return null;
+  const { organization, membership } = invite;
+  if (membership)
+    return { organization, outcome: membership.status === "approved" ? "already-member" : "request-pending" } as const;
+  if (!invite.codeAdmits) {
+    const toast = await requestToJoin(context, user, organization.id);
+    return { organization, outcome: "requested", toast } as const;
+  }
+  const created = await insertApprovedMembership(context.db, user.id, organization.id);
+  return { organization, outcome: created ? "joined" : "already-member" } as const;
 }
 
 export async function approve(context: AppLoadContext, adminId: string, membershipId: string) {
@@ -99,7 +116,7 @@ export async function rejectOrRemove(
   const membership = await requireMembershipForAdmin(context, adminId, membershipId);
   await guardLastAdmin(context, membership);
   await stopSubscription(context, membership.id);
-  if (await deleteMembership(context.db, membership)) {
+  if (await deleteMembership(context.db, membership, { byAdmin: true })) {
     const organization = await findOrganization(context.db, membership.organizationId);
     const name = organization?.name ?? "the organisation";
     await notify(context, [

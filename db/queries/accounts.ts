@@ -2,6 +2,7 @@ import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizz
 import { batchSql, type Db } from "../client.ts";
 import {
   achievements,
+  newInviteCode,
   organizationMembers,
   organizationRoles,
   organizations,
@@ -66,8 +67,8 @@ export async function completeSignUp(db: Db, user: { id: string; name: string })
   const [, organizationInsert] = await batchSql(db, [
     sql`insert or ignore into profiles (id, full_name, user_type, is_public, created_at, updated_at)
       values (${user.id}, ${user.name}, 'individual', 1, ${now}, ${now})`,
-    sql`insert into organizations (id, name, description, created_at)
-      select ${organizationId}, organization_name, organization_description, ${now}
+    sql`insert into organizations (id, name, description, invite_code, created_at)
+      select ${organizationId}, organization_name, organization_description, ${newInviteCode()}, ${now}
       from pending_organization_setups where user_id = ${user.id}`,
     sql`insert or ignore into organization_roles (id, user_id, organization_id, role, created_at)
       select ${crypto.randomUUID()}, ${user.id}, ${organizationId}, 'admin', ${now} where ${organizationCreated} and ${setupExists}`,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { organizationMembers, organizationRoles, profiles } from "../schema.ts";
+import { membershipRemovals, organizationMembers, organizationRoles, profiles } from "../schema.ts";
 
 /** A join request; null when the user already has a membership there (the unique index holds). */
 export async function insertPendingMembership(db: Db, userId: string, organizationId: string) {
@@ -39,12 +39,32 @@ export async function approveMembership(db: Db, membership: { id: string; userId
       .insert(organizationRoles)
       .values({ userId: membership.userId, organizationId: membership.organizationId, role: "member" })
       .onConflictDoNothing(),
+    // Approved again by an admin: an earlier removal no longer stands.
+    db
+      .delete(membershipRemovals)
+      .where(
+        and(
+          eq(membershipRemovals.userId, membership.userId),
+          eq(membershipRemovals.organizationId, membership.organizationId),
+        ),
+      ),
   ]);
   return approved.length > 0;
 }
 
-/** Rejecting, removing and leaving all delete the membership, with the roles it carried. */
-export async function deleteMembership(db: Db, membership: { id: string; userId: string; organizationId: string }) {
+/**
+ * Rejecting, removing and leaving all delete the membership, with the roles it carried. An admin's
+ * reject or remove also records the removal, so the invite code no longer admits that person.
+ */
+export async function deleteMembership(
+  db: Db,
+  membership: { id: string; userId: string; organizationId: string },
+  { byAdmin = false }: { byAdmin?: boolean } = {},
+) {
+  const removal = db
+    .insert(membershipRemovals)
+    .values({ userId: membership.userId, organizationId: membership.organizationId })
+    .onConflictDoNothing();
   const [deleted] = await db.batch([
     db
       .delete(organizationMembers)
@@ -62,6 +82,7 @@ export async function deleteMembership(db: Db, membership: { id: string; userId:
       .update(profiles)
       .set({ activeOrganizationId: sql`null` })
       .where(and(eq(profiles.id, membership.userId), eq(profiles.activeOrganizationId, membership.organizationId))),
+    ...(byAdmin ? [removal] : []),
   ]);
   return deleted.length > 0;
 }

@@ -11,7 +11,8 @@ test("a member accepts, downloads the credential and the Verify page reports it 
   const name = `Issuers ${crypto.randomUUID().slice(0, 6)}`;
   await signUpAndConfirm(admin, { name: "Ida Issuer", organizationName: name });
   await admin.goto("/dashboard");
-  const invite = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
+  const link = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue());
+  const invite = link.pathname + link.search;
   await signUpAndConfirm(member, { name: "Vera Verified" });
   await member.goto(invite);
   await expect(member.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();

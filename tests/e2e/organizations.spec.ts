@@ -10,6 +10,9 @@ async function inviteLink(adminPage: Page) {
   return adminPage.getByRole("textbox", { name: "Invite link" }).inputValue();
 }
 
+/** The link's path and query (its code), to open on the test server. */
+const pathOf = (link: string) => new URL(link).pathname + new URL(link).search;
+
 test.describe("organisations", () => {
   test("a newcomer signs up from an invite, confirms through the mailbox and lands back on the invite, joined", async ({
     page,
@@ -46,15 +49,19 @@ test.describe("organisations", () => {
   }) => {
     const name = orgName();
     await signUpAndConfirm(page, { name: "Ola Admin", organizationName: name });
-    const link = await inviteLink(page);
+    await inviteLink(page);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Copy Link" }).click();
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
     await expect(toast(page, "Link copied!")).toContainText("Share this link with members to invite them.");
+    // The person opens exactly what was copied: the link with its secret code.
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/\/join\/[0-9a-f-]{36}\?code=[A-Za-z0-9_-]{22}$/);
 
     // Signed out: asked to sign in, then brought back to the invite, which joins.
     const { email } = await signUpAndConfirm(person, { name: "Ines Member" });
     await person.request.post("/auth/signout");
-    await person.goto(new URL(link).pathname);
+    await person.goto(pathOf(link));
     await expect(person.getByRole("heading", { name: "Sign in required" })).toBeVisible();
     await person.getByRole("link", { name: "Sign In" }).click();
     await person.getByLabel("Email").fill(email);
@@ -65,12 +72,48 @@ test.describe("organisations", () => {
     await expect(person.getByText(name).first()).toBeVisible();
 
     // Opening it again creates nothing and says so.
-    await person.goto(new URL(link).pathname);
+    await person.goto(pathOf(link));
     await expect(toast(person, "Already a member")).toBeVisible();
     await expect(person).toHaveURL("/dashboard");
 
     await page.reload();
     await expect(page.getByRole("list", { name: "Team members" })).toContainText("Ines Member");
+  });
+
+  test("the bare organisation id only asks to join; a reset link stops the old one", async ({
+    page,
+    secondPage: person,
+    newPersonPage,
+  }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Bea Admin", organizationName: name });
+    const link = await inviteLink(page);
+    await signUpAndConfirm(person, { name: "Ned Nocode" });
+    await person.goto(new URL(link).pathname);
+    await expect(person.getByRole("heading", { name: `Join ${name}` })).toBeVisible();
+    await person.getByRole("button", { name: `Request to Join ${name}` }).click();
+    await expect(toast(person, "Request sent")).toContainText("Your membership request has been sent");
+    await expect(person).toHaveURL("/dashboard");
+
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Approve Ned Nocode" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Team members" })).not.toContainText("Ned Nocode");
+
+    // Reset, with a confirmation: the old link now only asks, the new one joins.
+    await page.getByRole("button", { name: "Reset link" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Reset the invite link?" })
+      .getByRole("button", { name: "Reset Link" })
+      .click();
+    await expect(toast(page, "Invite link reset")).toBeVisible();
+    const newLink = await page.getByRole("textbox", { name: "Invite link" }).inputValue();
+    expect(newLink).not.toBe(link);
+    const late = await newPersonPage();
+    await signUpAndConfirm(late, { name: "Lou Late" });
+    await late.goto(pathOf(link));
+    await expect(late.getByText("This invite link is no longer valid.")).toBeVisible();
+    await late.goto(pathOf(newLink));
+    await expect(late.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
   });
 
   test("an individual searches and requests; the admin approves; the card shows Member", async ({
@@ -106,7 +149,7 @@ test.describe("organisations", () => {
     await signUpAndConfirm(page, { name: "Remy Admin", organizationName: name });
     const link = await inviteLink(page);
     await signUpAndConfirm(person, { name: "Tess Team" });
-    await person.goto(new URL(link).pathname);
+    await person.goto(pathOf(link));
     await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
 
     await page.reload();
@@ -125,7 +168,7 @@ test.describe("organisations", () => {
     await signUpAndConfirm(page, { name: "Lena Admin", organizationName: name });
     const link = await inviteLink(page);
     await signUpAndConfirm(person, { name: "Leo Leaver" });
-    await person.goto(new URL(link).pathname);
+    await person.goto(pathOf(link));
     await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
 
     await person.getByRole("button", { name: `Leave ${name}` }).click();
@@ -139,6 +182,30 @@ test.describe("organisations", () => {
 
 test.describe("organisations without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
+
+  test("the invite link joins, and the bare id sends a request", async ({
+    page,
+    secondPage: person,
+    newPersonPage,
+  }) => {
+    const name = orgName();
+    await signUpAndConfirm(page, { name: "Nora Admin", organizationName: name });
+    const link = await inviteLink(page);
+    await signUpAndConfirm(person, { name: "Jo Joiner" });
+    await person.goto(pathOf(link));
+    await person.getByRole("button", { name: `Join ${name}` }).click();
+    await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+
+    const asker = await newPersonPage();
+    await signUpAndConfirm(asker, { name: "Ash Asker" });
+    await asker.goto(new URL(link).pathname);
+    await asker.getByRole("button", { name: `Request to Join ${name}` }).click();
+    await expect(toast(asker, "Request sent")).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Team members" })).toContainText("Jo Joiner");
+    await expect(page.getByRole("button", { name: "Approve Ash Asker" })).toBeVisible();
+  });
 
   test("the whole request-and-approve path", async ({ page, secondPage: person }) => {
     const name = orgName();

@@ -17,7 +17,8 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
   const name = `Givers ${crypto.randomUUID().slice(0, 6)}`;
   await signUpAndConfirm(admin, { name: "Gale Admin", organizationName: name });
   await admin.goto("/dashboard");
-  const invite = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
+  const link = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue());
+  const invite = link.pathname + link.search;
   await signUpAndConfirm(member, { name: "Mo Member" });
   await member.goto(invite);
   await expect(member.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();

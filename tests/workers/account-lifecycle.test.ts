@@ -5,7 +5,7 @@ import { EXAMPLE_SESSION_SECRET, readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
 import worker from "#workers/app.ts";
 import { getLoadContext } from "#workers/load-context.ts";
-import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, toastFrom } from "./helpers.ts";
+import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, toastFrom, joinByInviteLink } from "./helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -18,7 +18,7 @@ async function organisationWithMember() {
   const admin = await createAccount({ name: "Ada Admin", organizationName: `Org ${crypto.randomUUID().slice(0, 6)}` });
   const organizationId = await organisationOf(admin.id);
   const member = await createAccount({ name: "Mia Member" });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   const membership = (await env.DB.prepare(
     "select id from organization_members where organization_id = ? and user_id = ?",
   )

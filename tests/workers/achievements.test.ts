@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { latestTodayAnywhere } from "#app/utils/achievement-schemas.ts";
-import { countRows, createAccount, get, postForm } from "./helpers.ts";
+import { countRows, createAccount, get, postForm, joinByInviteLink } from "./helpers.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -16,7 +16,7 @@ async function organisationWithMember() {
     .bind(admin.id)
     .first<{ id: string }>())!;
   const member = await createAccount({ name: "Rex Recipient" });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   return { admin, member, organizationId };
 }
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "#db/client.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
-import { createAccount, get, postForm } from "./helpers.ts";
+import { createAccount, get, joinByInviteLink } from "./helpers.ts";
 
 // Every figure on a seeded organisation with known dates. "Now" is fixed, days are UTC days.
 const NOW = new Date("2025-06-15T12:00:00Z");
@@ -248,7 +248,7 @@ describe("the analytics panel on the dashboard", () => {
     )
       .bind(admin.id)
       .first<{ id: string }>())!.id;
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     await give(organizationId, member.id, admin.id, Date.now() - 20 * DAY);
 
     const week = await (await get("/dashboard?range=7", admin.cookie)).text();
@@ -273,7 +273,7 @@ describe("the analytics panel on the dashboard", () => {
     )
       .bind(admin.id)
       .first<{ id: string }>())!.id;
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     const html = await (await get("/dashboard?range=7", member.cookie)).text();
     expect(html).not.toContain("Needs recognition");
     expect(html).not.toContain("Top recognisers");

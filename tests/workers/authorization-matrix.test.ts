@@ -401,6 +401,15 @@ const ROWS: Row[] = [
   {
     route: "routes/_app.dashboard",
     kind: "action",
+    intent: "reset-invite",
+    call: () => ({ method: "POST", path: "/dashboard", body: form({ intent: "reset-invite" }) }),
+    ok: [302],
+    // The caller's active organisation only: Otto resets Org B's link, never A's.
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
+  },
+  {
+    route: "routes/_app.dashboard",
+    kind: "action",
     intent: "approve",
     call: (w) => ({
       method: "POST",
@@ -713,9 +722,19 @@ const ROWS: Row[] = [
   {
     route: "routes/join.$organizationId",
     kind: "action",
-    call: (w) => ({ method: "POST", path: `/join/${w.orgA}`, body: form({}) }),
+    intent: "join with the invite code",
+    call: (w) => ({ method: "POST", path: `/join/${w.orgA}`, body: form({ code: w.inviteCode }) }),
     // Joined (200), or sent to the dashboard: already a member.
     ok: [200, 302],
+    cells: cells("ok", { anon: "signin", archived: "signout", member: "noop", admin: "noop", recipient: "noop" }),
+  },
+  {
+    route: "routes/join.$organizationId",
+    kind: "action",
+    intent: "join without a valid code",
+    call: (w) => ({ method: "POST", path: `/join/${w.orgA}`, body: form({ code: "not-the-code" }) }),
+    // Only a pending request is made (sent to the dashboard with 'Request sent').
+    ok: [302],
     cells: cells("ok", { anon: "signin", archived: "signout", member: "noop", admin: "noop", recipient: "noop" }),
   },
   {
@@ -1124,8 +1143,11 @@ async function seedWorld() {
   const archived = await createAccount({ name: "Archie Archived" });
   const pending = await createAccount({ name: "Pat Pending" });
 
+  const inviteCode = (await env.DB.prepare("select invite_code as code from organizations where id = ?")
+    .bind(orgA)
+    .first<{ code: string }>())!.code;
   for (const user of [member, recipient, archived])
-    expect((await postForm(`/join/${orgA}`, {}, { cookie: user.cookie })).status).toBe(200);
+    expect((await postForm(`/join/${orgA}`, { code: inviteCode }, { cookie: user.cookie })).status).toBe(200);
   expect(
     (await postForm("/dashboard", { intent: "request-join", organizationId: orgA }, { cookie: pending.cookie })).status,
   ).toBe(302);
@@ -1181,6 +1203,7 @@ async function seedWorld() {
   return {
     users,
     orgA,
+    inviteCode,
     token,
     resetToken,
     unconfirmedEmail,

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { inject } from "vitest";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
-import { ORIGIN, createAccount, postForm } from "./helpers.ts";
+import { ORIGIN, createAccount, postForm, joinByInviteLink } from "./helpers.ts";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 
@@ -17,7 +17,7 @@ export async function issuedCredential({ title = "Teamwork Award" }: { title?: s
     .bind(admin.id)
     .first<{ id: string }>())!;
   const member = await createAccount({ name: "Rita Recipient" });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   const achievementId = await giveAndAccept(admin.cookie, member.cookie, member.id, title);
   const credentialId = await credentialOf(achievementId);
   return { admin, member, organizationId, achievementId, credentialId };

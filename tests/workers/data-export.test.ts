@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { unzipSync, strFromU8 } from "fflate";
 import { validate as validateResume } from "@jsonresume/schema";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, PNG_BYTES, postForm, toastFrom } from "./helpers.ts";
+import { createAccount, get, ORIGIN, PNG_BYTES, postForm, toastFrom, joinByInviteLink } from "./helpers.ts";
 
 // "Download my data" (a ZIP of every row and file of the person) and the résumé file, as the
 // person downloads them from Settings.
@@ -22,7 +22,7 @@ async function world() {
     .first<{ id: string }>())!;
   const rex = await createAccount({ name: "Rex Recipient" });
   const olga = await createAccount({ name: "Olga Other" });
-  for (const member of [rex, olga]) await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  for (const member of [rex, olga]) await joinByInviteLink(organizationId, member.cookie);
   const give = (userId: string, title: string, type = "award") =>
     postForm(
       "/dashboard",

@@ -11,6 +11,7 @@ import {
   postForm,
   postMultipart,
   toastFrom,
+  joinByInviteLink,
 } from "./helpers.ts";
 
 // Every failure speaks the spec's catalogue (section 8). Each test makes the failure really happen
@@ -71,7 +72,7 @@ async function organisationAdmin() {
 async function pendingAchievement() {
   const { admin, organizationId } = await organisationAdmin();
   const member = await createAccount({ name: "Rex Recipient" });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   await postForm(
     "/dashboard",
     { intent: "give-achievement", formId: "give", userId: member.id, type: "award", date: today(), title: "Star" },
@@ -116,7 +117,7 @@ describe("an action that fails unexpectedly answers the same page with the spec'
   it("'Error creating achievement', keeping the typed title", async () => {
     const { admin, organizationId } = await organisationAdmin();
     const member = await createAccount();
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     await failOn("achievements", "INSERT");
     const response = await postForm(
       `/dashboard?add=give-${member.id}`,

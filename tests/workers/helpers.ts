@@ -200,3 +200,16 @@ export function toastFrom(response: Response): { title: string; description?: st
   const encoded = value.slice(0, value.lastIndexOf("."));
   return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0))));
 }
+
+/** The organisation's current invite code, as the admin's invite link carries it. */
+export async function inviteCode(organizationId: string) {
+  const row = await env.DB.prepare("select invite_code as code from organizations where id = ?")
+    .bind(organizationId)
+    .first<{ code: string }>();
+  return row!.code;
+}
+
+/** Opens the admin's invite link (with its code) and joins, as the invite page's form does. */
+export async function joinByInviteLink(organizationId: string, cookie: string) {
+  return postForm(`/join/${organizationId}`, { code: await inviteCode(organizationId) }, { cookie });
+}

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { escapeLikeReact, HOSTILE_INPUTS, outcomeFor, type HostileInput } from "#tests/hostile-inputs.ts";
-import { createAccount, get, postForm, signUp, uniqueEmail } from "./helpers.ts";
+import { createAccount, get, postForm, signUp, uniqueEmail, joinByInviteLink } from "./helpers.ts";
 
 // Every hostile value through every text field that is stored and shown again: refused with the
 // field's message, or stored exactly as typed (trimmed) and shown back escaped on every page
@@ -219,7 +219,7 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
       admin.id,
     ))!;
     const member = await createAccount({ name: "Rex Recipient" });
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     const base = {
       intent: "give-achievement",
       formId: "give",

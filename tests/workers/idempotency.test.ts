@@ -10,6 +10,7 @@ import {
   postMultipart,
   toastFrom,
   uniqueEmail,
+  joinByInviteLink,
 } from "./helpers.ts";
 
 // Decision 012: a form render carries an idempotency key, so a double click, a retry after a
@@ -37,7 +38,7 @@ async function organisationWithMember() {
     .bind(admin.id)
     .first<{ id: string }>())!;
   const member = await createAccount({ name: "Otto Once" });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   return { admin, member, organizationId };
 }
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, postForm } from "./helpers.ts";
+import { createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
 
 // What a chat app, LinkedIn or a search engine reads from a shared link: Open Graph and Twitter
 // card tags, the canonical URL, and the robots tag the person controls in Settings. Also the
@@ -125,7 +125,7 @@ describe("print and LinkedIn on the own passport", () => {
       .bind(admin.id)
       .first<{ id: string }>())!;
     const member = await personWithAchievements(["Self Made"]);
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     await postForm(
       "/dashboard",
       {
@@ -151,15 +151,19 @@ describe("print and LinkedIn on the own passport", () => {
     const links = [...html.matchAll(/href="(https:\/\/www\.linkedin\.com\/profile\/add\?[^"]+)"/g)].map(
       (match) => new URL(match[1]!.replaceAll("&amp;", "&")),
     );
-    // One, for the organisation's achievement; none for the self achievement.
+    // One, for the organisation's achievement; none for the self achievement. It links the signed
+    // credential, which anyone can verify (the public passport when there is none).
     expect(links).toHaveLength(1);
+    const credential = await env.DB.prepare("select id from credentials where achievement_id = ?")
+      .bind(id)
+      .first<{ id: string }>();
     expect(Object.fromEntries(links[0]!.searchParams)).toEqual({
       startTask: "CERTIFICATION_NAME",
       name: "Safety & Rescue",
       organizationName: "Linked Org",
       issueYear: "2024",
       issueMonth: "3",
-      certUrl: `${ORIGIN}/passport/${member.id}`,
+      certUrl: `${ORIGIN}/credentials/${credential!.id}`,
     });
     expect(html).toContain('aria-label="Add Safety &amp; Rescue to LinkedIn"');
   });

@@ -24,6 +24,7 @@ describe("migrations", () => {
       "credential_status_lists",
       "credentials",
       "dev_mail",
+      "membership_removals",
       "notifications",
       "organization_keys",
       "organization_members",

@@ -1,6 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { countRows, createAccount, get, postForm } from "./helpers.ts";
+import {
+  cookiesFrom,
+  countRows,
+  createAccount,
+  get,
+  inviteCode,
+  joinByInviteLink,
+  postForm,
+  toastFrom,
+} from "./helpers.ts";
 
 /** An organisation account with its organisation (created through the product's own forms). */
 async function createOrganisation(name = `Org ${crypto.randomUUID().slice(0, 6)}`) {
@@ -284,34 +293,137 @@ describe("remove, leave and the last admin", () => {
 });
 
 describe("invite link", () => {
-  it("joins at once with an approved membership and a member role, and twice creates nothing", async () => {
+  const dashboardWith = (cookie: string, response: Response) => get("/dashboard", cookiesFrom(response, cookie));
+
+  it("with the code, joins at once with an approved membership and a member role, and twice creates nothing", async () => {
     const { organizationId } = await createOrganisation();
     const person = await createAccount();
-    const response = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
+    const response = await joinByInviteLink(organizationId, person.cookie);
     expect(response.status).toBe(200);
     expect((await membership(person.id, organizationId))?.status).toBe("approved");
     expect(
       await countRows("select count(*) as n from organization_roles where user_id = ? and role = 'member'", person.id),
     ).toBe(1);
 
-    const again = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
+    const again = await joinByInviteLink(organizationId, person.cookie);
     expect(again.status).toBe(302);
     expect(await countRows("select count(*) as n from organization_members where user_id = ?", person.id)).toBe(1);
-    const dashboard = await get(
-      "/dashboard",
-      `${person.cookie}; ${again.headers
-        .getSetCookie()
-        .map((line) => line.split(";")[0])
-        .join("; ")}`,
-    );
-    expect(await dashboard.text()).toContain("Already a member");
+    expect(await (await dashboardWith(person.cookie, again)).text()).toContain("Already a member");
+  });
+
+  it("the admin's link carries the organisation's code", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const html = await (await get("/dashboard", admin.cookie)).text();
+    expect(html).toContain(`/join/${organizationId}?code=${await inviteCode(organizationId)}`);
+  });
+
+  it("without a code, or with a wrong one, only sends a pending request to the admins", async () => {
+    for (const fields of [{}, { code: "wrong-code" }, { code: "" }] as Record<string, string>[]) {
+      const { organizationId } = await createOrganisation();
+      const person = await createAccount();
+      const response = await postForm(`/join/${organizationId}`, fields, { cookie: person.cookie });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/dashboard");
+      expect(toastFrom(response)?.title).toBe("Request sent");
+      expect((await membership(person.id, organizationId))?.status).toBe("pending");
+      expect(
+        await countRows(
+          "select count(*) as n from organization_roles where user_id = ? and role = 'member'",
+          person.id,
+        ),
+      ).toBe(0);
+    }
+  });
+
+  it("the page offers Request to Join without a valid code, and joins only with it", async () => {
+    const { organizationId, name } = await createOrganisation();
+    const person = await createAccount();
+    const bare = await (await get(`/join/${organizationId}`, person.cookie)).text();
+    expect(bare).toContain(`Join ${name}`);
+    expect(bare).toContain(`aria-label="Request to Join ${name}"`);
+    expect(bare).not.toContain('name="code"');
+    const wrong = await (await get(`/join/${organizationId}?code=nope`, person.cookie)).text();
+    expect(wrong).toContain("This invite link is no longer valid.");
+    const code = await inviteCode(organizationId);
+    const valid = await (await get(`/join/${organizationId}?code=${code}`, person.cookie)).text();
+    expect(valid).toContain("Joining organisation...");
+    expect(valid).toContain(`name="code" value="${code}"`);
+    // Opening the page changed nothing.
+    expect(await membership(person.id, organizationId)).toBeNull();
+  });
+
+  it("'Reset link' issues a new code and the old link stops admitting anyone", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const oldCode = await inviteCode(organizationId);
+    const reset = await postForm("/dashboard", { intent: "reset-invite" }, { cookie: admin.cookie });
+    expect(reset.status).toBe(302);
+    expect(toastFrom(reset)?.title).toBe("Invite link reset");
+    const newCode = await inviteCode(organizationId);
+    expect(newCode).not.toBe(oldCode);
+    expect(newCode).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    const late = await createAccount();
+    expect((await postForm(`/join/${organizationId}`, { code: oldCode }, { cookie: late.cookie })).status).toBe(302);
+    expect((await membership(late.id, organizationId))?.status).toBe("pending");
+    const invited = await createAccount();
+    expect((await postForm(`/join/${organizationId}`, { code: newCode }, { cookie: invited.cookie })).status).toBe(200);
+    expect((await membership(invited.id, organizationId))?.status).toBe("approved");
+  });
+
+  it("only an admin resets the link, and only their active organisation's", async () => {
+    const { organizationId } = await createOrganisation();
+    const code = await inviteCode(organizationId);
+    const member = await createAccount();
+    await joinByInviteLink(organizationId, member.cookie);
+    expect((await postForm("/dashboard", { intent: "reset-invite" }, { cookie: member.cookie })).status).toBe(403);
+    const other = await createOrganisation();
+    expect((await postForm("/dashboard", { intent: "reset-invite" }, { cookie: other.admin.cookie })).status).toBe(302);
+    expect(await inviteCode(organizationId)).toBe(code);
+  });
+
+  it("a removed member, or a person whose request was rejected, cannot come back with the old code", async () => {
+    const { admin, organizationId } = await createOrganisation();
+    const code = await inviteCode(organizationId);
+    const removed = await createAccount();
+    await joinByInviteLink(organizationId, removed.cookie);
+    const rejected = await createAccount();
+    await requestToJoin(rejected.cookie, organizationId);
+    for (const [person, intent] of [
+      [removed, "remove"],
+      [rejected, "reject"],
+    ] as const) {
+      const { id } = (await membership(person.id, organizationId))!;
+      expect((await postForm("/dashboard", { intent, membershipId: id }, { cookie: admin.cookie })).status).toBe(302);
+      expect(await membership(person.id, organizationId)).toBeNull();
+
+      const page = await (await get(`/join/${organizationId}?code=${code}`, person.cookie)).text();
+      expect(page).toContain("This invite link is no longer valid.");
+      const back = await postForm(`/join/${organizationId}`, { code }, { cookie: person.cookie });
+      expect(back.status).toBe(302);
+      expect((await membership(person.id, organizationId))?.status).toBe("pending");
+    }
+    // Someone else still joins with the same code.
+    const newcomer = await createAccount();
+    expect((await joinByInviteLink(organizationId, newcomer.cookie)).status).toBe(200);
+
+    // Approving the new request lets the removed member in again; later removal records it anew.
+    const { id } = (await membership(removed.id, organizationId))!;
+    await postForm("/dashboard", { intent: "approve", membershipId: id }, { cookie: admin.cookie });
+    expect((await membership(removed.id, organizationId))?.status).toBe("approved");
+    expect(
+      await countRows(
+        "select count(*) as n from membership_removals where user_id = ? and organization_id = ?",
+        removed.id,
+        organizationId,
+      ),
+    ).toBe(0);
   });
 
   it("a pending request stays pending", async () => {
     const { organizationId } = await createOrganisation();
     const person = await createAccount();
     await requestToJoin(person.cookie, organizationId);
-    const response = await postForm(`/join/${organizationId}`, {}, { cookie: person.cookie });
+    const response = await joinByInviteLink(organizationId, person.cookie);
     expect(response.status).toBe(302);
     expect((await membership(person.id, organizationId))?.status).toBe("pending");
   });
@@ -324,11 +436,14 @@ describe("invite link", () => {
     }
   });
 
-  it("asks a signed-out visitor to sign in and come back", async () => {
+  it("asks a signed-out visitor to sign in and come back to the same link, code included", async () => {
     const { organizationId } = await createOrganisation();
-    const html = await (await get(`/join/${organizationId}`)).text();
+    const code = await inviteCode(organizationId);
+    const html = await (await get(`/join/${organizationId}?code=${code}`)).text();
     expect(html).toContain("Sign in required");
-    expect(html).toContain(`/auth?redirectTo=${encodeURIComponent(`/join/${organizationId}`)}`);
+    expect(html).toContain(`/auth?redirectTo=${encodeURIComponent(`/join/${organizationId}?code=${code}`)}`);
+    const bare = await (await get(`/join/${organizationId}`)).text();
+    expect(bare).toContain(`/auth?redirectTo=${encodeURIComponent(`/join/${organizationId}`)}`);
   });
 });
 

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, PNG_BYTES, postForm, postMultipart } from "./helpers.ts";
+import { createAccount, get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
@@ -227,7 +227,7 @@ describe("public passport at the edge", () => {
       .bind(admin.id)
       .first<{ id: string }>())!;
     const member = await personWithAchievements(["Kept"]);
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     await postForm(
       "/dashboard",
       {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { countRows, createAccount, postForm } from "./helpers.ts";
+import { countRows, createAccount, postForm, joinByInviteLink } from "./helpers.ts";
 
 // When an organisation offers an achievement, the recipient also gets an e-mail (the dev
 // mailbox here), unless they turned these e-mails off; a failed e-mail never loses the offer.
@@ -14,7 +14,7 @@ async function organisationWithMember() {
     .bind(admin.id)
     .first<{ id: string }>())!;
   const member = await createAccount({ name: "Rex Recipient" });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   return { admin, member, organizationName };
 }
 

@@ -15,6 +15,7 @@ import {
   signUp,
   signUpCookie,
   uniqueEmail,
+  joinByInviteLink,
 } from "./helpers.ts";
 
 // Issue 9, item 7: authentication failures, authorization denials, cross-site refusals and
@@ -273,7 +274,7 @@ describe("no secret is ever logged", () => {
       .bind(user!.id)
       .first<{ id: string }>())!.id;
     const member = await createAccount();
-    await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+    await joinByInviteLink(organizationId, member.cookie);
     sessionSecrets(member.cookie).forEach((secret) => secrets.add(secret));
     const context = getLoadContext({
       request: new Request(ORIGIN),

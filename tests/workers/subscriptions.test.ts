@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { rejectOrRemove } from "#app/utils/memberships.server.ts";
 import { createPersonalSubscription } from "#app/utils/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
-import { countRows, createAccount, get, ORIGIN, postForm } from "./helpers.ts";
+import { countRows, createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
 
 const SECRET = "whsec_test_0123456789abcdef";
 
@@ -15,7 +15,7 @@ async function organisationWithMember(memberName = "Mia Member") {
   });
   const organizationId = await organisationOf(admin.id);
   const member = await createAccount({ name: memberName });
-  await postForm(`/join/${organizationId}`, {}, { cookie: member.cookie });
+  await joinByInviteLink(organizationId, member.cookie);
   const membershipId = await membershipOf(organizationId, member.id);
   return { admin, member, organizationId, membershipId };
 }

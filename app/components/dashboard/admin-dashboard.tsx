@@ -3,6 +3,7 @@ import { Award, Clock, ShieldCheck, Users } from "lucide-react";
 import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
+import { ListSearch, Pager } from "#app/components/pager.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -21,15 +22,27 @@ type Member = {
   requestedAt: Date;
   approvedAt: Date | null;
   subscriptionStatus: "active" | "inactive";
+  isAdmin: boolean;
+};
+
+type MemberPage = {
+  items: Member[];
+  next: string | null;
+  previous: string | null;
+  matching: number;
+  term: string | null;
 };
 
 export type AdminDashboardData = {
-  organization: { id: string; name: string } | undefined;
-  pending: Member[];
-  members: Member[];
-  adminIds: string[];
+  organization: { id: string; name: string; inviteCode: string } | undefined;
+  pending: MemberPage;
+  members: MemberPage;
   stats: { totalMembers: number; pending: number; achievements: number };
 };
+
+/** Query-parameter prefixes of the two paged lists, so each keeps its own page and search. */
+export const MEMBERS_PREFIX = "members.";
+export const REQUESTS_PREFIX = "requests.";
 
 export function AdminDashboard({
   dashboard,
@@ -39,9 +52,10 @@ export function AdminDashboard({
   dashboard: AdminDashboardData;
   /** Null when it could not be loaded (the page's toast says so). */
   analytics: RecognitionAnalytics | null;
-  inviteUrl: string;
+  /** Null when the organisation's row could not be read (the page says so in its toast). */
+  inviteUrl: string | null;
 }) {
-  const { organization, pending, members, stats, adminIds } = dashboard;
+  const { organization, pending, members, stats } = dashboard;
   return (
     <div className="mx-auto grid max-w-5xl gap-8">
       <DashboardHeader
@@ -61,19 +75,36 @@ export function AdminDashboard({
         }
       />
 
-      <Card>
-        <CardHeader>
-          <CardTitle as="h2">Add Members</CardTitle>
-          <CardDescription>Share this invite link. Members who click the link automatically join.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <CopyLink
-            url={inviteUrl}
-            label="Invite link"
-            toast={{ title: "Link copied!", description: "Share this link with members to invite them." }}
-          />
-        </CardContent>
-      </Card>
+      {inviteUrl ? (
+        <Card>
+          <CardHeader>
+            <CardTitle as="h2">Add Members</CardTitle>
+            <CardDescription>Share this invite link. Members who click the link automatically join.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <CopyLink
+              url={inviteUrl}
+              label="Invite link"
+              toast={{ title: "Link copied!", description: "Share this link with members to invite them." }}
+            />
+            <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+              <p className="text-sm text-muted-foreground">
+                Anyone with this link joins at once. Others can ask to join and wait for your approval.
+              </p>
+              <ConfirmAction
+                id="reset-invite"
+                intent="reset-invite"
+                trigger="Reset link"
+                triggerVariant="outline"
+                triggerSize="sm"
+                title="Reset the invite link?"
+                description="The current link stops working at once. Share the new link with the people you still want to invite."
+                confirm="Reset Link"
+              />
+            </div>
+          </CardContent>
+        </Card>
+      ) : null}
 
       <StatCards
         stats={[
@@ -83,34 +114,53 @@ export function AdminDashboard({
         ]}
       />
 
-      {pending.length > 0 ? (
+      {stats.pending > 0 ? (
         <Card>
           <CardHeader>
             <CardTitle as="h2">Pending Requests</CardTitle>
           </CardHeader>
-          <CardContent>
-            <ul className="divide-y">
-              {pending.map((request) => (
-                <li
-                  key={request.id}
-                  className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
-                >
-                  <div className="min-w-0">
-                    <p className="font-medium break-words">{request.fullName}</p>
-                    <p className="text-sm text-muted-foreground">Requested {formatShortDate(request.requestedAt)}</p>
-                  </div>
-                  <Form method="post" action="/dashboard" className="flex gap-2">
-                    <input type="hidden" name="membershipId" value={request.id} />
-                    <SubmitButton intent="approve" size="sm" aria-label={`Approve ${request.fullName}`}>
-                      Approve
-                    </SubmitButton>
-                    <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${request.fullName}`}>
-                      Reject
-                    </SubmitButton>
-                  </Form>
-                </li>
-              ))}
-            </ul>
+          <CardContent className="grid gap-3">
+            <ListSearch prefix={REQUESTS_PREFIX} label="Search pending requests" term={pending.term} />
+            {pending.items.length === 0 ? (
+              <p className="text-muted-foreground">{`No pending requests match '${pending.term}'`}</p>
+            ) : (
+              <ul className="divide-y" aria-label="Pending requests">
+                {pending.items.map((request) => (
+                  <li
+                    key={request.id}
+                    className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
+                  >
+                    <div className="min-w-0">
+                      <p className="font-medium break-words">{request.fullName}</p>
+                      <p className="text-sm text-muted-foreground">Requested {formatShortDate(request.requestedAt)}</p>
+                    </div>
+                    <Form method="post" action="/dashboard" className="flex gap-2">
+                      <input type="hidden" name="membershipId" value={request.id} />
+                      <SubmitButton intent="approve" size="sm" aria-label={`Approve ${request.fullName}`}>
+                        Approve
+                      </SubmitButton>
+                      <SubmitButton
+                        intent="reject"
+                        size="sm"
+                        variant="outline"
+                        aria-label={`Reject ${request.fullName}`}
+                      >
+                        Reject
+                      </SubmitButton>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Pager
+              prefix={REQUESTS_PREFIX}
+              label="Pending requests pages"
+              shown={pending.items.length}
+              total={pending.matching}
+              noun={pending.term ? "matching requests" : "requests"}
+              previous={pending.previous}
+              next={pending.next}
+            />
           </CardContent>
         </Card>
       ) : null}
@@ -119,12 +169,19 @@ export function AdminDashboard({
         <CardHeader>
           <CardTitle as="h2">Team Members</CardTitle>
         </CardHeader>
-        <CardContent>
-          {members.length === 0 ? (
-            <p className="text-muted-foreground">No members yet. Share your invite link to get started!</p>
+        <CardContent className="grid gap-3">
+          {stats.totalMembers > 0 ? (
+            <ListSearch prefix={MEMBERS_PREFIX} label="Search team members" term={members.term} />
+          ) : null}
+          {members.items.length === 0 ? (
+            <p className="text-muted-foreground">
+              {members.term
+                ? `No members match '${members.term}'`
+                : "No members yet. Share your invite link to get started!"}
+            </p>
           ) : (
             <ul className="divide-y" aria-label="Team members">
-              {members.map((member) => (
+              {members.items.map((member) => (
                 <li
                   key={member.id}
                   className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0"
@@ -132,7 +189,7 @@ export function AdminDashboard({
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2 font-medium break-words">
                       {member.fullName}
-                      {adminIds.includes(member.userId) ? <Badge variant="outline">Admin</Badge> : null}
+                      {member.isAdmin ? <Badge variant="outline">Admin</Badge> : null}
                     </p>
                     <p className="text-sm text-muted-foreground">
                       Joined {formatShortDate(member.approvedAt ?? member.requestedAt)}
@@ -146,7 +203,7 @@ export function AdminDashboard({
                     <AchievementDialog
                       kind="give"
                       id={`give-${member.userId}`}
-                      members={members}
+                      members={members.items}
                       defaultUserId={member.userId}
                       trigger={
                         <>
@@ -174,6 +231,17 @@ export function AdminDashboard({
               ))}
             </ul>
           )}
+          {stats.totalMembers > 0 ? (
+            <Pager
+              prefix={MEMBERS_PREFIX}
+              label="Team members pages"
+              shown={members.items.length}
+              total={members.matching}
+              noun={members.term ? "matching members" : "members"}
+              previous={members.previous}
+              next={members.next}
+            />
+          ) : null}
         </CardContent>
       </Card>
 

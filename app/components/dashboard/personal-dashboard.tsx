@@ -7,7 +7,7 @@ import { formatLongDate } from "#app/utils/dates.ts";
 import { useViewer } from "#app/routes/_app.tsx";
 import { CreateOrganization } from "./create-organization.tsx";
 import { DashboardHeader } from "./dashboard-header.tsx";
-import { OrganizationList, OrganizationSearch, type DirectoryOrganization } from "./organization-directory.tsx";
+import { OrganizationList, OrganizationSearch, type DirectoryPage } from "./organization-directory.tsx";
 import { StatCards } from "./stat-cards.tsx";
 
 type Summary = {
@@ -22,7 +22,7 @@ export function PersonalDashboard({
   searchError,
 }: {
   summary: Summary;
-  directory: { organizations: DirectoryOrganization[]; term: string | null } | null;
+  directory: DirectoryPage | null;
   /** Why the search term was refused (the toast says it too). */
   searchError: string | null;
 }) {
@@ -107,7 +107,7 @@ export function PersonalDashboard({
           {viewer.userType === "individual" ? (
             <OrganizationSearch term={directory?.term ?? null} error={searchError} />
           ) : null}
-          {directory ? <OrganizationList organizations={directory.organizations} term={directory.term} /> : null}
+          {directory ? <OrganizationList directory={directory} /> : null}
         </section>
       )}
     </div>

@@ -1,0 +1,75 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { signUpAndConfirm } from "./accounts.ts";
+import { expect, test } from "./fixtures.ts";
+
+const PAGE = 50; // PAGE_SIZES.teamMembers
+
+/**
+ * `count` members of the organisation, written straight into the test server's local D1 (as
+ * the benchmark seeds): making 60 accounts through the forms would take minutes.
+ */
+function seedMembers(organizationId: string, count: number) {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const id = crypto.randomUUID();
+    const name = `Crew ${String(i).padStart(2, "0")}`;
+    const at = Date.UTC(2024, 0, 1) + i * 60_000;
+    return [
+      `insert into users (id, name, email, email_verified, created_at, updated_at) values ('${id}', '${name}', '${id}@example.com', 1, 0, 0);`,
+      `insert into profiles (id, full_name, user_type, is_public, created_at, updated_at) values ('${id}', '${name}', 'individual', 1, 0, 0);`,
+      `insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) values ('${crypto.randomUUID()}', '${id}', '${organizationId}', 'approved', ${at}, ${at}, 'inactive');`,
+    ].join("\n");
+  });
+  const file = join(mkdtempSync(join(tmpdir(), "paging-")), "members.sql");
+  writeFileSync(file, rows.join("\n"));
+  execFileSync(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", ".wrangler/e2e", "--file", file, "--yes"],
+    { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" } },
+  );
+}
+
+async function organisationWithManyMembers(page: Page) {
+  await signUpAndConfirm(page, { name: "Pia Pages", organizationName: `Crewed ${crypto.randomUUID().slice(0, 6)}` });
+  await page.goto("/dashboard");
+  const link = await page.getByRole("textbox", { name: "Invite link" }).inputValue();
+  seedMembers(new URL(link).pathname.split("/")[2]!, 60);
+  await page.reload();
+}
+
+const members = (page: Page) => page.getByRole("list", { name: "Team members" }).getByRole("listitem");
+const pager = (page: Page) => page.getByRole("navigation", { name: "Team members pages" });
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`paging Team Members ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("next, previous and a name search, with the count in view", async ({ page }) => {
+      await organisationWithManyMembers(page);
+      await expect(pager(page)).toContainText(`Showing ${PAGE} of 61 members`);
+      await expect(members(page)).toHaveCount(PAGE);
+      // Newest first: the admin's own membership is today's, the crew joined in 2024.
+      await expect(members(page).first()).toContainText("Pia Pages");
+      await expect(members(page).nth(1)).toContainText("Crew 59");
+
+      await pager(page).getByRole("link", { name: "Next" }).click();
+      await expect(pager(page)).toContainText("Showing 11 of 61 members");
+      await expect(members(page).first()).toContainText("Crew 10");
+      await expect(members(page).last()).toContainText("Crew 00");
+      await expect(pager(page).getByRole("link", { name: "Next" })).toHaveCount(0);
+
+      await pager(page).getByRole("link", { name: "Previous" }).click();
+      await expect(members(page).first()).toContainText("Pia Pages");
+      await expect(pager(page).getByRole("link", { name: "Previous" })).toHaveCount(0);
+
+      const search = page.getByRole("search", { name: "Search team members" });
+      await search.getByRole("searchbox", { name: "Search team members" }).fill("crew 1");
+      await search.getByRole("button", { name: "Search" }).click();
+      await expect(pager(page)).toContainText("Showing 10 of 10 matching members");
+      await expect(members(page)).toHaveCount(10);
+    });
+  });
+}
