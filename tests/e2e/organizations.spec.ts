@@ -22,7 +22,7 @@ test.describe("organisations", () => {
     await signUpAndConfirm(page, { name: "Ivy Admin", organizationName: name });
     const link = await inviteLink(page);
 
-    await person.goto(new URL(link).pathname);
+    await person.goto(pathOf(link));
     await person.getByRole("link", { name: "Sign Up" }).click();
     await person.getByRole("link", { name: /Personal/ }).click();
     const email = uniqueEmail("invited");
