@@ -1,7 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "#db/client.ts";
 import { DEMO_PASSWORD, DEMO_USERS, seed } from "#db/seed.ts";
+import { signIn } from "./helpers.ts";
 
 const counts = async () =>
   env.DB.prepare(
@@ -30,12 +31,10 @@ describe("seed", () => {
 
   it("prints credentials that really sign in", async () => {
     await seed(createDb(env.DB));
-    const response = await SELF.fetch("http://localhost/api/auth/sign-in/email", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: "http://localhost" },
-      body: JSON.stringify({ email: DEMO_USERS.admin.email, password: DEMO_PASSWORD }),
-    });
-    expect(response.status).toBe(200);
+    // Through the sign-in form, the only way in since the JSON sign-in is no longer served.
+    const response = await signIn(DEMO_USERS.admin.email, DEMO_PASSWORD);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
     expect(response.headers.get("Set-Cookie")).toContain("session_token");
   });
 });
