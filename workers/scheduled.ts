@@ -1,4 +1,4 @@
-import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/utils/account-purge.server.ts";
+import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/services/account-purge.server.ts";
 import { createDb } from "#db/client.ts";
 import { log } from "./middleware/request-log.ts";
 

@@ -1,6 +1,6 @@
 import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
-import { showToast } from "#app/components/toaster.tsx";
+import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import type { Toast } from "#app/utils/cookies.server.ts";

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { Trash2, Upload } from "lucide-react";
 import { useRef } from "react";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { showToast } from "#app/components/toaster.tsx";
+import { showToast } from "#app/utils/toast.ts";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "#app/utils/media-limits.ts";

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import {
   Toast,
   ToastClose,
@@ -7,43 +7,16 @@ import {
   ToastTitle,
   ToastViewport,
 } from "#app/components/ui/toast.tsx";
-import type { Toast as ToastMessage } from "#app/utils/cookies.server.ts";
 import { usePageToast } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { dismissToast, showToast, useShownToast } from "#app/utils/toast.ts";
 
 export const TOAST_DURATION_MS = 5000;
-
-// One toast at a time: a new one replaces whatever is showing.
-type ShownToast = ToastMessage & { id: number };
-let current: ShownToast | null = null;
-let sequence = 0;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((listener) => listener());
-
-export function showToast(message: ToastMessage) {
-  current = { ...message, id: ++sequence };
-  emit();
-}
-
-function dismissToast(id: number) {
-  if (current?.id !== id) return;
-  current = null;
-  emit();
-}
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
 
 export function Toaster() {
   const toast = usePageToast();
   const hydrated = useHydrated();
-  const shown = useSyncExternalStore(
-    subscribe,
-    () => current,
-    () => null,
-  );
+  const shown = useShownToast();
 
   // The page's toast: a flash toast set before a redirect, a failed action's, a loader's.
   useEffect(() => {

@@ -6,7 +6,7 @@ import { AdminDashboard } from "#app/components/dashboard/admin-dashboard.tsx";
 import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
-import { approve, leave, rejectOrRemove, requestToJoin } from "#app/utils/memberships.server.ts";
+import { approve, leave, rejectOrRemove, requestToJoin } from "#app/services/memberships.server.ts";
 import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import {
@@ -14,13 +14,13 @@ import {
   readAchievementUpload,
   requireViewerForAchievementForm,
   submitAchievementForm,
-} from "#app/utils/achievements.server.ts";
-import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
+} from "#app/services/achievements.server.ts";
+import { isUpload, mediaKeys } from "#app/services/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
-import { subscriptionAction } from "#app/utils/subscription-actions.server.ts";
+import { subscriptionAction } from "#app/services/subscription-actions.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";

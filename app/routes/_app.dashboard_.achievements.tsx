@@ -6,7 +6,7 @@ import { GivenAchievements } from "#app/components/dashboard/given-achievements.
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { revokeGivenCredential } from "#app/utils/credentials/revoke.server.ts";
+import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
 import { isOrganizationAdmin } from "#db/queries/organizations.ts";

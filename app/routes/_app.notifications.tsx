@@ -12,7 +12,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
-import { markNotificationsRead } from "#app/utils/notifications.server.ts";
+import { markNotificationsRead } from "#app/services/notifications.server.ts";
 import { requireUser } from "#app/utils/session.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
 

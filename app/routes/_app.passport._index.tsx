@@ -22,8 +22,8 @@ import {
   readAchievementUpload,
   requireViewerForAchievementForm,
   submitAchievementForm,
-} from "#app/utils/achievements.server.ts";
-import { mediaKeys } from "#app/utils/uploads.server.ts";
+} from "#app/services/achievements.server.ts";
+import { mediaKeys } from "#app/services/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
@@ -36,7 +36,7 @@ import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.s
 import { bioSchema } from "#app/utils/form-schemas.ts";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { updateBio } from "#db/queries/profiles.ts";
-import { useViewer } from "./_app.tsx";
+import { useViewer } from "#app/utils/use-viewer.ts";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 

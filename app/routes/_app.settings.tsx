@@ -16,10 +16,10 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { archiveRefusal, archiveUser, purgeUser } from "#app/utils/account-purge.server.ts";
+import { archiveRefusal, archiveUser, purgeUser } from "#app/services/account-purge.server.ts";
 import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
 import { createMailer, passwordChangedEmail } from "#app/utils/email.server.ts";
-import { closeNotificationSockets } from "#app/utils/notifications.server.ts";
+import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { ARCHIVE_GRACE_DAYS, FORGOT_PASSWORD_PATH, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
@@ -37,7 +37,7 @@ import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
-import { useViewer } from "./_app.tsx";
+import { useViewer } from "#app/utils/use-viewer.ts";
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
 

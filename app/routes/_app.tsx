@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "@remix-run/react";
 import { AppShell } from "#app/components/app-shell.tsx";
 import { readPreferences } from "#app/utils/cookies.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
@@ -23,12 +23,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A fresh idempotency key for the forms of this render (decision 012). Loaders run again after
   // every action, so each new render of a form gets a new key; a resubmitted one repeats its key.
   return { viewer, notifications, sidebarOpen, submissionKey: crypto.randomUUID() };
-}
-
-export function useViewer() {
-  const data = useRouteLoaderData<typeof loader>("routes/_app");
-  if (!data) throw new Error("useViewer is only for pages inside the signed-in area");
-  return data.viewer;
 }
 
 export default function SignedInLayout() {

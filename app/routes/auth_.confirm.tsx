@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useSubmit } from
 import { CheckCircle2, Loader2, XCircle } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { showToast } from "#app/components/toaster.tsx";
+import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";

@@ -8,7 +8,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { closeNotificationSockets } from "#app/utils/notifications.server.ts";
+import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";

@@ -12,7 +12,7 @@ import {
   localEvent,
   requireSubscribableMember,
   simulatedCheckoutSession,
-} from "#app/utils/subscriptions.server.ts";
+} from "#app/services/subscriptions.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Simulated checkout · ${PRODUCT_NAME}` }];
 

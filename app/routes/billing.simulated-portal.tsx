@@ -7,9 +7,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
-import { requireMembershipForAdmin } from "#app/utils/memberships.server.ts";
+import { requireMembershipForAdmin } from "#app/services/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { cancelMemberSubscription } from "#app/utils/subscriptions.server.ts";
+import { cancelMemberSubscription } from "#app/services/subscriptions.server.ts";
 import { ToastError } from "#app/utils/form-reply.server.ts";
 import { findMembershipOf } from "#db/queries/subscriptions.ts";
 

@@ -7,12 +7,12 @@ import { VerificationResult } from "#app/components/credentials/verification-res
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { issuing } from "#app/utils/credentials/issuer.server.ts";
+import { issuing } from "#app/services/credentials/issuer.server.ts";
 import {
   verifierFor,
   verifyCredential,
   type VerificationResult as Result,
-} from "#app/utils/credentials/verify.server.ts";
+} from "#app/services/credentials/verify.server.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { findCredential } from "#db/queries/credentials.ts";
 

@@ -8,7 +8,7 @@ import { SubmitButton } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { joinByInvite } from "#app/utils/memberships.server.ts";
+import { joinByInvite } from "#app/services/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { loadInvite } from "#db/queries/organizations.ts";
 

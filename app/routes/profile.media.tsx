@@ -4,7 +4,7 @@ import { MEDIA_LIMITS, MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { deleteMedia } from "#app/utils/media.server.ts";
-import { mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
+import { mediaKeys, readUploadForm } from "#app/services/uploads.server.ts";
 import { replaceIntroVideo, updateAvatar } from "#db/queries/profiles.ts";
 import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";

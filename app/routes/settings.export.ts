@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { exportArchive, exportFileName, readPersonData } from "#app/utils/data-export.server.ts";
+import { exportArchive, exportFileName, readPersonData } from "#app/services/data-export.server.ts";
 import { consumeUserRateLimit } from "#app/utils/rate-limit.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { readResume } from "#app/utils/data-export.server.ts";
+import { readResume } from "#app/services/data-export.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 
 // GET /settings/resume.json: the signed-in person's passport as a JSON Resume file, downloaded.

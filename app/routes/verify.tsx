@@ -7,8 +7,8 @@ import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { issuing } from "#app/utils/credentials/issuer.server.ts";
-import { verifierFor, verifyCredential } from "#app/utils/credentials/verify.server.ts";
+import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Verify a credential · ${PRODUCT_NAME}` }];

@@ -2,7 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { findViewerProfile, listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
-import { closeNotificationSockets } from "./notifications.server.ts";
+import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {

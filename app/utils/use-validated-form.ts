@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import { showToast } from "#app/components/toaster.tsx";
+import { showToast } from "#app/utils/toast.ts";
 import type { FormReply } from "./form-reply.ts";
 import { validationToast } from "./validation.ts";
 

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, inject, it, vi } from "vitest";
-import { archiveUser, purgeExpiredAccounts, purgeUser } from "#app/utils/account-purge.server.ts";
+import { archiveUser, purgeExpiredAccounts, purgeUser } from "#app/services/account-purge.server.ts";
 import { EXAMPLE_SESSION_SECRET, readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
 import worker from "#workers/app.ts";
@@ -161,7 +161,7 @@ describe("purge", () => {
         "insert into verifications (id, identifier, value, expires_at, created_at, updated_at) values (?, 'reset-password:old', 'x', ?, ?, ?)",
       ).bind(crypto.randomUUID(), Date.now() - 1000, old, old),
     ]);
-    const { cleanUpExpiredRows } = await import("#app/utils/account-purge.server.ts");
+    const { cleanUpExpiredRows } = await import("#app/services/account-purge.server.ts");
     await cleanUpExpiredRows(createDb(env.DB));
     expect(await countRows("select count(*) as n from rate_limits where key = 'sign-in:old'")).toBe(0);
     expect(await countRows("select count(*) as n from rate_limits where key = 'sign-in:new'")).toBe(1);

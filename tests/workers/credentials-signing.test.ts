@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sign, verifyProof, type JsonObject } from "#app/utils/credentials/data-integrity.server.ts";
-import { ed25519FromSeed } from "#app/utils/credentials/keys.server.ts";
-import { publicKeyMultibase } from "#app/utils/credentials/data-integrity.server.ts";
+import { sign, verifyProof, type JsonObject } from "#app/services/credentials/data-integrity.server.ts";
+import { ed25519FromSeed } from "#app/services/credentials/keys.server.ts";
+import { publicKeyMultibase } from "#app/services/credentials/data-integrity.server.ts";
 import vector from "../fixtures/ob3/test-vector.json";
 import signedExample from "../fixtures/ob3/test-vector-credential.json";
 

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { purgeUser } from "#app/utils/account-purge.server.ts";
-import { didOf, rotateKey } from "#app/utils/credentials/keys.server.ts";
+import { purgeUser } from "#app/services/account-purge.server.ts";
+import { didOf, rotateKey } from "#app/services/credentials/keys.server.ts";
 import { createDb } from "#db/client.ts";
 import { createAccount, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
 import {

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
-import { createPersonalSubscription } from "#app/utils/subscriptions.server.ts";
+import { createPersonalSubscription } from "#app/services/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import {
   confirmationToken,

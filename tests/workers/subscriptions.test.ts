@@ -1,8 +1,8 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import Stripe from "stripe";
 import { describe, expect, inject, it } from "vitest";
-import { rejectOrRemove } from "#app/utils/memberships.server.ts";
-import { createPersonalSubscription } from "#app/utils/subscriptions.server.ts";
+import { rejectOrRemove } from "#app/services/memberships.server.ts";
+import { createPersonalSubscription } from "#app/services/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import { countRows, createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { findCredential } from "#db/queries/credentials.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
-import { didDocument, issuing, statusListCredential } from "#app/utils/credentials/issuer.server.ts";
+import { didDocument, issuing, statusListCredential } from "#app/services/credentials/issuer.server.ts";
 import { cloudflareContext, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";
 

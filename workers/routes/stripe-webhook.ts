@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { handleStripeEvent } from "#app/utils/subscriptions.server.ts";
+import { handleStripeEvent } from "#app/services/subscriptions.server.ts";
 import { verifyStripeEvent } from "#app/utils/stripe.server.ts";
 import { cloudflareContext, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";

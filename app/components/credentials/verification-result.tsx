@@ -1,6 +1,6 @@
 import { CircleCheck, CircleX } from "lucide-react";
 import { Badge } from "#app/components/ui/badge.tsx";
-import type { Check, Verdict } from "#app/utils/credentials/verify.server.ts";
+import type { Check, Verdict } from "#app/services/credentials/verify.server.ts";
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   Valid: "This credential is valid.",

@@ -4,7 +4,7 @@ import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
-import { useViewer } from "#app/routes/_app.tsx";
+import { useViewer } from "#app/utils/use-viewer.ts";
 import { CreateOrganization } from "./create-organization.tsx";
 import { DashboardHeader } from "./dashboard-header.tsx";
 import { OrganizationList, OrganizationSearch, type DirectoryPage } from "./organization-directory.tsx";

@@ -1,7 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
-import { showToast } from "#app/components/toaster.tsx";
+import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { MEMBER_PRICE_LABEL } from "#app/utils/constants.ts";
 

@@ -1,11 +1,11 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { Bell } from "lucide-react";
 import { useEffect, useState } from "react";
-import { showToast } from "#app/components/toaster.tsx";
+import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Popover, PopoverContent, PopoverTrigger } from "#app/components/ui/popover.tsx";
 import { ScrollArea } from "#app/components/ui/scroll-area.tsx";
-import type { HubMessage } from "#app/utils/notifications.server.ts";
+import type { HubMessage } from "#app/utils/notification-hub.server.ts";
 import { unreadBadge } from "#app/utils/relative-time.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useNotificationSocket } from "#app/utils/use-notification-socket.ts";

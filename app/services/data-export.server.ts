@@ -9,10 +9,10 @@ import {
   listReceivedAchievements,
   pagesOfExportCredentials,
 } from "#db/queries/data-export.ts";
-import { PRODUCT_NAME } from "./constants.ts";
-import { mediaKeyFromUrl } from "./media.server.ts";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { buildResume } from "./resume.server.ts";
-import { zipStream, type ZipEntry } from "./zip-stream.server.ts";
+import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 
 // "Download my data": one ZIP with data.json (every row of the person), resume.json, their media
 // files under media/ and their signed credentials under credentials/.

@@ -1,8 +1,8 @@
 import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
-import { errorSummary, UNEXPECTED_FAILURE } from "./form-reply.server.ts";
-import { log } from "./log.server.ts";
-import { BUCKETS, mediaUrl } from "./media.server.ts";
-import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "./media-limits.ts";
+import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { BUCKETS, mediaUrl } from "#app/utils/media.server.ts";
+import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "#app/utils/media-limits.ts";
 import { concat, DurationProbe, MarkupScanner, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
 
 // Uploads stream from the request straight into R2: the size limit, the real type (from the

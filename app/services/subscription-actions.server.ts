@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { redirectWithToast } from "./cookies.server.ts";
+import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
 import { cancelMemberSubscription, createPersonalSubscription, openCustomerPortal } from "./subscriptions.server.ts";
 

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { findRecognitionEmailTarget } from "#db/queries/profiles.ts";
-import { createMailer, recognitionEmail } from "./email.server.ts";
-import { log } from "./log.server.ts";
+import { createMailer, recognitionEmail } from "#app/utils/email.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 /**
  * Tells the recipient of an offered achievement by e-mail, unless they turned these e-mails off

@@ -13,12 +13,12 @@ import {
 } from "#db/queries/accounts.ts";
 import { sql } from "drizzle-orm";
 import { revokeCredentialsOfUser } from "#db/queries/credentials.ts";
-import { log } from "./log.server.ts";
-import { closeNotificationSockets } from "./notifications.server.ts";
-import { cancelStripeSubscriptionOf } from "./stripe.server.ts";
-import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
-import { invalidatePassports } from "./passport-cache.server.ts";
-import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "./media.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
+import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media.server.ts";
 
 /**
  * Why this account may not be archived yet, or null. Archiving removes its roles, so an

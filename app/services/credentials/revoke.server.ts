@@ -1,10 +1,10 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { findCredential, revokeCredential } from "#db/queries/credentials.ts";
 import { isOrganizationAdmin } from "#db/queries/organizations.ts";
-import type { Toast } from "../cookies.server.ts";
-import { forbidden } from "../denial.server.ts";
-import { notify } from "../notifications.server.ts";
-import { edgeCache, invalidatePassports } from "../passport-cache.server.ts";
+import type { Toast } from "#app/utils/cookies.server.ts";
+import { forbidden } from "#app/utils/denial.server.ts";
+import { notify } from "#app/services/notifications.server.ts";
+import { edgeCache, invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { issuing, statusListUrl } from "./issuer.server.ts";
 
 /**

@@ -12,19 +12,19 @@ import {
 } from "#db/queries/achievements.ts";
 import { findOrganization, isOrganizationAdmin } from "#db/queries/organizations.ts";
 import { findOrganizationMember } from "#db/queries/memberships.ts";
-import type { Toast } from "./cookies.server.ts";
-import { giveAchievementSchema, selfAchievementSchema } from "./achievement-schemas.ts";
-import { redirectWithToast } from "./cookies.server.ts";
-import { requireViewer } from "./session.server.ts";
-import { isVideoUrl } from "./media-limits.ts";
+import type { Toast } from "#app/utils/cookies.server.ts";
+import { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import { isVideoUrl } from "#app/utils/media-limits.ts";
 import { achievementFileRules, isUpload, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
-import { forbidden } from "./denial.server.ts";
-import { replyFailure, replyUnexpected, ToastError } from "./form-reply.server.ts";
+import { forbidden } from "#app/utils/denial.server.ts";
+import { replyFailure, replyUnexpected, ToastError } from "#app/utils/form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
-import { invalidatePassports } from "./passport-cache.server.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { emailRecognition } from "./recognition-email.server.ts";
-import { issueCredential, issuing } from "./credentials/issuer.server.ts";
-import { log } from "./log.server.ts";
+import { issueCredential, issuing } from "#app/services/credentials/issuer.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 /**
  * The form was already saved under this submission key (a double click, a retry, a resubmitted

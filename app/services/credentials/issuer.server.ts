@@ -11,7 +11,7 @@ import {
 } from "#db/queries/credentials.ts";
 import { findOrganization } from "#db/queries/organizations.ts";
 import type { AchievementType } from "#db/schema.ts";
-import type { AppEnv } from "../env.server.ts";
+import type { AppEnv } from "#app/utils/env.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { sign, xsdDateTime, type JsonObject } from "./data-integrity.server.ts";
 import { currentSigningKey, didOf, listPublicKeys, verificationMethodOf } from "./keys.server.ts";

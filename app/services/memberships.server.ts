@@ -14,11 +14,11 @@ import {
   listAdminIds,
   loadInvite,
 } from "#db/queries/organizations.ts";
-import type { Toast } from "./cookies.server.ts";
-import { forbidden } from "./denial.server.ts";
-import { ToastError } from "./form-reply.server.ts";
+import type { Toast } from "#app/utils/cookies.server.ts";
+import { forbidden } from "#app/utils/denial.server.ts";
+import { ToastError } from "#app/utils/form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
-import { cancelStripeSubscriptionOf } from "./stripe.server.ts";
+import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
 
 const LAST_ADMIN = new ToastError({
   title: "Error",

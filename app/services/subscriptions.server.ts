@@ -8,13 +8,13 @@ import {
   type SubscribedMembership,
   type SubscriptionChange,
 } from "#db/queries/subscriptions.ts";
-import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "./constants.ts";
-import type { Toast } from "./cookies.server.ts";
+import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
+import type { Toast } from "#app/utils/cookies.server.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
-import { forbidden } from "./denial.server.ts";
-import { ToastError } from "./form-reply.server.ts";
+import { forbidden } from "#app/utils/denial.server.ts";
+import { ToastError } from "#app/utils/form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
-import { stripeClient } from "./stripe.server.ts";
+import { stripeClient } from "#app/utils/stripe.server.ts";
 
 // Per-member subscriptions. Stripe (or, without a key, the local simulated checkout) takes the
 // payment; the state in organization_members only ever changes through handleStripeEvent, the

@@ -1,0 +1,24 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { insertNotifications, markRead, type NewNotification } from "#db/queries/notifications.ts";
+import { pushToHubs } from "#app/utils/notification-hub.server.ts";
+
+/**
+ * Creates notifications: the D1 rows first (the source of truth), then each recipient's hub
+ * pushes its row to their open tabs. The push happens after the response and a failure there
+ * never loses the row or fails the action that caused it.
+ */
+export async function notify(context: AppLoadContext, rows: NewNotification[]) {
+  const inserted = await insertNotifications(context.db, rows);
+  pushToHubs(
+    context,
+    inserted.map((row) => ({ userId: row.userId, message: { type: "notification", notification: row } })),
+  );
+  return inserted;
+}
+
+/** Marks notifications read and tells the user's other tabs, so every badge agrees. */
+export async function markNotificationsRead(context: AppLoadContext, userId: string, ids: string[] | "all") {
+  const changed = await markRead(context.db, userId, ids);
+  if (changed.length > 0) pushToHubs(context, [{ userId, message: { type: "read", ids: changed } }]);
+  return changed;
+}

@@ -1,0 +1,42 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { insertNotifications } from "#db/queries/notifications.ts";
+import { log } from "./log.server.ts";
+
+// The transport to each user's notification hub (a Durable Object holding their open sockets).
+// What to tell the hub, and when, is the notifications service's business (app/services).
+
+/** What a user's hub sends to their open tabs. */
+export type HubMessage =
+  | { type: "notification"; notification: Awaited<ReturnType<typeof insertNotifications>>[number] }
+  | { type: "read"; ids: string[] };
+
+function hubOf(context: Pick<AppLoadContext, "cloudflare">, userId: string) {
+  const hubs = context.cloudflare.env.NOTIFICATIONS;
+  return hubs.get(hubs.idFromName(userId));
+}
+
+/** Logs each failed push or close; the write that caused it has already happened. */
+function logHubFailures(results: PromiseSettledResult<unknown>[]) {
+  for (const result of results) {
+    if (result.status === "rejected") log("error", "notification push failed", { error: String(result.reason) });
+  }
+}
+
+/** Sends each message to its user's open tabs, after the response; never throws. */
+export function pushToHubs(context: AppLoadContext, messages: { userId: string; message: HubMessage }[]) {
+  if (messages.length === 0) return;
+  context.cloudflare.ctx.waitUntil(
+    Promise.allSettled(messages.map(({ userId, message }) => hubOf(context, userId).broadcast(message))).then(
+      logHubFailures,
+    ),
+  );
+}
+
+/**
+ * Closes the user's open notification sockets (sign-out, password change or reset, archive,
+ * purge), so a tab whose session ended stops receiving that person's notifications. A failure
+ * is logged, never raised: the action it follows has already happened.
+ */
+export async function closeNotificationSockets(context: Pick<AppLoadContext, "cloudflare">, userId: string) {
+  logHubFailures(await Promise.allSettled([hubOf(context, userId).closeAll("session ended")]));
+}
