@@ -21,7 +21,7 @@ const SCHEMA_URL = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_
 
 export default async function setup(project: TestProject) {
   const schema = await readFile(
-    new URL("../../app/utils/credentials/ob_v3p0_achievementcredential_schema.json", import.meta.url),
+    new URL("../../app/services/credentials/ob_v3p0_achievementcredential_schema.json", import.meta.url),
     "utf8",
   );
   let served = new Map<string, Served>();
