@@ -9,6 +9,18 @@ export function createDb(d1: D1Database) {
 
 export type Db = ReturnType<typeof createDb>;
 
+/**
+ * D1 binds at most 100 parameters to one statement (a larger one fails outright). Every chunked
+ * insert and every `IN (...)` list derives its size from this one figure.
+ */
+export const D1_MAX_BOUND_PARAMETERS = 100;
+
+/** How many rows of `columnsPerRow` bound values one multi-row INSERT may carry. */
+export const rowsPerInsert = (columnsPerRow: number) => Math.floor(D1_MAX_BOUND_PARAMETERS / columnsPerRow);
+
+/** How many values an `IN (...)` list may hold in a statement that binds `otherParameters` more. */
+export const inListLimit = (otherParameters: number) => D1_MAX_BOUND_PARAMETERS - otherParameters;
+
 const dialect = new SQLiteAsyncDialect();
 
 /**

@@ -32,6 +32,8 @@ export const ROLES = ["admin", "member"] as const;
 export const MEMBERSHIP_STATUSES = ["pending", "approved"] as const;
 export const SUBSCRIPTION_STATUSES = ["active", "inactive"] as const;
 export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const;
+/** An achievement that counts: offered and awaiting an answer, or accepted (not declined). */
+export const LIVE_ACHIEVEMENT_STATUSES = ["pending", "accepted"] as const satisfies readonly AchievementStatus[];
 export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
 export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
 

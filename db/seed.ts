@@ -106,7 +106,7 @@ export async function seed(db: Db) {
         member(304, jordan.id, "pending", daysAgo(2)),
       ])
       .onConflictDoNothing(),
-    // One statement per row: a D1 statement binds at most 100 parameters.
+    // One statement per row: a D1 statement binds at most D1_MAX_BOUND_PARAMETERS.
     ...DEMO_ACHIEVEMENTS.map((item, index) =>
       db
         .insert(achievements)

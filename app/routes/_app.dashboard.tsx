@@ -28,13 +28,12 @@ import { DIRECTORY_PREFIX } from "#app/components/dashboard/organization-directo
 import { loadPersonalSummary } from "#db/queries/achievements.ts";
 import {
   createOrganization,
-  isOrganizationAdmin,
   listAllOrganizations,
-  loadAdminDashboard,
-  membershipStatuses,
   resetInviteCode,
   searchOrganizations,
 } from "#db/queries/organizations.ts";
+import { isOrganizationAdmin, loadAdminDashboard, membershipStatuses } from "#db/queries/memberships.ts";
+import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
 
@@ -50,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const active = viewer.activeOrganization;
 
-  if (active && (await isOrganizationAdmin(context.db, viewer.id, active.id))) {
+  if (active && (await isOrganizationAdmin(context.db, { userId: viewer.id, organizationId: active.id }))) {
     const origin = context.env.APP_URL ?? new URL(request.url).origin;
     const url = new URL(request.url);
     const range = parseAnalyticsRange(url.searchParams.get("range"));
@@ -66,7 +65,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const [admin, membersError] = await loadPart(
       context,
       "Error loading members",
-      () => loadAdminDashboard(context.db, active.id, lists),
+      () => loadAdminDashboard(context.db, { organizationId: active.id, lists }),
       {
         organization: undefined,
         pending: emptyPage(lists.pending.term),
@@ -152,11 +151,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       context,
       "Error loading memberships",
       () =>
-        membershipStatuses(
-          context.db,
-          viewer.id,
-          organizations.map((org) => org.id),
-        ),
+        membershipStatuses(context.db, {
+          userId: viewer.id,
+          organizationIds: organizations.map((org) => org.id),
+        }),
       {} as Record<string, string>,
     );
     statusesError = error;
@@ -164,17 +162,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-const membershipAction = z.object({
-  intent: z.enum(["approve", "reject", "remove"]),
-  membershipId: z.uuid(),
-});
-const organizationAction = z.object({
-  intent: z.enum(["request-join", "leave"]),
-  organizationId: z.uuid(),
-});
+// Every form the dashboard posts, told apart by its hidden `intent`. The Add Achievement and
+// Create Organisation forms are validated field by field by their own Conform schemas; the
+// buttons (approve, leave, subscribe...) carry nothing but ids, checked here.
+const membershipIntent = <Intent extends string>(intent: Intent) =>
+  z.object({ intent: z.literal(intent), membershipId: z.uuid() });
+const organizationIntent = <Intent extends string>(intent: Intent) =>
+  z.object({ intent: z.literal(intent), organizationId: z.uuid() });
+const dashboardIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("give-achievement") }),
+  z.object({ intent: z.literal("create-organization") }),
+  z.object({ intent: z.literal("reset-invite") }),
+  membershipIntent("approve"),
+  membershipIntent("reject"),
+  membershipIntent("remove"),
+  membershipIntent("subscribe"),
+  membershipIntent("manage-subscription"),
+  membershipIntent("cancel-subscription"),
+  organizationIntent("request-join"),
+  organizationIntent("leave"),
+]);
 
-/** The spec's title for an intent that failed unexpectedly. */
-const FAILURE_TITLES: Record<string, string> = {
+/** The spec's title for an intent that failed unexpectedly; buttons without typed input get 'Error'. */
+const FAILURE_TITLES: Partial<Record<z.infer<typeof dashboardIntent>["intent"], string>> = {
   "create-organization": "Error creating organisation",
   "request-join": "Error requesting membership",
 };
@@ -185,17 +195,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   // Only the Add Achievement form carries files, and only an admin of the active organisation
   // may send one: checked before a byte of the body is read.
-  const organizationId = viewer.activeOrganization?.id ?? null;
-  const isAdmin = organizationId !== null && (await isOrganizationAdmin(context.db, viewer.id, organizationId));
-  if (isUpload(request) && !isAdmin)
-    throw forbidden(context, "upload from a non-admin", { userId: viewer.id, organizationId });
+  const activeOrganizationId = viewer.activeOrganization?.id ?? null;
+  if (isUpload(request)) {
+    await requireOrganizationAdmin(context, activeOrganizationId, {
+      userId: viewer.id,
+      reason: "upload from a non-admin",
+    });
+  }
   // (Without an organisation no file gets this far, so the key is never made.)
-  const upload = await readAchievementUpload(request, context, mediaKeys.organisation(organizationId ?? "none"));
-  const formData = upload.fields;
-  const intent = String(formData.get("intent") ?? "");
+  const upload = await readAchievementUpload(request, context, mediaKeys.organisation(activeOrganizationId ?? "none"));
+  const parsed = dashboardIntent.safeParse(Object.fromEntries(upload.fields));
+  if (!parsed.success) {
+    await upload.discard();
+    throw new Response("Unknown action", { status: 400 });
+  }
+  const form = parsed.data;
 
-  if (intent === "give-achievement") {
-    if (!organizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
+  if (form.intent === "give-achievement") {
+    if (!activeOrganizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
+    const organizationId = activeOrganizationId;
     const outcome = await submitAchievementForm(
       context,
       upload,
@@ -212,9 +230,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
     return "refused" in outcome ? outcome.refused : back(outcome.toast);
   }
+  // Only the Add Achievement form takes files.
   await upload.discard();
 
-  if (intent === "create-organization") {
+  if (form.intent === "create-organization") {
     if (viewer.userType !== "organization") {
       throw forbidden(
         context,
@@ -223,14 +242,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
         "Only organisation accounts create organisations",
       );
     }
-    const submission = parseWithZod(formData, { schema: createOrganizationSchema });
-    if (submission.status !== "success") return replyFailure({ formId: intent, submission });
+    const submission = parseWithZod(upload.fields, { schema: createOrganizationSchema });
+    if (submission.status !== "success") return replyFailure({ formId: form.intent, submission });
     try {
       await createOrganization(context.db, viewer.id, submission.value);
     } catch (error) {
       return replyUnexpected(error, {
-        title: FAILURE_TITLES[intent]!,
-        formId: intent,
+        title: FAILURE_TITLES[form.intent]!,
+        formId: form.intent,
         submission,
         requestId: context.requestId,
       });
@@ -239,44 +258,41 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   try {
-    if (intent === "reset-invite") {
-      // The organisation is the caller's active one, and only its admin may reset its link.
-      if (!organizationId || !isAdmin) {
-        throw forbidden(context, "invite reset by a non-admin", { userId: viewer.id, organizationId });
-      }
-      await resetInviteCode(context.db, organizationId);
-      return back({ title: "Invite link reset", description: "The old link no longer works." });
-    }
-
-    const onSubscription = await subscriptionAction(context, request, viewer.id, formData);
-    if (onSubscription) return onSubscription;
-
-    const onMembership = membershipAction.safeParse(Object.fromEntries(formData));
-    if (onMembership.success) {
-      const { intent, membershipId } = onMembership.data;
-      return back(
-        intent === "approve"
-          ? await approve(context, viewer.id, membershipId)
-          : await rejectOrRemove(context, viewer.id, membershipId, intent),
-      );
-    }
-
-    const onOrganization = organizationAction.safeParse(Object.fromEntries(formData));
-    if (onOrganization.success) {
-      const { intent, organizationId } = onOrganization.data;
-      if (intent === "leave") return back(await leave(context, viewer.id, organizationId));
-      const toast = await requestToJoin(context, viewer, organizationId);
-      return redirectWithToast(context.env, request, safeRedirectPath(formData.get("redirectTo"), "/dashboard"), toast);
+    switch (form.intent) {
+      case "reset-invite":
+        // The organisation is the caller's active one, and only its admin may reset its link.
+        await requireOrganizationAdmin(context, activeOrganizationId, {
+          userId: viewer.id,
+          reason: "invite reset by a non-admin",
+        });
+        await resetInviteCode(context.db, activeOrganizationId!);
+        return back({ title: "Invite link reset", description: "The old link no longer works." });
+      case "approve":
+        return back(await approve(context, viewer.id, form.membershipId));
+      case "reject":
+      case "remove":
+        return back(await rejectOrRemove(context, viewer.id, form.membershipId, form.intent));
+      case "subscribe":
+      case "manage-subscription":
+      case "cancel-subscription":
+        return await subscriptionAction(context, request, viewer.id, form);
+      case "leave":
+        return back(await leave(context, viewer.id, form.organizationId));
+      case "request-join":
+        return redirectWithToast(
+          context.env,
+          request,
+          safeRedirectPath(upload.fields.get("redirectTo"), "/dashboard"),
+          await requestToJoin(context, viewer, form.organizationId),
+        );
     }
   } catch (error) {
-    // Buttons without typed input (approve, leave, subscribe...): the spec's generic 'Error'.
     return replyUnexpected(error, {
-      title: FAILURE_TITLES[intent] ?? "Error",
-      formId: intent,
+      title: FAILURE_TITLES[form.intent] ?? "Error",
+      formId: form.intent,
       requestId: context.requestId,
     });
   }
-  throw new Response("Unknown action", { status: 400 });
 }
 
 export default function Dashboard() {

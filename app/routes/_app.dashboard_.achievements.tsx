@@ -9,7 +9,7 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
-import { isOrganizationAdmin } from "#db/queries/organizations.ts";
+import { isOrganizationAdmin } from "#db/queries/memberships.ts";
 
 export const meta: MetaFunction = () => [{ title: `Given achievements · ${PRODUCT_NAME}` }];
 
@@ -22,7 +22,8 @@ const revokeSchema = z.object({ intent: z.literal("revoke"), credentialId: z.uui
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const active = viewer.activeOrganization;
-  if (!active || !(await isOrganizationAdmin(context.db, viewer.id, active.id))) throw redirect("/dashboard");
+  if (!active || !(await isOrganizationAdmin(context.db, { userId: viewer.id, organizationId: active.id })))
+    throw redirect("/dashboard");
   const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? 1);
   return { organizationName: active.name, page, ...(await listGivenAchievements(context.db, active.id, page)) };
 }

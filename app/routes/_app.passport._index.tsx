@@ -40,17 +40,21 @@ import { useViewer } from "#app/utils/use-viewer.ts";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
-const answerSchema = z.object({
-  intent: z.enum(["accept", "reject"]),
-  achievementId: z.uuid(),
-  // The recipient's consent to carry the achievement's picture or video in its credential.
-  includeMedia: z.literal("on").optional(),
-});
-const visibilitySchema = z.object({
-  intent: z.literal("set-visibility"),
-  achievementId: z.uuid(),
-  visible: z.enum(["true", "false"]),
-});
+// Every form the page posts, told apart by its hidden `intent`. The Add Achievement and bio
+// forms are validated field by field by their own Conform schemas.
+const passportIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add-self-achievement") }),
+  z.object({ intent: z.literal("update-bio") }),
+  ...(["accept", "reject"] as const).map((intent) =>
+    z.object({
+      intent: z.literal(intent),
+      achievementId: z.uuid(),
+      // The recipient's consent to carry the achievement's picture or video in its credential.
+      includeMedia: z.literal("on").optional(),
+    }),
+  ),
+  z.object({ intent: z.literal("set-visibility"), achievementId: z.uuid(), visible: z.enum(["true", "false"]) }),
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
@@ -68,9 +72,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewerForAchievementForm(request, context);
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/passport", toast);
   const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
-  const formData = upload.fields;
-  const intent = String(formData.get("intent") ?? "");
-  if (intent === "add-self-achievement") {
+  const parsed = passportIntent.safeParse(Object.fromEntries(upload.fields));
+  if (!parsed.success) {
+    await upload.discard();
+    throw new Response("Unknown action", { status: 400 });
+  }
+  const form = parsed.data;
+  if (form.intent === "add-self-achievement") {
     const outcome = await submitAchievementForm(
       context,
       upload,
@@ -84,8 +92,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Only the achievement form takes files.
   await upload.discard();
-  if (intent === "update-bio") {
-    const submission = parseWithZod(formData, { schema: bioSchema });
+  if (form.intent === "update-bio") {
+    const submission = parseWithZod(upload.fields, { schema: bioSchema });
     if (submission.status !== "success") return replyFailure({ formId: "bio", submission });
     try {
       await updateBio(context.db, viewer.id, submission.value.bio);
@@ -101,39 +109,32 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return back({ title: "Bio updated" });
   }
   try {
-    const answered = answerSchema.safeParse(Object.fromEntries(formData));
-    if (answered.success) {
-      return back(
-        await answer(
-          context,
-          viewer.id,
-          answered.data.achievementId,
-          answered.data.intent === "accept" ? "accepted" : "rejected",
-          { includeMedia: answered.data.includeMedia === "on" },
-        ),
-      );
-    }
-    const visibility = visibilitySchema.safeParse(Object.fromEntries(formData));
-    if (visibility.success) {
-      return back(
-        await changeVisibility(context, viewer.id, visibility.data.achievementId, visibility.data.visible === "true"),
-      );
+    switch (form.intent) {
+      case "accept":
+      case "reject":
+        return back(
+          await answer(context, viewer.id, form.achievementId, form.intent === "accept" ? "accepted" : "rejected", {
+            includeMedia: form.includeMedia === "on",
+          }),
+        );
+      case "set-visibility":
+        return back(await changeVisibility(context, viewer.id, form.achievementId, form.visible === "true"));
     }
   } catch (error) {
     return replyUnexpected(error, {
-      title: FAILURE_TITLES[intent] ?? "Error",
-      formId: intent,
+      title: FAILURE_TITLES[form.intent],
+      formId: form.intent,
       requestId: context.requestId,
     });
   }
-  throw new Response("Unknown action", { status: 400 });
 }
 
 /** The spec's title for a button whose action failed unexpectedly. */
-const FAILURE_TITLES: Record<string, string> = {
+const FAILURE_TITLES = {
   accept: "Error accepting achievement",
   reject: "Error rejecting achievement",
-};
+  "set-visibility": "Error",
+} as const;
 
 export default function OwnPassport() {
   const { achievements, origin, shareUrl } = useLoaderData<typeof loader>();

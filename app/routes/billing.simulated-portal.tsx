@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const membershipId = membershipIdOf(new URL(request.url).searchParams.get("membershipId"));
   const { organizationId, userId } = await requireMembershipForAdmin(context, viewer.id, membershipId);
-  const membership = await findMembershipOf(context.db, organizationId, userId);
+  const membership = await findMembershipOf(context.db, { userId, organizationId });
   if (!membership) throw new Response("Membership not found", { status: 404 });
   return {
     membershipId,

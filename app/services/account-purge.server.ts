@@ -6,8 +6,6 @@ import {
   deleteUser,
   findAccountsArchivedBefore,
   findAchievementMediaOf,
-  findMembershipIdsOf,
-  findSoleAdminOrganizations,
   deleteInBatches,
   deleteUnconfirmedAccountsBefore,
 } from "#db/queries/accounts.ts";
@@ -15,6 +13,7 @@ import { sql } from "drizzle-orm";
 import { revokeCredentialsOfUser } from "#db/queries/credentials.ts";
 import { log } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { findMembershipIdsOf, findSoleAdminOrganizations } from "#db/queries/memberships.ts";
 import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
@@ -25,7 +24,7 @@ import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media
  * organisation whose only admin it is would be left with nobody to run it.
  */
 export async function archiveRefusal(context: Pick<AppLoadContext, "db">, userId: string) {
-  const organizations = await findSoleAdminOrganizations(context.db, userId);
+  const organizations = await findSoleAdminOrganizations(context.db, { userId });
   if (organizations.length === 0) return null;
   const names = organizations.map((organization) => organization.name).join(", ");
   return `You are the only admin of ${names}. Make another member an admin, or delete the organisation, first.`;
@@ -37,7 +36,7 @@ export async function archiveRefusal(context: Pick<AppLoadContext, "db">, userId
  * memberships and roles, ends its other sessions and closes its notification sockets.
  */
 export async function archiveUser(context: AppLoadContext, userId: string, keepSessionId: string | null) {
-  for (const membershipId of await findMembershipIdsOf(context.db, userId)) {
+  for (const membershipId of await findMembershipIdsOf(context.db, { userId })) {
     await cancelStripeSubscriptionOf(context, membershipId);
   }
   await archiveAccount(context.db, userId, keepSessionId);

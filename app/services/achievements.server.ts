@@ -10,8 +10,9 @@ import {
   setAchievementVisibility,
   type NewAchievement,
 } from "#db/queries/achievements.ts";
-import { findOrganization, isOrganizationAdmin } from "#db/queries/organizations.ts";
-import { findOrganizationMember } from "#db/queries/memberships.ts";
+import { findOrganization } from "#db/queries/organizations.ts";
+import { findMembership } from "#db/queries/memberships.ts";
+import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
 import { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
@@ -47,13 +48,8 @@ export async function giveAchievement(
   /** The app's origin, for the link in the recipient's e-mail. */
   origin: string,
 ) {
-  if (!(await isOrganizationAdmin(context.db, admin.id, admin.organizationId))) {
-    throw forbidden(context, "not an admin of the organisation", {
-      userId: admin.id,
-      organizationId: admin.organizationId,
-    });
-  }
-  const member = await findOrganizationMember(context.db, admin.organizationId, input.userId);
+  await requireOrganizationAdmin(context, admin.organizationId, { userId: admin.id });
+  const member = await findMembership(context.db, { userId: input.userId, organizationId: admin.organizationId });
   if (member?.status !== "approved") {
     throw new ToastError({
       title: "Error creating achievement",

@@ -1,21 +1,18 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import {
   approveMembership,
-  deleteMembership,
-  insertApprovedMembership,
-  insertPendingMembership,
-} from "#db/queries/memberships.ts";
-import {
   countAdmins,
+  deleteMembership,
   findMembership,
   findMembershipById,
-  findOrganization,
+  insertApprovedMembership,
+  insertPendingMembership,
   isOrganizationAdmin,
   listAdminIds,
-  loadInvite,
-} from "#db/queries/organizations.ts";
+} from "#db/queries/memberships.ts";
+import { findOrganization, loadInvite } from "#db/queries/organizations.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
-import { forbidden } from "#app/utils/denial.server.ts";
+import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { ToastError } from "#app/utils/form-reply.server.ts";
 import { notify } from "./notifications.server.ts";
 import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
@@ -33,13 +30,11 @@ const LAST_ADMIN = new ToastError({
 export async function requireMembershipForAdmin(context: AppLoadContext, adminId: string, membershipId: string) {
   const membership = await findMembershipById(context.db, membershipId);
   if (!membership) throw new Response("Membership not found", { status: 404 });
-  if (!(await isOrganizationAdmin(context.db, adminId, membership.organizationId))) {
-    throw forbidden(context, "not an admin of the membership's organisation", {
-      userId: adminId,
-      membershipId,
-      organizationId: membership.organizationId,
-    });
-  }
+  await requireOrganizationAdmin(context, membership.organizationId, {
+    userId: adminId,
+    reason: "not an admin of the membership's organisation",
+    membershipId,
+  });
   return membership;
 }
 
@@ -50,9 +45,9 @@ export async function requestToJoin(
 ) {
   const organization = await findOrganization(context.db, organizationId);
   if (!organization) throw new Response("Organisation not found", { status: 404 });
-  const created = await insertPendingMembership(context.db, user.id, organizationId);
+  const created = await insertPendingMembership(context.db, { userId: user.id, organizationId });
   if (created) {
-    const adminIds = await listAdminIds(context.db, organizationId);
+    const adminIds = await listAdminIds(context.db, { organizationId });
     await notify(
       context,
       adminIds.map((userId) => ({
@@ -86,7 +81,7 @@ export async function joinByInvite(
     const toast = await requestToJoin(context, user, organization.id);
     return { organization, outcome: "requested", toast } as const;
   }
-  const created = await insertApprovedMembership(context.db, user.id, organization.id);
+  const created = await insertApprovedMembership(context.db, { userId: user.id, organizationId: organization.id });
   return { organization, outcome: created ? "joined" : "already-member" } as const;
 }
 
@@ -142,7 +137,7 @@ export async function rejectOrRemove(
 
 /** Leaving deletes only the caller's own membership. */
 export async function leave(context: AppLoadContext, userId: string, organizationId: string) {
-  const membership = await findMembership(context.db, userId, organizationId);
+  const membership = await findMembership(context.db, { userId, organizationId });
   if (!membership) throw new Response("Membership not found", { status: 404 });
   const target = { id: membership.id, userId, organizationId };
   await guardLastAdmin(context, target);
@@ -152,8 +147,8 @@ export async function leave(context: AppLoadContext, userId: string, organizatio
 }
 
 async function guardLastAdmin(context: AppLoadContext, membership: { userId: string; organizationId: string }) {
-  const isAdmin = await isOrganizationAdmin(context.db, membership.userId, membership.organizationId);
-  if (isAdmin && (await countAdmins(context.db, membership.organizationId)) <= 1) throw LAST_ADMIN;
+  const isAdmin = await isOrganizationAdmin(context.db, membership);
+  if (isAdmin && (await countAdmins(context.db, membership)) <= 1) throw LAST_ADMIN;
 }
 
 async function stopSubscription(context: AppLoadContext, membershipId: string) {

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type Stripe from "stripe";
-import { isOrganizationAdmin } from "#db/queries/organizations.ts";
+import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import {
   applySubscriptionChange,
   findMembershipBySubscription,
@@ -42,10 +42,8 @@ export async function requireSubscribableMember(
   adminId: string,
   { organizationId, memberUserId }: { organizationId: string; memberUserId: string },
 ) {
-  if (!(await isOrganizationAdmin(context.db, adminId, organizationId))) {
-    throw forbidden(context, "not an admin of the organisation", { userId: adminId, organizationId });
-  }
-  const membership = await findMembershipOf(context.db, organizationId, memberUserId);
+  await requireOrganizationAdmin(context, organizationId, { userId: adminId });
+  const membership = await findMembershipOf(context.db, { userId: memberUserId, organizationId });
   if (membership?.status !== "approved")
     throw forbidden(context, "not an approved member", { userId: adminId, organizationId, memberUserId });
   return membership;
@@ -105,7 +103,7 @@ export async function createPersonalSubscription(
 
 async function requireActiveSubscription(context: AppLoadContext, adminId: string, membershipId: string) {
   const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
-  const membership = await findMembershipOf(context.db, organizationId, userId);
+  const membership = await findMembershipOf(context.db, { userId, organizationId });
   if (!membership || membership.subscriptionStatus !== "active") {
     throw new ToastError({
       title: "Not subscribed",
@@ -186,7 +184,10 @@ async function locate(
   const bySubscription = subscriptionId ? await findMembershipBySubscription(context.db, subscriptionId) : null;
   if (bySubscription) return bySubscription;
   if (!metadata.organizationId || !metadata.memberUserId) return null;
-  const byMember = await findMembershipOf(context.db, metadata.organizationId, metadata.memberUserId);
+  const byMember = await findMembershipOf(context.db, {
+    userId: metadata.memberUserId,
+    organizationId: metadata.organizationId,
+  });
   return byMember?.status === "approved" ? byMember : null;
 }
 

@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { organizationMembers } from "#db/schema.ts";
+import { findMembershipSubscription } from "#db/queries/memberships.ts";
 import type { AppEnv } from "./env.server.ts";
 
 /**
@@ -43,13 +42,6 @@ export function verifyStripeEvent(payload: string, signature: string, secret: st
 export async function cancelStripeSubscriptionOf(context: AppLoadContext, membershipId: string) {
   const stripe = stripeClient(context.env);
   if (!stripe) return;
-  const [row] = await context.db
-    .select({
-      subscriptionId: organizationMembers.stripeSubscriptionId,
-      status: organizationMembers.subscriptionStatus,
-    })
-    .from(organizationMembers)
-    .where(eq(organizationMembers.id, membershipId))
-    .limit(1);
+  const row = await findMembershipSubscription(context.db, membershipId);
   if (row?.subscriptionId && row.status === "active") await stripe.subscriptions.cancel(row.subscriptionId);
 }

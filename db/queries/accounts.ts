@@ -1,11 +1,9 @@
 import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
+import { deleteAllMembershipsStatements, founderMembershipSql } from "./memberships.ts";
 import {
   achievements,
   newInviteCode,
-  organizationMembers,
-  organizationRoles,
-  organizations,
   pendingOrganizationSetups,
   profiles,
   sessions,
@@ -70,10 +68,10 @@ export async function completeSignUp(db: Db, user: { id: string; name: string })
     sql`insert into organizations (id, name, description, invite_code, created_at)
       select ${organizationId}, organization_name, organization_description, ${newInviteCode()}, ${now}
       from pending_organization_setups where user_id = ${user.id}`,
-    sql`insert or ignore into organization_roles (id, user_id, organization_id, role, created_at)
-      select ${crypto.randomUUID()}, ${user.id}, ${organizationId}, 'admin', ${now} where ${organizationCreated} and ${setupExists}`,
-    sql`insert or ignore into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status)
-      select ${crypto.randomUUID()}, ${user.id}, ${organizationId}, 'approved', ${now}, ${now}, 'inactive' where ${organizationCreated} and ${setupExists}`,
+    ...founderMembershipSql(
+      { userId: user.id, organizationId },
+      { now, when: sql`${organizationCreated} and ${setupExists}` },
+    ),
     sql`update profiles set active_organization_id = ${organizationId}, updated_at = ${now}
       where id = ${user.id} and ${organizationCreated} and ${setupExists}`,
     sql`delete from pending_organization_setups where user_id = ${user.id}`,
@@ -85,8 +83,7 @@ export async function completeSignUp(db: Db, user: { id: string; name: string })
 export async function archiveAccount(db: Db, userId: string, keepSessionId: string | null, now = new Date()) {
   await db.batch([
     db.update(profiles).set({ deletedAt: now, activeOrganizationId: null }).where(eq(profiles.id, userId)),
-    db.delete(organizationMembers).where(eq(organizationMembers.userId, userId)),
-    db.delete(organizationRoles).where(eq(organizationRoles.userId, userId)),
+    ...deleteAllMembershipsStatements(db, { userId }),
     db
       .delete(sessions)
       .where(
@@ -148,34 +145,6 @@ export async function findPasswordResetAccount(db: Db, token: string, now = new 
 /** A reset link proves the mailbox is the owner's: an unconfirmed address counts as confirmed. */
 export async function markEmailVerified(db: Db, userId: string) {
   await db.update(users).set({ emailVerified: true }).where(eq(users.id, userId));
-}
-
-/** Organisations this user is the only admin of (an account cannot leave them adminless). */
-export async function findSoleAdminOrganizations(db: Db, userId: string) {
-  return db
-    .select({ id: organizations.id, name: organizations.name })
-    .from(organizationRoles)
-    .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
-    .where(
-      and(
-        eq(organizationRoles.userId, userId),
-        eq(organizationRoles.role, "admin"),
-        sql`(select count(*) from organization_roles other
-          where other.organization_id = ${organizationRoles.organizationId} and other.role = 'admin') = 1`,
-      ),
-    )
-    .orderBy(organizations.name)
-    .limit(20);
-}
-
-/** Every membership of the user (bounded: one per organisation). */
-export async function findMembershipIdsOf(db: Db, userId: string) {
-  const rows = await db
-    .select({ id: organizationMembers.id })
-    .from(organizationMembers)
-    .where(eq(organizationMembers.userId, userId))
-    .limit(1000);
-  return rows.map((row) => row.id);
 }
 
 /**

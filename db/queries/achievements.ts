@@ -1,7 +1,7 @@
 import { and, count, countDistinct, desc, eq, fillPlaceholders, inArray, type Placeholder, sql } from "drizzle-orm";
 import type { AchievementType } from "../schema.ts";
 import type { Db } from "../client.ts";
-import { achievements, credentials, organizations, profiles } from "../schema.ts";
+import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
 
 /** Upper bound on one list, so no query loads a whole table. */
 export const MAX_LISTED_ACHIEVEMENTS = 500;
@@ -103,7 +103,7 @@ export async function loadPassport(db: Db, userId: string, limit: number) {
 
 /** The personal dashboard: counts and the latest few of the user's live achievements. */
 export async function loadPersonalSummary(db: Db, userId: string, recent: number) {
-  const live = and(eq(achievements.userId, userId), inArray(achievements.status, ["accepted", "pending"]));
+  const live = and(eq(achievements.userId, userId), inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES));
   const [[totals], latest] = await db.batch([
     db
       .select({ total: count(), companies: countDistinct(achievements.organizationId) })
@@ -180,7 +180,7 @@ export async function countAchievementsFrom(db: Db, organizationId: string, user
       and(
         eq(achievements.organizationId, organizationId),
         eq(achievements.userId, userId),
-        inArray(achievements.status, ["pending", "accepted"]),
+        inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
       ),
     );
   return row?.value ?? 0;

@@ -10,7 +10,7 @@ import {
   type AnalyticsRange,
 } from "#app/utils/analytics.ts";
 import type { Db } from "../client.ts";
-import { achievements, organizationMembers, profiles } from "../schema.ts";
+import { achievements, LIVE_ACHIEVEMENT_STATUSES, organizationMembers, profiles } from "../schema.ts";
 
 // Recognition analytics of one organisation. Every figure is one aggregate that D1 computes over
 // the (organization_id, created_at) and (organization_id, user_id, created_at) indexes; the
@@ -18,7 +18,7 @@ import { achievements, organizationMembers, profiles } from "../schema.ts";
 // gave that is pending or accepted (a declined one does not count), dated by when it was given.
 
 const given = (organizationId: string) =>
-  and(eq(achievements.organizationId, organizationId), inArray(achievements.status, ["pending", "accepted"]));
+  and(eq(achievements.organizationId, organizationId), inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES));
 const createdMs = sql<number>`${achievements.createdAt}`;
 const monthOf = sql<string>`strftime('%Y-%m', ${achievements.createdAt} / 1000, 'unixepoch')`;
 
@@ -81,7 +81,7 @@ export async function loadRecognitionAnalytics(
         and(
           eq(achievements.organizationId, organizationMembers.organizationId),
           eq(achievements.userId, organizationMembers.userId),
-          inArray(achievements.status, ["pending", "accepted"]),
+          inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
         ),
       )
       .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, "approved")))

@@ -1,20 +1,24 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
-import type { Db } from "../client.ts";
+import { inListLimit, rowsPerInsert, type Db } from "../client.ts";
 import { notifications, type NotificationType } from "../schema.ts";
 
 export const NOTIFICATIONS_FETCHED = 20;
+
+// Each row binds id, user, title, message, type, read and created_at.
+const NOTIFICATIONS_PER_INSERT = rowsPerInsert(7);
+// Marking read binds the new value, the user and the unread flag besides the ids.
+const MARKED_READ_AT_ONCE = inListLimit(3);
 
 export type NewNotification = { userId: string; title: string; message: string; type: NotificationType };
 
 export async function insertNotifications(db: Db, rows: NewNotification[]) {
   if (rows.length === 0) return [];
-  // Six columns a row: stay under D1's 100 bound parameters per statement.
   const inserted = [];
-  for (let start = 0; start < rows.length; start += 15) {
+  for (let start = 0; start < rows.length; start += NOTIFICATIONS_PER_INSERT) {
     inserted.push(
       ...(await db
         .insert(notifications)
-        .values(rows.slice(start, start + 15))
+        .values(rows.slice(start, start + NOTIFICATIONS_PER_INSERT))
         .returning()),
     );
   }
@@ -51,7 +55,7 @@ export async function markRead(db: Db, userId: string, ids: string[] | "all") {
   const rows = await db
     .update(notifications)
     .set({ read: true })
-    .where(ids === "all" ? mine : and(mine, inArray(notifications.id, ids.slice(0, 90))))
+    .where(ids === "all" ? mine : and(mine, inArray(notifications.id, ids.slice(0, MARKED_READ_AT_ONCE))))
     .returning({ id: notifications.id });
   return rows.map((row) => row.id);
 }

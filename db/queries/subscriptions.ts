@@ -1,5 +1,6 @@
 import { and, eq, lt, or, sql, isNull } from "drizzle-orm";
 import type { Db } from "../client.ts";
+import type { MemberKey } from "./memberships.ts";
 import { organizationMembers, organizations, processedStripeEvents, profiles } from "../schema.ts";
 
 const membershipColumns = {
@@ -32,7 +33,7 @@ export async function findMembershipBySubscription(db: Db, stripeSubscriptionId:
   return row ?? null;
 }
 
-export async function findMembershipOf(db: Db, organizationId: string, userId: string) {
+export async function findMembershipOf(db: Db, { userId, organizationId }: MemberKey) {
   const [row] = await selectMembership(db)
     .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
     .limit(1);

@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { findCredential, revokeCredential } from "#db/queries/credentials.ts";
-import { isOrganizationAdmin } from "#db/queries/organizations.ts";
+import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
-import { forbidden } from "#app/utils/denial.server.ts";
 import { notify } from "#app/services/notifications.server.ts";
 import { edgeCache, invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { issuing, statusListUrl } from "./issuer.server.ts";
@@ -15,8 +14,11 @@ import { issuing, statusListUrl } from "./issuer.server.ts";
 export async function revokeGivenCredential(context: AppLoadContext, adminId: string, credentialId: string) {
   const credential = await findCredential(context.db, credentialId);
   if (!credential) throw new Response("Credential not found", { status: 404 });
-  if (!(await isOrganizationAdmin(context.db, adminId, credential.organizationId)))
-    throw forbidden(context, "not an admin of the credential's issuer", { userId: adminId, credentialId });
+  await requireOrganizationAdmin(context, credential.organizationId, {
+    userId: adminId,
+    reason: "not an admin of the credential's issuer",
+    credentialId,
+  });
   const toast = { title: "Credential revoked", description: "It no longer verifies and has left the passport." };
   if (!(await revokeCredential(context.db, credentialId))) return toast satisfies Toast;
   const origin = issuing(context.db, context.env)?.origin;

@@ -1,0 +1,24 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { isOrganizationAdmin } from "#db/queries/memberships.ts";
+import { forbidden } from "./denial.server.ts";
+
+/**
+ * The guard for whatever only an organisation's admin may do. The organisation is the one the
+ * target row belongs to (or the caller's active organisation, held on the server), never a value
+ * from the form; `userId` is the signed-in caller a route guard already established. Refuses
+ * with a logged 403 unless the caller is the organisation's admin. `reason` and the other fields
+ * name what was refused in the denial's log line.
+ */
+export async function requireOrganizationAdmin(
+  context: Pick<AppLoadContext, "db" | "requestId">,
+  organizationId: string | null | undefined,
+  {
+    userId,
+    reason = "not an admin of the organisation",
+    ...fields
+  }: { userId: string; reason?: string; [key: string]: unknown },
+) {
+  if (!organizationId || !(await isOrganizationAdmin(context.db, { userId, organizationId }))) {
+    throw forbidden(context, reason, { userId, organizationId, ...fields });
+  }
+}
