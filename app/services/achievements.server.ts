@@ -2,17 +2,21 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import {
-  answerAchievement,
-  countAchievementsFrom,
+  answerAchievementUpdate,
+  isAwaitingAnswer,
+  achievementExists,
+  countAchievementsFromQuery,
   findAchievement,
-  insertGivenAchievement,
+  givenAchievementInsert,
   insertSelfAchievement,
   setAchievementVisibility,
   type NewAchievement,
 } from "#db/queries/achievements.ts";
-import { findOrganization } from "#db/queries/organizations.ts";
-import { findMembership } from "#db/queries/memberships.ts";
-import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { organizationNameQuery } from "#db/queries/organizations.ts";
+import { notificationInsert } from "#db/queries/notifications.ts";
+import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
+import { adminRoleQuery, membershipQuery } from "#db/queries/memberships.ts";
+import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
 import { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
@@ -21,7 +25,7 @@ import { isVideoUrl } from "#app/utils/media-limits.ts";
 import { achievementFileRules, isUpload, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { replyFailure, replyUnexpected, ToastError } from "#app/utils/form-reply.server.ts";
-import { notify } from "./notifications.server.ts";
+import { announce } from "./notifications.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { emailRecognition } from "./recognition-email.server.ts";
 import { issueCredential, issuing } from "#app/services/credentials/issuer.server.ts";
@@ -48,8 +52,17 @@ export async function giveAchievement(
   /** The app's origin, for the link in the recipient's e-mail. */
   origin: string,
 ) {
-  await requireOrganizationAdmin(context, admin.organizationId, { userId: admin.id });
-  const member = await findMembership(context.db, { userId: input.userId, organizationId: admin.organizationId });
+  const { db } = context;
+  const recipient = { userId: input.userId, organizationId: admin.organizationId };
+  // Everything the checks, the notice and the e-mail need, in one round trip.
+  const [adminRole, [member], [given], [organization], [emailTarget]] = await db.batch([
+    adminRoleQuery(db, { userId: admin.id, organizationId: admin.organizationId }),
+    membershipQuery(db, recipient),
+    countAchievementsFromQuery(db, recipient),
+    organizationNameQuery(db, admin.organizationId),
+    recognitionEmailTargetQuery(db, input.userId),
+  ]);
+  refuseUnlessOrganizationAdmin(context, admin.organizationId, adminRole.length > 0, { userId: admin.id });
   if (member?.status !== "approved") {
     throw new ToastError({
       title: "Error creating achievement",
@@ -58,11 +71,7 @@ export async function giveAchievement(
     });
   }
   const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
-  if (
-    limit &&
-    member.subscriptionStatus !== "active" &&
-    (await countAchievementsFrom(context.db, admin.organizationId, input.userId)) >= limit
-  ) {
+  if (limit && member.subscriptionStatus !== "active" && (given?.value ?? 0) >= limit) {
     throw new ToastError({
       title: "Error creating achievement",
       description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
@@ -73,23 +82,26 @@ export async function giveAchievement(
     title: "Achievement created",
     description: "The person will be notified to accept this achievement.",
   } satisfies Toast;
-  const id = await insertGivenAchievement(context.db, {
-    ...input,
-    organizationId: admin.organizationId,
-    createdBy: admin.id,
-  });
-  if (!id) throw new AlreadySaved(toast);
-  const organization = await findOrganization(context.db, admin.organizationId);
   const organizationName = organization?.name ?? "Your organisation";
-  await notify(context, [
-    {
-      userId: input.userId,
-      title: "New achievement",
-      message: `${organizationName} recognised you: ${input.title}. Accept it to add it to your passport.`,
-      type: "success",
-    },
+  const id = crypto.randomUUID();
+  // The achievement and its notice in one batch; a resubmission (the key already saved) writes
+  // neither, as the notice is written only when this batch's achievement exists.
+  const [saved, notice] = await db.batch([
+    givenAchievementInsert(db, { ...input, id, organizationId: admin.organizationId, createdBy: admin.id }),
+    notificationInsert(
+      db,
+      {
+        userId: input.userId,
+        title: "New achievement",
+        message: `${organizationName} recognised you: ${input.title}. Accept it to add it to your passport.`,
+        type: "success",
+      },
+      achievementExists(id),
+    ),
   ]);
-  await emailRecognition(context, { userId: input.userId, title: input.title, organizationName, origin });
+  if (saved.length === 0) throw new AlreadySaved(toast);
+  announce(context, notice);
+  await emailRecognition(context, { userId: input.userId, title: input.title, organizationName, origin }, emailTarget);
   return toast;
 }
 
@@ -129,7 +141,24 @@ export async function answer(
   { includeMedia = false }: { includeMedia?: boolean } = {},
 ) {
   const achievement = await requireOwnAchievement(context, userId, achievementId);
-  const changed = await answerAchievement(context.db, achievementId, userId, status);
+  const answerUpdate = answerAchievementUpdate(context.db, achievementId, userId, status);
+  // A giver whose account was purged (createdBy null) has nobody to tell. The notice goes first
+  // in the batch: it is written only while the achievement still awaits this answer.
+  const notice =
+    achievement.organizationId && achievement.createdBy
+      ? notificationInsert(
+          context.db,
+          {
+            userId: achievement.createdBy,
+            title: status === "accepted" ? "Achievement accepted" : "Achievement declined",
+            message: `"${achievement.title}" was ${status === "accepted" ? "accepted" : "declined"}.`,
+            type: status === "accepted" ? "success" : "warning",
+          },
+          isAwaitingAnswer(achievementId, userId),
+        )
+      : null;
+  const [announced, answered] = notice ? await context.db.batch([notice, answerUpdate]) : [[], await answerUpdate];
+  const changed = answered.length > 0;
   if (changed && status === "accepted" && achievement.organizationId) {
     const signer = issuing(context.db, context.env);
     // A failed signing does not undo the acceptance: the achievement shows without its
@@ -144,17 +173,7 @@ export async function answer(
     }
   }
   await invalidatePassports(userId);
-  // A giver whose account was purged (createdBy null) has nobody to tell.
-  if (changed && achievement.organizationId && achievement.createdBy) {
-    await notify(context, [
-      {
-        userId: achievement.createdBy,
-        title: status === "accepted" ? "Achievement accepted" : "Achievement declined",
-        message: `"${achievement.title}" was ${status === "accepted" ? "accepted" : "declined"}.`,
-        type: status === "accepted" ? "success" : "warning",
-      },
-    ]);
-  }
+  announce(context, announced);
   return status === "accepted"
     ? ({ title: "Achievement accepted" } satisfies Toast)
     : ({ title: "Achievement rejected" } satisfies Toast);

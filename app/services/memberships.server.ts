@@ -1,21 +1,23 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { BatchItem } from "drizzle-orm/batch";
 import {
-  approveMembership,
-  countAdmins,
-  deleteMembership,
-  findMembership,
-  findMembershipById,
+  approveMembershipStatements,
+  deleteMembershipStatements,
   insertApprovedMembership,
-  insertPendingMembership,
-  isOrganizationAdmin,
-  listAdminIds,
+  isPendingRequest,
+  loadJoinRequestTarget,
+  loadMembershipTarget,
+  membershipExists,
+  pendingMembershipInsert,
+  type MemberKey,
 } from "#db/queries/memberships.ts";
-import { findOrganization, loadInvite } from "#db/queries/organizations.ts";
+import { loadInvite } from "#db/queries/organizations.ts";
+import { notificationInsert, type NewNotification } from "#db/queries/notifications.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
-import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { ToastError } from "#app/utils/form-reply.server.ts";
-import { notify } from "./notifications.server.ts";
-import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
+import { announce } from "./notifications.server.ts";
+import { cancelStripeSubscription } from "#app/utils/stripe.server.ts";
 
 const LAST_ADMIN = new ToastError({
   title: "Error",
@@ -24,13 +26,13 @@ const LAST_ADMIN = new ToastError({
 });
 
 /**
- * The membership an admin acts on, with the organisation taken from the row itself: only an
- * admin of that organisation may touch it (404 when absent, 403 otherwise).
+ * The membership an admin acts on, read in one round trip with the organisation taken from the
+ * row itself: only an admin of that organisation may touch it (404 when absent, 403 otherwise).
  */
 export async function requireMembershipForAdmin(context: AppLoadContext, adminId: string, membershipId: string) {
-  const membership = await findMembershipById(context.db, membershipId);
+  const membership = await loadMembershipTarget(context.db, { membershipId }, { actorId: adminId });
   if (!membership) throw new Response("Membership not found", { status: 404 });
-  await requireOrganizationAdmin(context, membership.organizationId, {
+  refuseUnlessOrganizationAdmin(context, membership.organizationId, membership.actorIsAdmin, {
     userId: adminId,
     reason: "not an admin of the membership's organisation",
     membershipId,
@@ -38,28 +40,35 @@ export async function requireMembershipForAdmin(context: AppLoadContext, adminId
   return membership;
 }
 
+/** Asking to join: the request and the admins' notifications in one batch, after one read. */
 export async function requestToJoin(
   context: AppLoadContext,
   user: { id: string; fullName: string },
   organizationId: string,
 ) {
-  const organization = await findOrganization(context.db, organizationId);
+  const organization = await loadJoinRequestTarget(context.db, { organizationId });
   if (!organization) throw new Response("Organisation not found", { status: 404 });
-  const created = await insertPendingMembership(context.db, { userId: user.id, organizationId });
-  if (created) {
-    const adminIds = await listAdminIds(context.db, { organizationId });
-    await notify(
-      context,
-      adminIds.map((userId) => ({
+  const key: MemberKey = { userId: user.id, organizationId };
+  const requestId = crypto.randomUUID();
+  const notices = organization.adminIds.map((userId) =>
+    notificationInsert(
+      context.db,
+      {
         userId,
         title: "New join request",
         message: `${user.fullName} asked to join ${organization.name}.`,
-        type: "info" as const,
-      })),
-    );
-  }
+        type: "info",
+      },
+      membershipExists(requestId),
+    ),
+  );
+  // Announced only when this request is the one that creates the membership (its id is new).
+  const results = await context.db.batch([pendingMembershipInsert(context.db, { id: requestId, ...key }), ...notices]);
+  announce(context, results.slice(1).flat() as Announced);
   return { title: "Request sent", description: "Your membership request has been sent" } satisfies Toast;
 }
+
+type Announced = Parameters<typeof announce>[1];
 
 /**
  * Opening an invite link. With the organisation's current code (and no removal by an admin) the
@@ -85,19 +94,24 @@ export async function joinByInvite(
   return { organization, outcome: created ? "joined" : "already-member" } as const;
 }
 
+/** Approving: one read (the row and the caller's role), one batch (the approval and its notice). */
 export async function approve(context: AppLoadContext, adminId: string, membershipId: string) {
   const membership = await requireMembershipForAdmin(context, adminId, membershipId);
-  if (await approveMembership(context.db, membership)) {
-    const organization = await findOrganization(context.db, membership.organizationId);
-    await notify(context, [
+  await changeMembership(
+    context,
+    // Announced only by the approval that finds the request still pending.
+    notificationInsert(
+      context.db,
       {
         userId: membership.userId,
         title: "Request approved",
-        message: `You are now a member of ${organization?.name ?? "the organisation"}.`,
+        message: `You are now a member of ${membership.organizationName}.`,
         type: "success",
       },
-    ]);
-  }
+      isPendingRequest(membership.id),
+    ),
+    approveMembershipStatements(context.db, membership),
+  );
   return { title: "Member approved", description: "The member has been added to your organisation." } satisfies Toast;
 }
 
@@ -109,27 +123,29 @@ export async function rejectOrRemove(
   kind: "reject" | "remove",
 ) {
   const membership = await requireMembershipForAdmin(context, adminId, membershipId);
-  await guardLastAdmin(context, membership);
-  await stopSubscription(context, membership.id);
-  if (await deleteMembership(context.db, membership, { byAdmin: true })) {
-    const organization = await findOrganization(context.db, membership.organizationId);
-    const name = organization?.name ?? "the organisation";
-    await notify(context, [
-      kind === "reject"
-        ? {
-            userId: membership.userId,
-            title: "Request declined",
-            message: `Your request to join ${name} was declined.`,
-            type: "warning",
-          }
-        : {
-            userId: membership.userId,
-            title: "Removed from organisation",
-            message: `You are no longer a member of ${name}.`,
-            type: "warning",
-          },
-    ]);
-  }
+  if (membership.isLastAdmin) throw LAST_ADMIN;
+  await stopSubscription(context, membership);
+  const name = membership.organizationName;
+  const notice: NewNotification =
+    kind === "reject"
+      ? {
+          userId: membership.userId,
+          title: "Request declined",
+          message: `Your request to join ${name} was declined.`,
+          type: "warning",
+        }
+      : {
+          userId: membership.userId,
+          title: "Removed from organisation",
+          message: `You are no longer a member of ${name}.`,
+          type: "warning",
+        };
+  await changeMembership(
+    context,
+    // Announced only by the request that finds the membership still there.
+    notificationInsert(context.db, notice, membershipExists(membership.id)),
+    deleteMembershipStatements(context.db, membership, { byAdmin: true }),
+  );
   return kind === "reject"
     ? ({ title: "Request rejected", description: "The membership request has been declined." } satisfies Toast)
     : ({ title: "Member removed" } satisfies Toast);
@@ -137,26 +153,39 @@ export async function rejectOrRemove(
 
 /** Leaving deletes only the caller's own membership. */
 export async function leave(context: AppLoadContext, userId: string, organizationId: string) {
-  const membership = await findMembership(context.db, { userId, organizationId });
+  const membership = await loadMembershipTarget(context.db, { userId, organizationId }, { actorId: userId });
   if (!membership) throw new Response("Membership not found", { status: 404 });
-  const target = { id: membership.id, userId, organizationId };
-  await guardLastAdmin(context, target);
-  await stopSubscription(context, membership.id);
-  await deleteMembership(context.db, target);
+  if (membership.isLastAdmin) throw LAST_ADMIN;
+  await stopSubscription(context, membership);
+  const [first, ...rest] = deleteMembershipStatements(context.db, membership);
+  await context.db.batch([first, ...rest]);
   return { title: "Left organisation" } satisfies Toast;
 }
 
-async function guardLastAdmin(context: AppLoadContext, membership: { userId: string; organizationId: string }) {
-  const isAdmin = await isOrganizationAdmin(context.db, membership);
-  if (isAdmin && (await countAdmins(context.db, membership)) <= 1) throw LAST_ADMIN;
+/** A membership change and the notice that announces it, as one batch; the notice is then pushed. */
+async function changeMembership(
+  context: AppLoadContext,
+  notice: ReturnType<typeof notificationInsert>,
+  statements: readonly BatchItem<"sqlite">[],
+) {
+  const [inserted] = await context.db.batch([notice, ...statements]);
+  announce(context, inserted);
 }
 
-async function stopSubscription(context: AppLoadContext, membershipId: string) {
+async function stopSubscription(
+  context: AppLoadContext,
+  membership: { id: string; subscriptionId: string | null; subscriptionStatus: string },
+) {
   try {
-    await cancelStripeSubscriptionOf(context, membershipId);
+    await cancelStripeSubscription(context, membership);
   } catch (error) {
     console.error(
-      JSON.stringify({ level: "error", message: "stripe cancel failed", membershipId, error: String(error) }),
+      JSON.stringify({
+        level: "error",
+        message: "stripe cancel failed",
+        membershipId: membership.id,
+        error: String(error),
+      }),
     );
     throw new ToastError({
       title: "Error",

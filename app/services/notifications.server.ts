@@ -1,5 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { insertNotifications, markRead, type NewNotification } from "#db/queries/notifications.ts";
+
+type StoredNotification = Awaited<ReturnType<typeof insertNotifications>>[number];
 import { pushToHubs } from "#app/utils/notification-hub.server.ts";
 
 /**
@@ -9,11 +11,16 @@ import { pushToHubs } from "#app/utils/notification-hub.server.ts";
  */
 export async function notify(context: AppLoadContext, rows: NewNotification[]) {
   const inserted = await insertNotifications(context.db, rows);
+  announce(context, inserted);
+  return inserted;
+}
+
+/** Pushes notification rows already written (by the batch of the change they announce). */
+export function announce(context: AppLoadContext, inserted: StoredNotification[]) {
   pushToHubs(
     context,
     inserted.map((row) => ({ userId: row.userId, message: { type: "notification", notification: row } })),
   );
-  return inserted;
 }
 
 /** Marks notifications read and tells the user's other tabs, so every badge agrees. */

@@ -1,5 +1,4 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { findRecognitionEmailTarget } from "#db/queries/profiles.ts";
 import { createMailer, recognitionEmail } from "#app/utils/email.server.ts";
 import { log } from "#app/utils/log.server.ts";
 
@@ -11,9 +10,10 @@ import { log } from "#app/utils/log.server.ts";
 export async function emailRecognition(
   context: AppLoadContext,
   input: { userId: string; title: string; organizationName: string; origin: string },
+  /** The recipient's address and choice, read with the rest of the action's data. */
+  target: { email: string; name: string; wantsEmail: boolean } | undefined,
 ) {
   try {
-    const target = await findRecognitionEmailTarget(context.db, input.userId);
     if (!target?.wantsEmail) return;
     await createMailer(context.env, context.db).send(
       recognitionEmail({

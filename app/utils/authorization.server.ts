@@ -2,6 +2,8 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { isOrganizationAdmin } from "#db/queries/memberships.ts";
 import { forbidden } from "./denial.server.ts";
 
+type AdminCheck = { userId: string; reason?: string; [key: string]: unknown };
+
 /**
  * The guard for whatever only an organisation's admin may do. The organisation is the one the
  * target row belongs to (or the caller's active organisation, held on the server), never a value
@@ -12,13 +14,24 @@ import { forbidden } from "./denial.server.ts";
 export async function requireOrganizationAdmin(
   context: Pick<AppLoadContext, "db" | "requestId">,
   organizationId: string | null | undefined,
-  {
-    userId,
-    reason = "not an admin of the organisation",
-    ...fields
-  }: { userId: string; reason?: string; [key: string]: unknown },
+  check: AdminCheck,
 ) {
-  if (!organizationId || !(await isOrganizationAdmin(context.db, { userId, organizationId }))) {
-    throw forbidden(context, reason, { userId, organizationId, ...fields });
-  }
+  const isAdmin =
+    Boolean(organizationId) &&
+    (await isOrganizationAdmin(context.db, { userId: check.userId, organizationId: organizationId! }));
+  refuseUnlessOrganizationAdmin(context, organizationId, isAdmin, check);
+}
+
+/**
+ * The same refusal when the caller's role was read together with the target row (one round trip
+ * for both, as the membership actions do): `isAdmin` says whether the caller administers the
+ * row's organisation.
+ */
+export function refuseUnlessOrganizationAdmin(
+  context: Pick<AppLoadContext, "requestId">,
+  organizationId: string | null | undefined,
+  isAdmin: boolean,
+  { userId, reason = "not an admin of the organisation", ...fields }: AdminCheck,
+) {
+  if (!organizationId || !isAdmin) throw forbidden(context, reason, { userId, organizationId, ...fields });
 }

@@ -40,8 +40,19 @@ export function verifyStripeEvent(payload: string, signature: string, secret: st
  * so nobody keeps paying for a member who is gone. Without Stripe there is nothing to stop.
  */
 export async function cancelStripeSubscriptionOf(context: AppLoadContext, membershipId: string) {
-  const stripe = stripeClient(context.env);
-  if (!stripe) return;
+  if (!stripeClient(context.env)) return;
   const row = await findMembershipSubscription(context.db, membershipId);
-  if (row?.subscriptionId && row.status === "active") await stripe.subscriptions.cancel(row.subscriptionId);
+  if (row)
+    await cancelStripeSubscription(context, { subscriptionId: row.subscriptionId, subscriptionStatus: row.status });
+}
+
+/** The same for a membership already read (with its subscription), at no further round trip. */
+export async function cancelStripeSubscription(
+  context: Pick<AppLoadContext, "env">,
+  membership: { subscriptionId: string | null; subscriptionStatus: string },
+) {
+  const stripe = stripeClient(context.env);
+  if (stripe && membership.subscriptionId && membership.subscriptionStatus === "active") {
+    await stripe.subscriptions.cancel(membership.subscriptionId);
+  }
 }

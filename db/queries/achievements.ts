@@ -141,17 +141,25 @@ export type NewAchievement = {
  * An organisation's recognition: pending until the recipient accepts, visible once accepted.
  * Null when this form render was already saved (the same submission key): nothing is added.
  */
-export async function insertGivenAchievement(
+/**
+ * An organisation's achievement offered to a member, as a statement for the batch that also
+ * announces it. Nothing is written for a submission already saved (its key is unique); the row
+ * then has no achievement with this `id`, which `achievementExists` tells the announcement.
+ */
+export function givenAchievementInsert(
   db: Db,
-  input: NewAchievement & { userId: string; organizationId: string; createdBy: string },
+  input: NewAchievement & { id: string; userId: string; organizationId: string; createdBy: string },
 ) {
-  const [row] = await db
+  return db
     .insert(achievements)
     .values({ ...input, status: "pending", isVisible: true })
     .onConflictDoNothing()
     .returning({ id: achievements.id });
-  return row?.id ?? null;
 }
+
+/** Holds once the achievement exists (for a write in the same batch that announces it). */
+export const achievementExists = (id: string) =>
+  sql`exists (select 1 from ${achievements} where ${achievements.id} = ${id})`;
 
 /** A person's own achievement: stored as "title - company", no organisation, accepted at once. Null when already saved. */
 export async function insertSelfAchievement(db: Db, userId: string, input: NewAchievement & { company: string }) {
@@ -172,8 +180,12 @@ export async function insertSelfAchievement(db: Db, userId: string, input: NewAc
   return row?.id ?? null;
 }
 
-export async function countAchievementsFrom(db: Db, organizationId: string, userId: string) {
-  const [row] = await db
+/** How many live achievements the organisation has given the person (a statement for a batch). */
+export function countAchievementsFromQuery(
+  db: Db,
+  { userId, organizationId }: { userId: string; organizationId: string },
+) {
+  return db
     .select({ value: count() })
     .from(achievements)
     .where(
@@ -183,7 +195,6 @@ export async function countAchievementsFrom(db: Db, organizationId: string, user
         inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
       ),
     );
-  return row?.value ?? 0;
 }
 
 export function findAchievement(db: Db, id: string) {
@@ -193,15 +204,20 @@ export function findAchievement(db: Db, id: string) {
   });
 }
 
-/** The recipient's answer to a pending achievement; answering twice changes nothing. */
-export async function answerAchievement(db: Db, id: string, userId: string, status: "accepted" | "rejected") {
-  const rows = await db
-    .update(achievements)
-    .set({ status })
-    .where(and(eq(achievements.id, id), eq(achievements.userId, userId), eq(achievements.status, "pending")))
-    .returning({ id: achievements.id });
-  return rows.length > 0;
+const isPendingFor = (id: string, userId: string) =>
+  and(eq(achievements.id, id), eq(achievements.userId, userId), eq(achievements.status, "pending"));
+
+/**
+ * The recipient's answer to a pending achievement, as a statement for a batch (a row back when
+ * this answer changed it; answering twice changes nothing).
+ */
+export function answerAchievementUpdate(db: Db, id: string, userId: string, status: "accepted" | "rejected") {
+  return db.update(achievements).set({ status }).where(isPendingFor(id, userId)).returning({ id: achievements.id });
 }
+
+/** Holds while the achievement still awaits its recipient's answer (for a write announcing it). */
+export const isAwaitingAnswer = (id: string, userId: string) =>
+  sql`exists (select 1 from ${achievements} where ${isPendingFor(id, userId)})`;
 
 /** The owner shows or hides one of their accepted achievements on the public passport. */
 export async function setAchievementVisibility(db: Db, id: string, userId: string, visible: boolean) {

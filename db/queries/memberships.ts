@@ -32,8 +32,13 @@ const adminsOf = (organizationId: string) =>
 // ---- Reads ----
 
 export async function isOrganizationAdmin(db: Db, key: MemberKey) {
-  const [row] = await db.select({ id: organizationRoles.id }).from(organizationRoles).where(isAdminOf(key)).limit(1);
+  const [row] = await adminRoleQuery(db, key);
   return Boolean(row);
+}
+
+/** The same read as a statement (a row when the person is the organisation's admin). */
+export function adminRoleQuery(db: Db, key: MemberKey) {
+  return db.select({ id: organizationRoles.id }).from(organizationRoles).where(isAdminOf(key)).limit(1);
 }
 
 /** The person's membership of the organisation, with what giving and billing need to know. */
@@ -55,18 +60,43 @@ export function membershipQuery(db: Db, key: MemberKey) {
     .limit(1);
 }
 
-export async function findMembershipById(db: Db, membershipId: string) {
+/**
+ * What an action on one membership needs, in one statement: the row (found by id, or by person
+ * and organisation) with its subscription, its organisation's name, whether `actorId` is that
+ * organisation's admin, whether the member is, and how many admins it has (the last one stays).
+ */
+export async function loadMembershipTarget(
+  db: Db,
+  target: { membershipId: string } | MemberKey,
+  { actorId }: { actorId: string },
+) {
+  const role = (userId: SQL | string) =>
+    sql<number>`exists (select 1 from ${organizationRoles} where ${organizationRoles.userId} = ${userId} and ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`;
   const [row] = await db
     .select({
       id: organizationMembers.id,
       userId: organizationMembers.userId,
       organizationId: organizationMembers.organizationId,
       status: organizationMembers.status,
+      subscriptionId: organizationMembers.stripeSubscriptionId,
+      subscriptionStatus: organizationMembers.subscriptionStatus,
+      organizationName: organizations.name,
+      actorIsAdmin: role(actorId),
+      memberIsAdmin: role(sql`${organizationMembers.userId}`),
+      adminCount: sql<number>`(select count(*) from ${organizationRoles} where ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`,
     })
     .from(organizationMembers)
-    .where(eq(organizationMembers.id, membershipId))
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where("membershipId" in target ? eq(organizationMembers.id, target.membershipId) : memberOf(target))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  return {
+    ...row,
+    actorIsAdmin: Boolean(row.actorIsAdmin),
+    memberIsAdmin: Boolean(row.memberIsAdmin),
+    // Leaving or removing this member would leave the organisation without an admin.
+    isLastAdmin: Boolean(row.memberIsAdmin) && row.adminCount <= 1,
+  };
 }
 
 /** The Stripe subscription a membership pays through, if any. */
@@ -103,17 +133,13 @@ export async function membershipStatuses(
   return Object.fromEntries(rows.map((row) => [row.organizationId, row.status]));
 }
 
-export async function listAdminIds(db: Db, { organizationId }: { organizationId: string }) {
-  const rows = await db
-    .select({ userId: organizationRoles.userId })
-    .from(organizationRoles)
-    .where(adminsOf(organizationId));
-  return rows.map((row) => row.userId);
-}
-
-export async function countAdmins(db: Db, { organizationId }: { organizationId: string }) {
-  const [row] = await db.select({ value: count() }).from(organizationRoles).where(adminsOf(organizationId));
-  return row?.value ?? 0;
+/** What a join request needs, in one round trip: the organisation's name and its admins. */
+export async function loadJoinRequestTarget(db: Db, { organizationId }: { organizationId: string }) {
+  const [[organization], admins] = await db.batch([
+    db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).limit(1),
+    db.select({ userId: organizationRoles.userId }).from(organizationRoles).where(adminsOf(organizationId)),
+  ]);
+  return organization ? { name: organization.name, adminIds: admins.map((admin) => admin.userId) } : null;
 }
 
 /** The organisations the user administers, as a subquery (the directory leaves them out). */
@@ -249,14 +275,9 @@ export async function loadAdminDashboard(
 
 // ---- Writes ----
 
-/** A join request; null when the user already has a membership there (the unique index holds). */
-export async function insertPendingMembership(db: Db, { userId, organizationId }: MemberKey) {
-  const [row] = await db
-    .insert(organizationMembers)
-    .values({ userId, organizationId, status: "pending" })
-    .onConflictDoNothing()
-    .returning({ id: organizationMembers.id });
-  return row ?? null;
+/** A join request (nothing when the user already has a membership there: the unique index holds). */
+export function pendingMembershipInsert(db: Db, { id, userId, organizationId }: MembershipRef) {
+  return db.insert(organizationMembers).values({ id, userId, organizationId, status: "pending" }).onConflictDoNothing();
 }
 
 /** Joining by invite link: an approved membership and a member role at once. */
@@ -298,14 +319,19 @@ export function founderMembershipSql({ userId, organizationId }: MemberKey, { no
   ];
 }
 
-/** Approves a pending request (a second approval changes nothing). True when this call approved it. */
-export async function approveMembership(db: Db, membership: MembershipRef) {
-  const [approved] = await db.batch([
+/** Holds while the membership is still a pending request (for a write that announces its approval). */
+export const isPendingRequest = (membershipId: string) =>
+  sql`exists (select 1 from ${organizationMembers} where ${organizationMembers.id} = ${membershipId} and ${organizationMembers.status} = 'pending')`;
+/** Holds while the membership exists (for a write that announces its end, or its creation). */
+export const membershipExists = (membershipId: string) =>
+  sql`exists (select 1 from ${organizationMembers} where ${organizationMembers.id} = ${membershipId})`;
+/** Approves a pending request (a second approval changes nothing): statements for a batch. */
+export function approveMembershipStatements(db: Db, membership: MembershipRef) {
+  return [
     db
       .update(organizationMembers)
       .set({ status: "approved", approvedAt: new Date() })
-      .where(and(eq(organizationMembers.id, membership.id), eq(organizationMembers.status, "pending")))
-      .returning({ id: organizationMembers.id }),
+      .where(and(eq(organizationMembers.id, membership.id), eq(organizationMembers.status, "pending"))),
     db
       .insert(organizationRoles)
       .values({ userId: membership.userId, organizationId: membership.organizationId, role: "member" })
@@ -319,15 +345,14 @@ export async function approveMembership(db: Db, membership: MembershipRef) {
           eq(membershipRemovals.organizationId, membership.organizationId),
         ),
       ),
-  ]);
-  return approved.length > 0;
+  ] as const;
 }
 
 /**
  * Rejecting, removing and leaving all delete the membership, with the roles it carried. An admin's
  * reject or remove also records the removal, so the invite code no longer admits that person.
  */
-export async function deleteMembership(
+export function deleteMembershipStatements(
   db: Db,
   membership: MembershipRef,
   { byAdmin = false }: { byAdmin?: boolean } = {},
@@ -336,11 +361,8 @@ export async function deleteMembership(
     .insert(membershipRemovals)
     .values({ userId: membership.userId, organizationId: membership.organizationId })
     .onConflictDoNothing();
-  const [deleted] = await db.batch([
-    db
-      .delete(organizationMembers)
-      .where(eq(organizationMembers.id, membership.id))
-      .returning({ id: organizationMembers.id }),
+  return [
+    db.delete(organizationMembers).where(eq(organizationMembers.id, membership.id)),
     db
       .delete(organizationRoles)
       .where(
@@ -354,8 +376,7 @@ export async function deleteMembership(
       .set({ activeOrganizationId: sql`null` })
       .where(and(eq(profiles.id, membership.userId), eq(profiles.activeOrganizationId, membership.organizationId))),
     ...(byAdmin ? [removal] : []),
-  ]);
-  return deleted.length > 0;
+  ] as const;
 }
 
 /** Every membership and role of a user, as statements for the batch that archives the account. */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { inListLimit, rowsPerInsert, type Db } from "../client.ts";
 import { notifications, type NotificationType } from "../schema.ts";
 
@@ -23,6 +23,23 @@ export async function insertNotifications(db: Db, rows: NewNotification[]) {
     );
   }
   return inserted;
+}
+
+/**
+ * One notification as a statement for the batch that causes it, so the row costs no round trip
+ * of its own. With `when`, it is written only if that holds when the batch runs: placed before
+ * the write it announces, inside the same transaction, it says whether that write will happen,
+ * so two racing requests cannot both announce one change.
+ */
+export function notificationInsert(db: Db, row: NewNotification, when?: SQL) {
+  const values = { id: crypto.randomUUID(), read: false, createdAt: new Date(), ...row };
+  if (!when) return db.insert(notifications).values(values).returning();
+  return db
+    .insert(notifications)
+    .select(
+      sql`select ${values.id}, ${values.userId}, ${values.title}, ${values.message}, ${values.type}, 0, ${values.createdAt.getTime()} where ${when}`,
+    )
+    .returning();
 }
 
 /** The bell's data in one round trip: the latest 20, and how many of all are unread. */

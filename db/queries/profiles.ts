@@ -71,14 +71,14 @@ export async function updatePreferences(
 }
 
 /** Where and whether to e-mail a person about a recognition (null: no such active account). */
-export async function findRecognitionEmailTarget(db: Db, userId: string) {
-  const [row] = await db
+/** Where (and whether) to e-mail a person about an achievement offered to them: a statement for a batch. */
+export function recognitionEmailTargetQuery(db: Db, userId: string) {
+  return db
     .select({ email: users.email, name: profiles.fullName, wantsEmail: profiles.recognitionEmails })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.id))
     .where(and(eq(profiles.id, userId), isNull(profiles.deletedAt)))
     .limit(1);
-  return row ?? null;
 }
 
 export async function updateBio(db: Db, userId: string, bio: string | null) {

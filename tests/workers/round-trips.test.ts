@@ -1,0 +1,241 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createAccount, inviteCode, joinByInviteLink, postForm } from "./helpers.ts";
+
+// Issue 18, "Cheap writes": every action reads what it needs in at most one D1 round trip and
+// writes in at most one batch (the notification row included). The session guard every action
+// starts with (the session, then the viewer's profile and organisations) is counted apart: it
+// is measured on the same route, with the same cookie, by a post the route refuses as soon as
+// the guard has run (an unknown intent), and the action's own round trips are what the action
+// costs beyond it (docs/decisions/031).
+const ACTION_BUDGET = 2;
+
+const roundTrips = (response: Response) => {
+  const header = response.headers.get("X-D1-Round-Trips");
+  expect(header, "X-D1-Round-Trips header").not.toBeNull();
+  return Number(header);
+};
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function membershipOf(userId: string, organizationId: string) {
+  const row = await env.DB.prepare("select id from organization_members where user_id = ? and organization_id = ?")
+    .bind(userId, organizationId)
+    .first<{ id: string }>();
+  return row!.id;
+}
+
+async function organisation() {
+  const admin = await createAccount({
+    name: "Ada Admin",
+    organizationName: `Budget ${crypto.randomUUID().slice(0, 6)}`,
+  });
+  const { id: organizationId } = (await env.DB.prepare(
+    "select organization_id as id from organization_roles where user_id = ?",
+  )
+    .bind(admin.id)
+    .first<{ id: string }>())!;
+  return { admin, organizationId };
+}
+
+async function organisationWithMember() {
+  const { admin, organizationId } = await organisation();
+  const member = await createAccount({ name: "Mo Member" });
+  await joinByInviteLink(organizationId, member.cookie);
+  return { admin, member, organizationId, membershipId: await membershipOf(member.id, organizationId) };
+}
+
+async function organisationWithRequest() {
+  const { admin, organizationId } = await organisation();
+  const person = await createAccount({ name: "Rae Requester" });
+  await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
+  return { admin, person, organizationId, membershipId: await membershipOf(person.id, organizationId) };
+}
+
+/** A member with an achievement offered by their organisation, waiting for an answer. */
+async function memberWithOffer() {
+  const { admin, member, organizationId } = await organisationWithMember();
+  await postForm(
+    "/dashboard",
+    {
+      intent: "give-achievement",
+      formId: "give",
+      type: "award",
+      date: today(),
+      title: "Budget Star",
+      userId: member.id,
+    },
+    { cookie: admin.cookie },
+  );
+  const row = await env.DB.prepare("select id from achievements where user_id = ? and organization_id = ?")
+    .bind(member.id, organizationId)
+    .first<{ id: string }>();
+  return { member, achievementId: row!.id };
+}
+
+type Case = {
+  action: string;
+  /** The action's own round trips allowed: ACTION_BUDGET unless this row says why not. */
+  budget?: number;
+  /** Sets the scene; returns who acts, where, with what, and what the action's success looks like. */
+  arrange: () => Promise<{ cookie: string; path: string; fields: Record<string, string> }>;
+  /** The route's guard alone: a post it refuses right after the guard (defaults to an unknown intent). */
+  guardOnly?: (path: string) => { path: string; fields: Record<string, string> };
+};
+
+const giveFields = (userId: string) => ({
+  intent: "give-achievement",
+  formId: "give",
+  type: "award",
+  date: today(),
+  title: "Cheap",
+  userId,
+});
+
+const CASES: Case[] = [
+  {
+    action: "give",
+    arrange: async () => {
+      const { admin, member } = await organisationWithMember();
+      // Without the recognition e-mail: locally the e-mail is a dev_mail row in D1 (below).
+      await postForm("/settings", { intent: "update-preferences" }, { cookie: member.cookie });
+      return { cookie: admin.cookie, path: "/dashboard", fields: giveFields(member.id) };
+    },
+  },
+  {
+    action: "give, with the recognition e-mail",
+    // The dev mailbox stores the e-mail in D1; in production it goes to the mail API instead.
+    budget: ACTION_BUDGET + 1,
+    arrange: async () => {
+      const { admin, member } = await organisationWithMember();
+      return { cookie: admin.cookie, path: "/dashboard", fields: giveFields(member.id) };
+    },
+  },
+  {
+    action: "accept",
+    // Not yet: signing the credential and allocating its status-list slot take their own
+    // statements (docs/decisions/031).
+    budget: 16,
+    arrange: async () => {
+      const { member, achievementId } = await memberWithOffer();
+      return { cookie: member.cookie, path: "/passport", fields: { intent: "accept", achievementId } };
+    },
+  },
+  {
+    action: "reject",
+    arrange: async () => {
+      const { member, achievementId } = await memberWithOffer();
+      return { cookie: member.cookie, path: "/passport", fields: { intent: "reject", achievementId } };
+    },
+  },
+  {
+    action: "hide",
+    arrange: async () => {
+      const { member, achievementId } = await memberWithOffer();
+      await postForm("/passport", { intent: "accept", achievementId }, { cookie: member.cookie });
+      return {
+        cookie: member.cookie,
+        path: "/passport",
+        fields: { intent: "set-visibility", achievementId, visible: "false" },
+      };
+    },
+  },
+  {
+    action: "approve",
+    arrange: async () => {
+      const { admin, membershipId } = await organisationWithRequest();
+      return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "approve", membershipId } };
+    },
+  },
+  {
+    action: "reject request",
+    arrange: async () => {
+      const { admin, membershipId } = await organisationWithRequest();
+      return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "reject", membershipId } };
+    },
+  },
+  {
+    action: "remove",
+    arrange: async () => {
+      const { admin, membershipId } = await organisationWithMember();
+      return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "remove", membershipId } };
+    },
+  },
+  {
+    action: "leave",
+    arrange: async () => {
+      const { member, organizationId } = await organisationWithMember();
+      return { cookie: member.cookie, path: "/dashboard", fields: { intent: "leave", organizationId } };
+    },
+  },
+  {
+    action: "join",
+    arrange: async () => {
+      const { organizationId } = await organisation();
+      const person = await createAccount({ name: "Jo Joiner" });
+      // Posted as the invite page's script posts it (the action alone): a form post without
+      // JavaScript also renders the page it answers, whose loader reads the invite again.
+      return {
+        cookie: person.cookie,
+        path: `/join/${organizationId}.data`,
+        fields: { code: await inviteCode(organizationId) },
+      };
+    },
+    // An id that is not one: the route answers 404 after its guard, reading nothing more.
+    guardOnly: () => ({ path: "/join/not-an-id.data", fields: {} }),
+  },
+  {
+    action: "request",
+    arrange: async () => {
+      const { organizationId } = await organisation();
+      const person = await createAccount({ name: "Rae Requester" });
+      return { cookie: person.cookie, path: "/dashboard", fields: { intent: "request-join", organizationId } };
+    },
+  },
+  {
+    action: "subscribe",
+    // Not yet: the membership is read for the admin check, then again with its names.
+    budget: 3,
+    arrange: async () => {
+      const { admin, membershipId } = await organisationWithMember();
+      return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "subscribe", membershipId } };
+    },
+  },
+  {
+    action: "feedback",
+    arrange: async () => {
+      const person = await createAccount();
+      return {
+        cookie: person.cookie,
+        path: "/settings",
+        fields: { intent: "send-feedback", message: "Lovely", rating: "5" },
+      };
+    },
+  },
+  {
+    action: "profile edit",
+    arrange: async () => {
+      const person = await createAccount();
+      return {
+        cookie: person.cookie,
+        path: "/settings",
+        fields: { intent: "update-profile", fullName: "Pat Renamed", bio: "Cheap writes." },
+      };
+    },
+  },
+];
+
+describe("D1 round trips per action (X-D1-Round-Trips)", () => {
+  it.each(CASES)("$action: within its budget beyond the session guard", async ({ arrange, guardOnly, budget }) => {
+    const { cookie, path, fields } = await arrange();
+    const baseline = guardOnly?.(path) ?? { path, fields: { intent: "no-such-intent" } };
+    const guard = await postForm(baseline.path, baseline.fields, { cookie });
+    expect([400, 404]).toContain(guard.status);
+
+    const response = await postForm(path, fields, { cookie });
+    // The action succeeded (a redirect with its toast; joining answers its page's data).
+    expect(response.status, await response.clone().text()).toBeLessThan(400);
+    const own = roundTrips(response) - roundTrips(guard);
+    expect(own).toBeLessThanOrEqual(budget ?? ACTION_BUDGET);
+  });
+});
