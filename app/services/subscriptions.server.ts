@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type Stripe from "stripe";
-import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { loadMembershipTarget } from "#db/queries/memberships.ts";
 import {
   applySubscriptionChange,
   findMembershipBySubscription,
@@ -42,8 +43,15 @@ export async function requireSubscribableMember(
   adminId: string,
   { organizationId, memberUserId }: { organizationId: string; memberUserId: string },
 ) {
-  await requireOrganizationAdmin(context, organizationId, { userId: adminId });
-  const membership = await findMembershipOf(context.db, { userId: memberUserId, organizationId });
+  // One read: the membership with the caller's role in its organisation.
+  const membership = await loadMembershipTarget(
+    context.db,
+    { userId: memberUserId, organizationId },
+    { actorId: adminId },
+  );
+  // Without a row the role is unknown: asked on its own, so a stranger is refused as one.
+  if (!membership) await requireOrganizationAdmin(context, organizationId, { userId: adminId });
+  else refuseUnlessOrganizationAdmin(context, organizationId, membership.actorIsAdmin, { userId: adminId });
   if (membership?.status !== "approved")
     throw forbidden(context, "not an approved member", { userId: adminId, organizationId, memberUserId });
   return membership;

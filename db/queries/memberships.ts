@@ -62,7 +62,7 @@ export function membershipQuery(db: Db, key: MemberKey) {
 
 /**
  * What an action on one membership needs, in one statement: the row (found by id, or by person
- * and organisation) with its subscription, its organisation's name, whether `actorId` is that
+ * and organisation) with its subscription, the member's and organisation's names, whether `actorId` is that
  * organisation's admin, whether the member is, and how many admins it has (the last one stays).
  */
 export async function loadMembershipTarget(
@@ -80,6 +80,8 @@ export async function loadMembershipTarget(
       status: organizationMembers.status,
       subscriptionId: organizationMembers.stripeSubscriptionId,
       subscriptionStatus: organizationMembers.subscriptionStatus,
+      stripeCustomerId: organizationMembers.stripeCustomerId,
+      memberName: profiles.fullName,
       organizationName: organizations.name,
       actorIsAdmin: role(actorId),
       memberIsAdmin: role(sql`${organizationMembers.userId}`),
@@ -87,6 +89,7 @@ export async function loadMembershipTarget(
     })
     .from(organizationMembers)
     .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
     .where("membershipId" in target ? eq(organizationMembers.id, target.membershipId) : memberOf(target))
     .limit(1);
   if (!row) return null;

@@ -194,8 +194,6 @@ const CASES: Case[] = [
   },
   {
     action: "subscribe",
-    // Not yet: the membership is read for the admin check, then again with its names.
-    budget: 3,
     arrange: async () => {
       const { admin, membershipId } = await organisationWithMember();
       return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "subscribe", membershipId } };
