@@ -1,8 +1,17 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { securityEvent } from "#app/utils/log.server.ts";
 import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
+
+/**
+ * Whether an Origin header names this app: the origin the request was sent to, or the public
+ * one (APP_URL) when the Worker is reached under another name. The CSRF check of mutations and
+ * the notification socket's upgrade both ask this.
+ */
+export function isOwnOrigin(c: Context<WorkerEnv>, origin: string) {
+  return origin === new URL(c.req.url).origin || (!!c.env.APP_URL && origin === new URL(c.env.APP_URL).origin);
+}
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -16,9 +25,7 @@ export const sameOriginMutations: MiddlewareHandler<WorkerEnv> = async (c, next)
   if (SAFE_METHODS.has(c.req.method) || CROSS_SITE_EXEMPT.includes(url.pathname)) return next();
 
   const origin = c.req.header("Origin");
-  const allowed = new Set([url.origin]);
-  if (c.env.APP_URL) allowed.add(new URL(c.env.APP_URL).origin);
-  const foreignOrigin = origin !== undefined && !allowed.has(origin);
+  const foreignOrigin = origin !== undefined && !isOwnOrigin(c, origin);
   if (foreignOrigin || c.req.header("Sec-Fetch-Site") === "cross-site") {
     securityEvent("csrf.refused", {
       reason: foreignOrigin ? "foreign origin" : "cross-site fetch",
