@@ -1,8 +1,20 @@
-import { createCookie, redirect } from "@remix-run/cloudflare";
+import { createCookie, redirect, type Cookie } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { AppEnv } from "./env.server.ts";
 
 const isSecure = (request: Request) => new URL(request.url).protocol === "https:";
+
+/**
+ * A signed cookie's value, or null when it is missing, forged or malformed: Remix's parser
+ * throws on a value that is not base64, and a visitor's cookie must never fail their request.
+ */
+async function parseSigned(cookie: Cookie, header: string | null): Promise<unknown> {
+  try {
+    return await cookie.parse(header);
+  } catch {
+    return null;
+  }
+}
 
 // ---- Flash toast: set by an action, shown once by the root after the redirect ----
 
@@ -51,7 +63,7 @@ export async function readToast(env: AppEnv, request: Request) {
   const header = request.headers.get("Cookie");
   if (!header) return { toast: null, clearHeader: null };
   const cookie = toastCookie(env, request);
-  const parsed = toastSchema.safeParse(await cookie.parse(header));
+  const parsed = toastSchema.safeParse(await parseSigned(cookie, header));
   if (!parsed.success) return { toast: null, clearHeader: null };
   return { toast: parsed.data, clearHeader: await cookie.serialize("", { maxAge: 0 }) };
 }
@@ -76,7 +88,7 @@ export const signUpCookieHeader = (env: AppEnv, request: Request, userId: string
 
 /** The account this browser signed up, if any. */
 export async function readSignUpCookie(env: AppEnv, request: Request) {
-  const value = await signUpCookie(env, request).parse(request.headers.get("Cookie"));
+  const value = await parseSigned(signUpCookie(env, request), request.headers.get("Cookie"));
   return typeof value === "string" ? value : null;
 }
 
@@ -114,7 +126,7 @@ export async function readD1Bookmark(env: AppEnv, request: Request) {
   const header = request.headers.get("Cookie");
   // Most visitors carry no bookmark: no signature to check.
   if (!header || !D1_BOOKMARK_COOKIE_SENT.test(header)) return null;
-  const value: unknown = await d1BookmarkCookie(env, request).parse(header);
+  const value = await parseSigned(d1BookmarkCookie(env, request), header);
   return isD1Bookmark(value) ? value : null;
 }
 
