@@ -3,6 +3,7 @@ import { createDb, type Db } from "#db/client.ts";
 import { createAuth, type Auth, type SessionData, type SessionUser } from "#app/utils/auth.server.ts";
 import { readEnv, type AppEnv } from "#app/utils/env.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
+import { isSafeMethod } from "./middleware/security.ts";
 
 export interface CloudflareContext {
   env: Env;
@@ -105,8 +106,6 @@ export function backgroundContext(cloudflare: CloudflareContext) {
   return { cloudflare, env: appEnvOf(cloudflare.env), db: d1.db() };
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
 /**
  * Where a Worker request's reads start (docs/decisions/029): the bookmark the browser was last
  * given, so a person reads their own writes; else an anonymous page view reads from whichever
@@ -114,6 +113,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function d1StartOf(request: Request, bookmark: D1SessionBookmark | null): D1Start {
   if (bookmark) return bookmark;
-  const anonymousRead = SAFE_METHODS.has(request.method) && !hasSessionCookie(request);
+  const anonymousRead = isSafeMethod(request.method) && !hasSessionCookie(request);
   return anonymousRead ? "first-unconstrained" : "first-primary";
 }

@@ -3,8 +3,7 @@ import { d1BookmarkCookieHeader, readD1Bookmark } from "#app/utils/cookies.serve
 import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
 import { appEnvOf, d1StartOf, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+import { isSafeMethod } from "./security.ts";
 
 /**
  * Builds the request's load context once, for Remix and every sub-app alike
@@ -32,9 +31,7 @@ export const loadContext: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   // A WebSocket upgrade's response takes no headers; the socket never writes to D1 anyway.
   if (!bookmark || bookmark === carried || c.res.status === 101) return;
   const writer =
-    !SAFE_METHODS.has(c.req.method) ||
-    hasSessionCookie(request) ||
-    c.res.headers.getSetCookie().some(isSessionCookieLine);
+    !isSafeMethod(c.req.method) || hasSessionCookie(request) || c.res.headers.getSetCookie().some(isSessionCookieLine);
   if (!writer) return;
   const cookie = await d1BookmarkCookieHeader(env, request, bookmark);
   try {

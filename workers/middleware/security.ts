@@ -14,6 +14,8 @@ export function isOwnOrigin(c: Context<WorkerEnv>, origin: string) {
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that only read: no CSRF check, and (anonymous) reads may go to any D1 replica. */
+export const isSafeMethod = (method: string) => SAFE_METHODS.has(method);
 
 /** Paths that take cross-site POSTs by design and authenticate them another way. */
 const CROSS_SITE_EXEMPT = ["/api/stripe/webhook"];
@@ -22,7 +24,7 @@ const CROSS_SITE_EXEMPT = ["/api/stripe/webhook"];
 // Sec-Fetch-Site of cross-site. Same-site requests and non-browser callers (no such headers) pass.
 export const sameOriginMutations: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   const url = new URL(c.req.url);
-  if (SAFE_METHODS.has(c.req.method) || CROSS_SITE_EXEMPT.includes(url.pathname)) return next();
+  if (isSafeMethod(c.req.method) || CROSS_SITE_EXEMPT.includes(url.pathname)) return next();
 
   const origin = c.req.header("Origin");
   const foreignOrigin = origin !== undefined && !isOwnOrigin(c, origin);
