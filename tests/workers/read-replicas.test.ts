@@ -4,7 +4,7 @@ import { d1StartOf } from "#workers/load-context.ts";
 import { cookiesFrom, createAccount, get, newClientIp, ORIGIN, PASSWORD, postForm } from "./helpers.ts";
 
 // Reads near the reader (issue 18, docs/decisions/029): every request reads through one D1
-// session; a person who writes is handed the session's bookmark in a cookie, and their next
+// session; a signed-in browser is handed the session's bookmark in a cookie, and its next
 // request starts from it, so they read their own writes even from a replica.
 
 const BOOKMARK_COOKIE = "passport_d1_bookmark";
@@ -94,6 +94,13 @@ describe("the D1 bookmark cookie", () => {
       expect(response.status, path).toBe(200);
       expect(bookmarkLine(response), path).toBeNull();
     }
+  });
+
+  it("is not set for an anonymous form that signs nobody in", async () => {
+    const person = await createAccount();
+    const refused = await postForm("/auth", { intent: "signin", email: person.email, password: "wrong-password-1" });
+    expect(refused.status).toBe(401);
+    expect(bookmarkLine(refused)).toBeNull();
   });
 
   it("ignores a forged or tampered bookmark: the page still works and a signed one replaces it", async () => {
