@@ -11,6 +11,7 @@ import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, signUpCookieHeader, type Toast } from "#app/utils/cookies.server.ts";
@@ -313,13 +314,7 @@ function SignInForm() {
         <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex items-center gap-2">
-            <input
-              id="remember"
-              name="remember"
-              type="checkbox"
-              className="size-4 rounded border-input accent-primary"
-              defaultChecked={fields.remember.initialValue === "on"}
-            />
+            <Checkbox id="remember" name="remember" defaultChecked={fields.remember.initialValue === "on"} />
             <Label htmlFor="remember">Keep me signed in</Label>
           </div>
           <Link to={FORGOT_PASSWORD_PATH} className="text-sm font-medium text-primary hover:underline">
