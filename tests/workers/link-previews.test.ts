@@ -1,12 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
+import { addSelfAchievement } from "./factories.ts";
 
 // What a chat app, LinkedIn or a search engine reads from a shared link: Open Graph and Twitter
 // card tags, the canonical URL, and the robots tag the person controls in Settings. Also the
 // own passport's print button and "Add to LinkedIn" links.
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** The content of `<meta property|name="key">` in a page, or null. */
 function metaContent(html: string, key: string) {
@@ -22,13 +21,7 @@ async function personWithAchievements(titles: string[], bio?: string) {
       { intent: "update-profile", fullName: "Olivia Open", bio, isPublic: "on" },
       { cookie: person.cookie },
     );
-  for (const title of titles) {
-    await postForm(
-      "/passport",
-      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
-      { cookie: person.cookie },
-    );
-  }
+  for (const title of titles) await addSelfAchievement(person.cookie, { title });
   return person;
 }
 

@@ -1,23 +1,14 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { createPersonWithAchievements } from "./factories.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function personWithAchievements(titles: string[]) {
-  const person = await createAccount({ name: "Casey Cached" });
-  for (const title of titles) {
-    await postForm(
-      "/passport",
-      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
-      { cookie: person.cookie },
-    );
-  }
-  return person;
-}
+const personWithAchievements = (titles: string[]) => createPersonWithAchievements("Casey Cached", titles);
 
 const visit = (userId: string, query = "", headers: Record<string, string> = {}) =>
   SELF.fetch(`${ORIGIN}/passport/${userId}${query}`, { headers });
