@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expectConsoleError } from "./console-errors.ts";
 import {
   countRows,
   createAccount,
@@ -13,6 +14,7 @@ import {
   toastFrom,
   joinByInviteLink,
 } from "./helpers.ts";
+import { createOrganisation, createOrganisationWithMember, giveAchievement } from "./factories.ts";
 
 // Every failure speaks the spec's catalogue (section 8). Each test makes the failure really happen
 // in D1 (a trigger that aborts the write, a column or table gone, a row deleted between the page
@@ -58,33 +60,29 @@ afterEach(() => {
   restoreStorage = () => {};
 });
 
-async function organisationAdmin() {
-  const admin = await createAccount({
-    name: "Olive Admin",
-    organizationName: `Org ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const row = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?")
-    .bind(admin.id)
-    .first<{ id: string }>();
-  return { admin, organizationId: row!.id };
-}
+/**
+ * The failures these tests force are logged as errors, as an operator must see them: the
+ * failing action, loader part or upload, and the 500 a request may answer with. Nothing else.
+ */
+const declareForcedFailureLogs = () =>
+  expectConsoleError(
+    /"level":"error","message":"(action failed|loader part failed|upload storage failed|notifications failed to load|request failed)"/,
+  );
+
+const organisationAdmin = () => createOrganisation({ adminName: "Olive Admin" });
 
 async function pendingAchievement() {
-  const { admin, organizationId } = await organisationAdmin();
-  const member = await createAccount({ name: "Rex Recipient" });
-  await joinByInviteLink(organizationId, member.cookie);
-  await postForm(
-    "/dashboard",
-    { intent: "give-achievement", formId: "give", userId: member.id, type: "award", date: today(), title: "Star" },
-    { cookie: admin.cookie },
-  );
-  const row = await env.DB.prepare("select id from achievements where user_id = ?")
-    .bind(member.id)
-    .first<{ id: string }>();
-  return { admin, member, organizationId, achievementId: row!.id };
+  const { admin, member, organizationId } = await createOrganisationWithMember({
+    adminName: "Olive Admin",
+    memberName: "Rex Recipient",
+  });
+  const { achievementId } = await giveAchievement(admin.cookie, { userId: member.id, date: today(), title: "Star" });
+  return { admin, member, organizationId, achievementId: achievementId! };
 }
 
 describe("an action that fails unexpectedly answers the same page with the spec's title", () => {
+  beforeEach(declareForcedFailureLogs);
+
   it("'Error creating organisation', keeping the typed name", async () => {
     const { admin, organizationId } = await organisationAdmin();
     await env.DB.prepare("delete from organizations where id = ?").bind(organizationId).run();
@@ -268,6 +266,8 @@ describe("an action that fails unexpectedly answers the same page with the spec'
 });
 
 describe("storage failing while an upload is read answers with the spec's title, never the error page", () => {
+  beforeEach(declareForcedFailureLogs);
+
   it("'Error uploading avatar' and 'Upload failed' back on the page the form was on", async () => {
     const person = await createAccount();
     failStorage();
@@ -315,6 +315,8 @@ describe("storage failing while an upload is read answers with the spec's title,
 });
 
 describe("a part of a page that fails to load: the rest renders, with the spec's title", () => {
+  beforeEach(declareForcedFailureLogs);
+
   it("'Error loading members' on the admin dashboard", async () => {
     const { admin } = await organisationAdmin();
     await env.DB.prepare("alter table organization_members drop column approved_at").run();
