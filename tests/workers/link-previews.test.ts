@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
-import { addSelfAchievement } from "./factories.ts";
+import { addSelfAchievement, createOrganisation, giveAchievement } from "./factories.ts";
 
 // What a chat app, LinkedIn or a search engine reads from a shared link: Open Graph and Twitter
 // card tags, the canonical URL, and the robots tag the person controls in Settings. Also the
@@ -111,29 +111,16 @@ describe("link previews of a public passport", () => {
 
 describe("print and LinkedIn on the own passport", () => {
   it("offers 'Print or save as PDF' (the whole public passport) and 'Add to LinkedIn' for organisation achievements", async () => {
-    const admin = await createAccount({ name: "Ada Admin", organizationName: "Linked Org" });
-    const { id: organizationId } = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!;
+    const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: "Linked Org" });
     const member = await personWithAchievements(["Self Made"]);
     await joinByInviteLink(organizationId, member.cookie);
-    await postForm(
-      "/dashboard",
-      {
-        intent: "give-achievement",
-        formId: "give",
-        type: "training",
-        date: "2024-03-09",
-        title: "Safety & Rescue",
-        userId: member.id,
-      },
-      { cookie: admin.cookie },
-    );
-    const { id } = (await env.DB.prepare("select id from achievements where user_id = ? and title = 'Safety & Rescue'")
-      .bind(member.id)
-      .first<{ id: string }>())!;
+    const { achievementId } = await giveAchievement(admin.cookie, {
+      userId: member.id,
+      type: "training",
+      date: "2024-03-09",
+      title: "Safety & Rescue",
+    });
+    const id = achievementId!;
     // Not before it is accepted.
     expect(await (await get("/passport", member.cookie)).text()).not.toContain("Add to LinkedIn");
     await postForm("/passport", { intent: "accept", achievementId: id }, { cookie: member.cookie });
