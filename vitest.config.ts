@@ -23,7 +23,16 @@ export default defineWorkersConfig(async () => ({
       optimizer: {
         ssr: {
           enabled: true,
-          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "jsonld"],
+          include: [
+            "@remix-run/cloudflare",
+            "@remix-run/server-runtime",
+            "cookie",
+            "set-cookie-parser",
+            "jsonld",
+            // For the component render tests (SubmitButton): radix-ui's barrel imports
+            // react-remove-scroll, whose bare subpath imports workerd cannot resolve unbundled.
+            "radix-ui",
+          ],
           // jsonld's browser build (no Node HTTP client), as the Worker's own bundle uses.
           esbuildOptions: { platform: "browser" as const },
         },

@@ -14,6 +14,7 @@ import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.t
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import {
   addSelfAchievement,
@@ -186,7 +187,7 @@ export default function OwnPassport() {
                   <input type="hidden" name="achievementId" value={achievement.id} />
                   {achievement.imageUrl || achievement.videoUrl ? (
                     <label className="mr-auto flex items-center gap-2 text-sm">
-                      <input type="checkbox" name="includeMedia" className="size-4 accent-primary" />
+                      <Checkbox name="includeMedia" />
                       Include the picture or video in my credential
                     </label>
                   ) : null}

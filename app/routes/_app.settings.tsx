@@ -14,6 +14,7 @@ import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { archiveRefusal, archiveUser, purgeUser } from "#app/services/account-purge.server.ts";
@@ -323,12 +324,11 @@ function ProfileSettings() {
           />
           {/* Every account has a public passport (shared decisions), organisation accounts too. */}
           <div className="flex items-start gap-3">
-            <input
+            <Checkbox
               id={fields.isPublic.id}
               name={fields.isPublic.name}
-              type="checkbox"
               defaultChecked={fields.isPublic.initialValue === "on"}
-              className="mt-0.5 size-4 accent-primary"
+              className="mt-0.5"
               aria-describedby="public-note"
             />
             <div className="grid gap-1">
@@ -405,12 +405,11 @@ function PrivacyAndEmails() {
 function CheckboxField(props: { id: string; name: string; defaultChecked: boolean; label: string; note: string }) {
   return (
     <div className="flex items-start gap-3">
-      <input
+      <Checkbox
         id={props.id}
         name={props.name}
-        type="checkbox"
         defaultChecked={props.defaultChecked}
-        className="mt-0.5 size-4 accent-primary"
+        className="mt-0.5"
         aria-describedby={`${props.id}-note`}
       />
       <div className="grid gap-1">

@@ -1,23 +1,14 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function personWithAchievements(titles: string[]) {
-  const person = await createAccount({ name: "Casey Cached" });
-  for (const title of titles) {
-    await postForm(
-      "/passport",
-      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
-      { cookie: person.cookie },
-    );
-  }
-  return person;
-}
+const personWithAchievements = (titles: string[]) => createPersonWithAchievements("Casey Cached", titles);
 
 const visit = (userId: string, query = "", headers: Record<string, string> = {}) =>
   SELF.fetch(`${ORIGIN}/passport/${userId}${query}`, { headers });
@@ -220,26 +211,13 @@ describe("public passport at the edge", () => {
   });
 
   it("forgets the cached page when its owner accepts an achievement", async () => {
-    const admin = await createAccount({ organizationName: `Cachers ${crypto.randomUUID().slice(0, 6)}` });
-    const { id: organizationId } = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!;
+    const { admin, organizationId } = await createOrganisation({
+      adminName: "Test Person",
+      name: uniqueName("Cachers"),
+    });
     const member = await personWithAchievements(["Kept"]);
     await joinByInviteLink(organizationId, member.cookie);
-    await postForm(
-      "/dashboard",
-      {
-        intent: "give-achievement",
-        formId: "give",
-        userId: member.id,
-        title: "Team Award",
-        date: today(),
-        type: "award",
-      },
-      { cookie: admin.cookie },
-    );
+    await giveAchievement(admin.cookie, { userId: member.id, title: "Team Award", date: today(), type: "award" });
     await warm(member.id);
     expect(await (await visit(member.id)).text()).not.toContain("Team Award");
     await postForm(
