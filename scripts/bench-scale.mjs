@@ -141,7 +141,7 @@ async function measure(origin, world) {
   const membersPage50 = await followNext(`${origin}/dashboard`, admin, "members.after", 49);
   log("finding the full passport's page 10");
   const passportFirst = `${origin}/passport/${BENCH_PERSON.id}?all=1`;
-  const passportPage10 = await followNext(passportFirst, {}, "after", 9);
+  const passportPage10 = await followNext(passportFirst, {}, null, 9);
   const fresh = { "Cache-Control": "no-cache" };
 
   const pages = [
@@ -240,8 +240,10 @@ async function probe(url, headers) {
 }
 
 /**
- * Follows a list's Next link (an anchor whose href holds `param`) up to `times` times, as a
- * reader paging forward would; stops early when there is no further page, and says how far it got.
+ * Follows a list's Next link up to `times` times, as a reader paging forward would: the link
+ * labelled Next on the same path whose `param` (e.g. `members.after`; null: any) changed, since
+ * the other lists' Next links on the page keep this list's place. Stops early when there is no
+ * further page, and says how far it got.
  */
 async function followNext(url, headers, param, times) {
   let current = url;
@@ -249,11 +251,19 @@ async function followNext(url, headers, param, times) {
   for (let i = 0; i < times; i++) {
     const { html, status } = await probe(current, headers);
     if (status !== 200) throw new Error(`${current} answered ${status}`);
+    const here = new URL(current);
     const next = [...html.matchAll(/<a\b[^>]*href="([^"]+)"[^>]*>((?:(?!<\/a>)[\s\S])*?)<\/a>/g)]
-      .filter(([, href, text]) => /\bNext\b/.test(text) && href.replaceAll("&amp;", "&").includes(`${param}=`))
-      .map(([, href]) => href.replaceAll("&amp;", "&"))[0];
+      .filter(([, , text]) => /\bNext\b/.test(text))
+      .map(([, href]) => new URL(href.replaceAll("&amp;", "&"), current))
+      .find(
+        (link) =>
+          link.pathname === here.pathname &&
+          (param === null
+            ? link.search !== here.search
+            : link.searchParams.has(param) && link.searchParams.get(param) !== here.searchParams.get(param)),
+      );
     if (!next) break;
-    current = new URL(next, current).href;
+    current = next.href;
     pages++;
   }
   return { url: current, pages };
