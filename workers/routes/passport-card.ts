@@ -6,7 +6,6 @@ import {
   passportCardCacheKey,
 } from "#app/utils/passport-cache.server.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
-import { createDb } from "#db/client.ts";
 import { loadPassport } from "#db/queries/achievements.ts";
 import { renderLandingCard, renderPassportCard } from "../card/render.ts";
 import type { WorkerEnv } from "../types.ts";
@@ -71,8 +70,9 @@ export const passportCardRoutes = new Hono<WorkerEnv>()
   .get("/passport/:userId/card.png", (c) => {
     const userId = c.req.param("userId");
     if (!USER_ID.test(userId)) return c.text("Not found", 404);
-    return cached(c, passportCardCacheKey(passportCacheOrigin(c.env), userId), async () => {
-      const passport = await loadPassport(createDb(c.env.DB), userId, 3);
+    const context = c.get("loadContext");
+    return cached(c, passportCardCacheKey(passportCacheOrigin(context.env), userId), async () => {
+      const passport = await loadPassport(context.db, userId, 3);
       if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
       return renderPassportCard({
         name: passport.profile.fullName.trim() || "Professional",
