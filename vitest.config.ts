@@ -5,9 +5,14 @@ export default defineWorkersConfig(async () => ({
   test: {
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
-    // A local fake of the Stripe API (Node), for the tests that give the SDK a key.
+    // Local fakes of the Stripe API and of Cloudflare's cache purge API (Node), for the tests that
+    // configure them.
     // And the Digital Credentials Consortium's verifier (Node, offline) for the credential tests.
-    globalSetup: ["./tests/workers/fake-stripe.ts", "./tests/workers/dcc-verifier.ts"],
+    globalSetup: [
+      "./tests/workers/fake-stripe.ts",
+      "./tests/workers/fake-cloudflare.ts",
+      "./tests/workers/dcc-verifier.ts",
+    ],
     // Tests drive whole flows (sign-up, confirm, several posts) through workerd; on a busy
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
     // rest of the run. A real hang still fails.

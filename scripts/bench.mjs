@@ -8,16 +8,16 @@
 //
 // Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
 // per page (5), BENCH_SKIP_BUILD=1 to reuse build/ while iterating on the bench itself.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { bundleReport, routeBundle } from "./bench/bundles.mjs";
 import http from "node:http";
-import { join, relative } from "node:path";
 import { GZIP_LEVEL, measurePageBytes } from "./bench/bytes.mjs";
 import { measureLoad, timedGet } from "./bench/load.mjs";
 import { buildReport, machine } from "./bench/report.mjs";
 import { BENCH_PASSPORT } from "./bench/seed.mjs";
 import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
+import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 
 const config = {
@@ -155,27 +155,6 @@ async function roundTrips(passportUrl) {
   await timedGet(passportUrl, {}, agent);
   const cached = await timedGet(passportUrl, {}, agent);
   return { uncached, cached };
-}
-
-/**
- * The file in build/client whose size is nearest the passport's uncompressed HTML: the fairest
- * "what serving these bytes costs anyway" baseline the same Worker offers.
- */
-function closestStaticAsset(targetBytes) {
-  const root = "build/client";
-  const files = [];
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      if (name.startsWith(".")) continue;
-      const path = join(dir, name);
-      const stat = statSync(path);
-      if (stat.isDirectory()) walk(path);
-      else files.push({ path: `/${relative(root, path)}`, bytes: stat.size });
-    }
-  };
-  walk(root);
-  files.sort((a, b) => Math.abs(a.bytes - targetBytes) - Math.abs(b.bytes - targetBytes));
-  return files[0];
 }
 
 function packageVersion(name) {

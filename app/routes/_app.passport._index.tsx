@@ -90,7 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success") return replyFailure({ formId: "bio", submission });
     try {
       await updateBio(context.db, viewer.id, submission.value.bio);
-      await invalidatePassports(viewer.id);
+      await invalidatePassports(context.env, viewer.id);
     } catch (error) {
       return replyUnexpected(error, {
         title: "Error updating bio",

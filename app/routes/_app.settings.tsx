@@ -125,7 +125,7 @@ async function archive(request: Request, context: AppLoadContext, viewer: Viewer
 async function reactivate(request: Request, context: AppLoadContext, viewer: Viewer) {
   if (!viewer.archivedAt) return redirect("/dashboard");
   await reactivateAccount(context.db, viewer.id);
-  await invalidatePassports(viewer.id);
+  await invalidatePassports(context.env, viewer.id);
   return redirectWithToast(context.env, request, "/dashboard", {
     title: "Welcome back",
     description: "Your account has been reactivated.",
@@ -163,7 +163,7 @@ async function purge(request: Request, context: AppLoadContext, viewer: Viewer, 
   }
   // Delete everything first, so a failure leaves the person signed in on Settings, told so and
   // able to try again; then end the session (sign-out tolerates the session row already gone).
-  await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
+  await purgeUser({ db: context.db, media: context.cloudflare.env.MEDIA, env: context.env }, viewer.id);
   const headers = await signOutHeaders(request, context);
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, viewer.id));
   return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
@@ -194,7 +194,7 @@ async function save(
         bio: value.bio,
         isPublic: value.isPublic === "on",
       });
-      await invalidatePassports(viewer.id);
+      await invalidatePassports(context.env, viewer.id);
       return redirectWithToast(context.env, request, "/settings", { title: "Profile updated" });
 
     case "update-preferences":
@@ -203,7 +203,7 @@ async function save(
         recognitionEmails: value.recognitionEmails === "on",
       });
       // The passport's robots tag changes with the search engine choice.
-      await invalidatePassports(viewer.id);
+      await invalidatePassports(context.env, viewer.id);
       return redirectWithToast(context.env, request, "/settings", { title: "Preferences saved" });
 
     case "change-password": {

@@ -107,7 +107,7 @@ export async function addSelfAchievement(
     description: `"${input.title}" was added to your passport`,
   } satisfies Toast;
   if (!(await insertSelfAchievement(context.db, userId, input))) throw new AlreadySaved(toast);
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   return toast;
 }
 
@@ -147,7 +147,7 @@ export async function answer(
       );
     }
   }
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   // A giver whose account was purged (createdBy null) has nobody to tell.
   if (changed && achievement.organizationId && achievement.createdBy) {
     await notify(context, [
@@ -172,7 +172,7 @@ export async function changeVisibility(
 ) {
   await requireOwnAchievement(context, userId, achievementId);
   await setAchievementVisibility(context.db, achievementId, userId, visible);
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   return {
     title: visible ? "Achievement shown" : "Achievement hidden",
     description: visible ? "It is on your public passport again." : "It is no longer on your public passport.",

@@ -98,7 +98,7 @@ describe("purge", () => {
     ]);
     await env.MEDIA.put(`achievement-images/${organizationId}/given.png`, "png");
 
-    await purgeUser(createDb(env.DB), env.MEDIA, admin.id);
+    await purgeUser({ db: createDb(env.DB), media: env.MEDIA, env }, admin.id);
 
     expect(await env.DB.prepare("select created_by from achievements where id = ?").bind(given).first()).toEqual({
       created_by: null,
@@ -117,9 +117,9 @@ describe("purge", () => {
     const db = createDb(env.DB);
     const broken = accounts[1]!.id;
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const { purged, failed } = await purgeExpiredAccounts(db, env.MEDIA, new Date(), async (userId) => {
+    const { purged, failed } = await purgeExpiredAccounts({ db, media: env.MEDIA, env }, new Date(), async (userId) => {
       if (userId === broken) throw new Error("R2 is down");
-      await purgeUser(db, env.MEDIA, userId);
+      await purgeUser({ db, media: env.MEDIA, env }, userId);
     });
     expect(failed).toEqual([broken]);
     expect(purged.sort()).toEqual(

@@ -47,6 +47,17 @@ describe("public passport at the edge", () => {
     expect(await cached.text()).toContain(">Fire Warden</h3>");
   });
 
+  it("reports the rows D1 read for a render, and none for a page from the cache", async () => {
+    const person = await personWithAchievements(["Counted Row"]);
+    const fresh = await visit(person.id);
+    await fresh.text();
+    expect(Number(fresh.headers.get("X-D1-Rows-Read"))).toBeGreaterThan(0);
+    await warm(person.id);
+    const cached = await visit(person.id);
+    await cached.text();
+    expect(cached.headers.get("X-D1-Rows-Read")).toBe("0");
+  });
+
   it("stores visitors' pages without any script, so no stale nonce is ever served", async () => {
     const person = await personWithAchievements(["Nonce Check"]);
     await warm(person.id);
@@ -79,16 +90,20 @@ describe("public passport at the edge", () => {
   });
 
   it("does not store a page whose render began before its passport changed", async () => {
-    const { edgeCache, invalidatePassports, passportCacheEntry, passportPage, storePassportPage } =
+    const { edgeCache, invalidatePassports, passportCacheEntry, passportCacheOrigin, passportPage, storePassportPage } =
       await import("#app/utils/passport-cache.server.ts");
     const person = await personWithAchievements(["Raced"]);
-    const entry = passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false);
+    const entry = passportCacheEntry(
+      passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!,
+      false,
+      passportCacheOrigin(env),
+    );
     const page = new TextEncoder().encode("<p>the page as it was</p>").buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
 
     // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
     const renderStartedAt = Date.now();
-    await invalidatePassports(person.id);
+    await invalidatePassports(env, person.id);
     await storePassportPage(entry, page, headers, renderStartedAt);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
     expect(cacheStatus(await visit(person.id))).toBe("MISS");
@@ -103,9 +118,11 @@ describe("public passport at the edge", () => {
     const person = await personWithAchievements(["Headers"]);
     await (await visit(person.id)).text();
     await warm(person.id);
-    const { edgeCache, passportCacheEntry, passportPage } = await import("#app/utils/passport-cache.server.ts");
+    const { edgeCache, passportCacheEntry, passportCacheOrigin, passportPage } =
+      await import("#app/utils/passport-cache.server.ts");
     const stored = (await edgeCache().match(
-      passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false).key,
+      passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false, passportCacheOrigin(env))
+        .key,
     ))!;
     await stored.text();
     for (const header of ["X-Passport-Cache", "X-Request-Id", "Content-Security-Policy", "X-D1-Round-Trips"]) {

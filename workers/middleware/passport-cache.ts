@@ -3,6 +3,7 @@ import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
   passportCacheEntry,
+  passportCacheOrigin,
   passportPage,
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
@@ -23,7 +24,7 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
   if (!page) return next();
   // The page differs only by whether the cookie banner shows: one entry for each.
   const { cookieConsent } = await readPreferences(c.req.raw);
-  const entry = passportCacheEntry(page, cookieConsent !== null);
+  const entry = passportCacheEntry(page, cookieConsent !== null, passportCacheOrigin(c.env));
   const personal = hasSessionCookie(c.req.raw) || hasToastCookie(c.req.raw);
   const refresh = /\bno-cache\b/.test(c.req.header("Cache-Control") ?? "");
 
