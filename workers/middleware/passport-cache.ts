@@ -3,6 +3,7 @@ import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
   passportCacheEntry,
+  passportGeneration,
   passportPage,
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
@@ -23,9 +24,12 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
   if (!page) return next();
   // The page differs only by whether the cookie banner shows: one entry for each.
   const { cookieConsent } = await readPreferences(c.req.raw);
-  const entry = passportCacheEntry(page, cookieConsent !== null);
   const personal = hasSessionCookie(c.req.raw) || hasToastCookie(c.req.raw);
   const refresh = /\bno-cache\b/.test(c.req.header("Cache-Control") ?? "");
+  // A cursor page is stored under the passport's generation, which a change replaces. Only a
+  // lookup that may use the cache pays for reading it.
+  const generation = page.paged && !personal && !refresh ? await passportGeneration(page.userId) : undefined;
+  const entry = passportCacheEntry(page, cookieConsent !== null, generation);
 
   if (!personal && !refresh) {
     const hit = await edgeCache().match(entry.key);

@@ -67,7 +67,7 @@ export const passportCardRoutes = new Hono<WorkerEnv>()
     const userId = c.req.param("userId");
     if (!USER_ID.test(userId)) return c.text("Not found", 404);
     return cached(c, passportCardCacheKey(userId), async () => {
-      const passport = await loadPassport(createDb(c.env.DB), userId, 3);
+      const passport = await loadPassport(createDb(c.env.DB), userId, { size: 3 });
       if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
       return renderPassportCard({
         name: passport.profile.fullName.trim() || "Professional",
