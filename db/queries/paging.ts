@@ -4,22 +4,7 @@
 import { asc, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 
-/** Every paged list's page size, in one place. */
-export const PAGE_SIZES = {
-  teamMembers: 50,
-  pendingRequests: 20,
-  // The organisation directory and its search.
-  organizations: 20,
-  // The switcher in the header: one page is all most people ever have.
-  memberOrganizations: 50,
-  givenAchievements: 20,
-  notifications: 20,
-  // The full public passport (?all=1), the own passport's accepted and pending lists, and the
-  // chunks the print view reads every achievement in.
-  passport: 50,
-  ownPendingAchievements: 20,
-  printChunk: 200,
-} as const;
+export { PAGE_SIZES } from "./page-sizes.ts";
 
 type CursorValue = string | number;
 /** A sort key of one column, or of several (compared in order) when one column has ties. */

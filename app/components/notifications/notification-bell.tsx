@@ -7,12 +7,12 @@ import { Popover, PopoverContent, PopoverTrigger } from "#app/components/ui/popo
 import { ScrollArea } from "#app/components/ui/scroll-area.tsx";
 import type { HubMessage } from "#app/utils/notification-hub.server.ts";
 import { unreadBadge } from "#app/utils/relative-time.ts";
+import { PAGE_SIZES } from "#db/queries/page-sizes.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useNotificationSocket } from "#app/utils/use-notification-socket.ts";
 import { NotificationList, type NotificationItem } from "./notification-list.tsx";
 
 type BellData = { items: NotificationItem[]; unread: number };
-const NOTIFICATIONS_SHOWN = 20;
 
 /**
  * The bell: unread badge, a popover with the latest 20, live updates from the user's hub.
@@ -44,7 +44,7 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
         setData((current) => ({
           items: [item, ...(current?.items ?? []).filter((other) => other.id !== item.id)].slice(
             0,
-            NOTIFICATIONS_SHOWN,
+            PAGE_SIZES.notifications,
           ),
           unread: (current?.unread ?? 0) + 1,
         }));
