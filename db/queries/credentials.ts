@@ -163,7 +163,8 @@ export async function listGivenAchievements(db: Db, organizationId: string, page
         date: achievements.date,
         status: achievements.status,
         recipientName: profiles.fullName,
-        credentialId: credentials.id,
+        // Aliased: a batch reads rows as objects, where a second "id" would overwrite the first.
+        credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
         revokedAt: credentials.revokedAt,
         createdAt: achievements.createdAt,
       })

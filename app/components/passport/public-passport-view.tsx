@@ -151,7 +151,7 @@ export function PublicPassportView({
         {pager}
         {hasMore && canonicalUrl ? (
           <p className="mt-6 hidden text-sm print:block">
-            {total - visible.length} more achievements: {canonicalUrl}/print
+            {`${total - visible.length} more achievements: ${canonicalUrl}/print`}
           </p>
         ) : null}
         {printHref && variant === "page" ? (
