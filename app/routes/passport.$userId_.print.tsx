@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Printer } from "lucide-react";
 import type { RouteHandle } from "#app/utils/hydration.ts";
@@ -25,6 +25,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  // One address, the cached one: a query string would make every variant a fresh full render.
+  const url = new URL(request.url);
+  if (url.search) throw redirect(url.pathname, 301);
   const found = await readPublicPassport(
     request,
     context,

@@ -200,6 +200,30 @@ const ROWS: Row[] = [
     ok: [200],
     cells: cells(404),
   },
+  {
+    route: "routes/passport.$userId_.print",
+    kind: "loader",
+    intent: "print view of a public passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}/print` }),
+    ok: [200],
+    cells: PUBLIC,
+  },
+  {
+    route: "routes/passport.$userId_.print",
+    kind: "loader",
+    intent: "print view of a private passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.individual.id}/print` }),
+    ok: [200],
+    cells: cells(404, { individual: "ok" }),
+  },
+  {
+    route: "routes/passport.$userId_.print",
+    kind: "loader",
+    intent: "print view of an archived passport",
+    call: (w) => ({ method: "GET", path: `/passport/${w.users.archived.id}/print` }),
+    ok: [200],
+    cells: cells(404),
+  },
 
   // ---- Sign-in, sign-up, confirmation ----
   { route: "routes/auth", kind: "loader", call: () => ({ method: "GET", path: "/auth" }), ok: [200], cells: ANONYMOUS },

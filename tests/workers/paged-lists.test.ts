@@ -157,6 +157,10 @@ describe("the print view (/passport/{id}/print)", () => {
     expect(html).toContain('name="robots" content="noindex"');
     // No script for visitors, like the passport itself.
     expect(html).not.toContain("<script");
+    // One cached address: a query string cannot force a fresh render of every entry.
+    const varied = await get(`/passport/${person.id}/print?bust=1`);
+    expect(varied.status).toBe(301);
+    expect(varied.headers.get("Location")).toBe(`/passport/${person.id}/print`);
   });
 
   it("the first page offers it to visitors, and prints a pointer to it", async () => {
