@@ -1,12 +1,11 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
 import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { readPublicPassport } from "#app/services/public-passport.server.ts";
-import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { Pager } from "#app/components/pager.tsx";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
@@ -97,13 +96,7 @@ export default function PublicPassport() {
             }
           />
         ) : (
-          <div className="mx-auto max-w-md py-16 text-center">
-            <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
-            <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
-            <Button asChild className="mt-6">
-              <Link to="/">Go Home</Link>
-            </Button>
-          </div>
+          <PassportNotFound />
         )}
       </main>
     </div>

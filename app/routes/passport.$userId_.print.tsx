@@ -3,8 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { Printer } from "lucide-react";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
-import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { readPublicPassport } from "#app/services/public-passport.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { usePrintOnArrival } from "#app/utils/use-print-on-arrival.ts";
@@ -69,13 +68,7 @@ export default function PrintablePassport() {
             />
           </>
         ) : (
-          <div className="mx-auto max-w-md py-16 text-center">
-            <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
-            <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
-            <Button asChild className="mt-6">
-              <Link to="/">Go Home</Link>
-            </Button>
-          </div>
+          <PassportNotFound />
         )}
       </main>
     </div>

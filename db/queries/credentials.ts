@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
 import { achievements, credentials, credentialStatusLists, organizations, profiles, users } from "../schema.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";

@@ -206,6 +206,19 @@ export function PublicPassportView({
   );
 }
 
+/** What a passport's pages show when it is unknown, private or archived (with a 404). */
+export function PassportNotFound() {
+  return (
+    <div className="mx-auto max-w-md py-16 text-center">
+      <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
+      <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
+      <Button asChild className="mt-6">
+        <Link to="/">Go Home</Link>
+      </Button>
+    </div>
+  );
+}
+
 function initials(name: string) {
   return (
     name
