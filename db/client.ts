@@ -3,8 +3,12 @@ import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.ts";
 
-export function createDb(d1: D1Database) {
-  return drizzle(d1, { schema });
+/**
+ * drizzle over a D1 database or, as requests use it, one D1 session of it (docs/decisions/029).
+ * drizzle calls only `prepare` and `batch`, which a session has; its types predate sessions.
+ */
+export function createDb(d1: D1Database | D1DatabaseSession) {
+  return drizzle(d1 as D1Database, { schema });
 }
 
 export type Db = ReturnType<typeof createDb>;

@@ -27,19 +27,17 @@ export function newInviteCode() {
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(", ")})`);
 
-export const USER_TYPES = ["individual", "organization"] as const;
-export const ROLES = ["admin", "member"] as const;
-export const MEMBERSHIP_STATUSES = ["pending", "approved"] as const;
-export const SUBSCRIPTION_STATUSES = ["active", "inactive"] as const;
-export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const;
-export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
-export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
-
-export type UserType = (typeof USER_TYPES)[number];
-export type Role = (typeof ROLES)[number];
-export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
-export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+// The value lists live apart from drizzle so browser code can import them without the ORM.
+export * from "./enums.ts";
+import {
+  ACHIEVEMENT_TYPES,
+  ACHIEVEMENT_STATUSES,
+  MEMBERSHIP_STATUSES,
+  NOTIFICATION_TYPES,
+  ROLES,
+  SUBSCRIPTION_STATUSES,
+  USER_TYPES,
+} from "./enums.ts";
 
 // ---- Authentication (the tables better-auth reads and writes) ----
 

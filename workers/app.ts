@@ -2,12 +2,12 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { Hono } from "hono";
 // @ts-ignore -- the Remix server build exists only after `npm run build`.
 import * as build from "../build/server/index.js";
-import { AUTH_BASE_PATH } from "#app/utils/auth.server.ts";
-import { cloudflareContext, getLoadContext } from "./load-context.ts";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
+import { loadContext } from "./middleware/load-context.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
+import { AUTH_API_ENDPOINTS, AUTH_BASE_PATH, authRoutes } from "./routes/auth.ts";
 import { credentialRoutes } from "./routes/credentials.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { passportCardRoutes } from "./routes/passport-card.ts";
@@ -16,16 +16,7 @@ import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./routes/stripe-webhoo
 import { scheduled } from "./scheduled.ts";
 import type { WorkerEnv } from "./types.ts";
 
-/**
- * The auth library's HTTP endpoints that are served (method and path); anything else is 404.
- * The product's own forms (Remix actions) sign in, sign up, confirm, resend, reset and change
- * passwords and sign out through the server-side API, with the app's validation, profiles,
- * archive rules, rate limits and socket closing. Serving the library's own versions would skip
- * those: GET /verify-email confirms and signs in from a link (a login CSRF), /sign-up/email makes
- * accounts without a profile, /sign-in/email would let an archived account in past the archive
- * screen, /sign-out would leave its notification sockets open. What remains only reads.
- */
-export const AUTH_API_ENDPOINTS = new Set([`GET ${AUTH_BASE_PATH}/ok`, `GET ${AUTH_BASE_PATH}/get-session`]);
+export { AUTH_API_ENDPOINTS };
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
@@ -35,35 +26,14 @@ export const app = new Hono<WorkerEnv>()
   .use(sameOriginMutations)
   .use(countD1RoundTrips)
   .use(passportEdgeCache)
-  .on(["GET", "POST"], `${AUTH_BASE_PATH}/*`, async (c) => {
-    const path = new URL(c.req.url).pathname;
-    // Only the endpoints the product offers; the rest of the library's API (a GET that confirms an
-    // address and signs in, profile and account changes that skip our validation) is not served.
-    if (!AUTH_API_ENDPOINTS.has(`${c.req.method} ${path}`))
-      return c.json({ code: "NOT_FOUND", message: "Not found" }, 404);
-    const context = getLoadContext({
-      request: c.req.raw,
-      context: cloudflareContext(c),
-      requestId: c.get("requestId"),
-    });
-    return context.auth.handler(c.req.raw);
-  })
+  .use(loadContext)
+  .route(AUTH_BASE_PATH, authRoutes)
   .route("/media", mediaRoutes)
   .route("/", passportCardRoutes)
   .route("/", credentialRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
-  .all("*", (c) =>
-    handleRemixRequest(
-      c.req.raw,
-      getLoadContext({
-        request: c.req.raw,
-        context: cloudflareContext(c),
-        nonce: c.get("nonce"),
-        requestId: c.get("requestId"),
-      }),
-    ),
-  );
+  .all("*", (c) => handleRemixRequest(c.req.raw, c.get("loadContext")));
 
 app.onError((error, c) => {
   log("error", "unhandled error", {

@@ -1,9 +1,9 @@
 import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/services/account-purge.server.ts";
-import { createDb } from "#db/client.ts";
+import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
-export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
-  const db = createDb(env.DB);
+export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env, ctx) => {
+  const { db } = backgroundContext({ env, ctx });
   const now = new Date(controller.scheduledTime);
   const { purged, failed } = await purgeExpiredAccounts(db, env.MEDIA, now);
   log(failed.length ? "error" : "info", "purged archived accounts", {

@@ -1,5 +1,7 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+
 // What every Hono handler of the Worker can read from its context.
 export type WorkerEnv = {
   Bindings: Env;
-  Variables: { requestId: string; nonce: string };
+  Variables: { requestId: string; nonce: string; loadContext: AppLoadContext };
 };

@@ -9,7 +9,7 @@ import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
 import { clearSignUpCookieHeader, readSignUpCookie, safeRedirectPath } from "#app/utils/cookies.server.ts";
-import { completeSignUp, deleteSessionByToken } from "#db/queries/accounts.ts";
+import { completeSignUp, deleteSessionByToken, findAccountByEmail } from "#db/queries/accounts.ts";
 
 const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
 
@@ -50,10 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   // A link of an account that a newer sign-up replaced names a user id that no longer exists
   // (the address now belongs to the newer sign-up, whose own link must be used).
-  const user = await context.db.query.users.findFirst({
-    where: (users, { eq }) => eq(users.email, subject.email.toLowerCase()),
-    columns: { id: true, name: true },
-  });
+  const user = await findAccountByEmail(context.db, subject.email);
   if (!user || (subject.userId !== null && subject.userId !== user.id)) {
     securityEvent("auth.failed", {
       reason: "confirmation token of a replaced account",

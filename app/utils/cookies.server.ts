@@ -1,8 +1,20 @@
-import { createCookie, redirect } from "@remix-run/cloudflare";
+import { createCookie, redirect, type Cookie } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { AppEnv } from "./env.server.ts";
 
 const isSecure = (request: Request) => new URL(request.url).protocol === "https:";
+
+/**
+ * A signed cookie's value, or null when it is missing, forged or malformed: Remix's parser
+ * throws on a value that is not base64, and a visitor's cookie must never fail their request.
+ */
+async function parseSigned(cookie: Cookie, header: string | null): Promise<unknown> {
+  try {
+    return await cookie.parse(header);
+  } catch {
+    return null;
+  }
+}
 
 // ---- Flash toast: set by an action, shown once by the root after the redirect ----
 
@@ -51,7 +63,7 @@ export async function readToast(env: AppEnv, request: Request) {
   const header = request.headers.get("Cookie");
   if (!header) return { toast: null, clearHeader: null };
   const cookie = toastCookie(env, request);
-  const parsed = toastSchema.safeParse(await cookie.parse(header));
+  const parsed = toastSchema.safeParse(await parseSigned(cookie, header));
   if (!parsed.success) return { toast: null, clearHeader: null };
   return { toast: parsed.data, clearHeader: await cookie.serialize("", { maxAge: 0 }) };
 }
@@ -76,12 +88,50 @@ export const signUpCookieHeader = (env: AppEnv, request: Request, userId: string
 
 /** The account this browser signed up, if any. */
 export async function readSignUpCookie(env: AppEnv, request: Request) {
-  const value = await signUpCookie(env, request).parse(request.headers.get("Cookie"));
+  const value = await parseSigned(signUpCookie(env, request), request.headers.get("Cookie"));
   return typeof value === "string" ? value : null;
 }
 
 export const clearSignUpCookieHeader = (env: AppEnv, request: Request) =>
   signUpCookie(env, request).serialize("", { maxAge: 0 });
+
+// ---- The D1 bookmark: a browser that wrote reads its own writes on its next request ----
+
+const D1_BOOKMARK_COOKIE_NAME = "passport_d1_bookmark";
+/**
+ * D1's bookmark format (hex parts separated by dashes, 68 characters today); anything else is
+ * not a bookmark we issued. The length cap keeps a forged value from costing any work.
+ */
+const D1_BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+const D1_BOOKMARK_MAX_LENGTH = 68;
+const d1BookmarkCookie = (env: AppEnv, request: Request) =>
+  createCookie(D1_BOOKMARK_COOKIE_NAME, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isSecure(request),
+    // Signed: only a bookmark this server handed out is ever given to D1 (docs/decisions/029).
+    secrets: [env.SESSION_SECRET],
+    // Renewed by every signed-in response that read or wrote; without it a request reads from
+    // the primary, which is always consistent, only slower.
+    maxAge: 60 * 60 * 24 * 7,
+  });
+
+export const isD1Bookmark = (value: unknown): value is string =>
+  typeof value === "string" && value.length <= D1_BOOKMARK_MAX_LENGTH && D1_BOOKMARK.test(value);
+
+const D1_BOOKMARK_COOKIE_SENT = new RegExp(`(?:^|;\\s*)${D1_BOOKMARK_COOKIE_NAME}=`);
+/** The bookmark this browser was last given, if it carries a valid, signed one. */
+export async function readD1Bookmark(env: AppEnv, request: Request) {
+  const header = request.headers.get("Cookie");
+  // Most visitors carry no bookmark: no signature to check.
+  if (!header || !D1_BOOKMARK_COOKIE_SENT.test(header)) return null;
+  const value = await parseSigned(d1BookmarkCookie(env, request), header);
+  return isD1Bookmark(value) ? value : null;
+}
+
+export const d1BookmarkCookieHeader = (env: AppEnv, request: Request, bookmark: string) =>
+  d1BookmarkCookie(env, request).serialize(bookmark);
 
 // ---- Preferences the server needs to render the first paint without layout shift ----
 

@@ -178,6 +178,16 @@ export async function findMembershipIdsOf(db: Db, userId: string) {
   return rows.map((row) => row.id);
 }
 
+/** The account holding an address (addresses are stored lower-case), confirmed or not. */
+export async function findAccountByEmail(db: Db, email: string) {
+  const [account] = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()))
+    .limit(1);
+  return account ?? null;
+}
+
 /**
  * A new sign-up for an address whose account was never confirmed replaces that account: the
  * unconfirmed one (its password, name, type, pending organisation, sessions and links) goes, so

@@ -53,10 +53,14 @@ function countingStatement(statement: D1PreparedStatement, count: () => void): D
   });
 }
 
-function countingD1(db: D1Database, count: () => void): D1Database {
+/** Counts a database's round trips, and those of every D1 session opened on it (docs/decisions/029). */
+function countingD1<T extends D1Database | D1DatabaseSession>(db: T, count: () => void): T {
   return new Proxy(db, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
+      if (property === "withSession") {
+        return (start?: string) => countingD1((target as D1Database).withSession(start), count);
+      }
       if (property === "prepare") return (query: string) => countingStatement(target.prepare(query), count);
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
@@ -67,7 +71,7 @@ function countingD1(db: D1Database, count: () => void): D1Database {
       if (property === "exec") {
         return (query: string) => {
           count();
-          return target.exec(query);
+          return (target as D1Database).exec(query);
         };
       }
       return typeof value === "function" ? value.bind(target) : value;

@@ -1,10 +1,21 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { securityEvent } from "#app/utils/log.server.ts";
 import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
+/**
+ * Whether an Origin header names this app: the origin the request was sent to, or the public
+ * one (APP_URL) when the Worker is reached under another name. The CSRF check of mutations and
+ * the notification socket's upgrade both ask this.
+ */
+export function isOwnOrigin(c: Context<WorkerEnv>, origin: string) {
+  return origin === new URL(c.req.url).origin || (!!c.env.APP_URL && origin === new URL(c.env.APP_URL).origin);
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that only read: no CSRF check, and (anonymous) reads may go to any D1 replica. */
+export const isSafeMethod = (method: string) => SAFE_METHODS.has(method);
 
 /** Paths that take cross-site POSTs by design and authenticate them another way. */
 const CROSS_SITE_EXEMPT = ["/api/stripe/webhook"];
@@ -13,12 +24,10 @@ const CROSS_SITE_EXEMPT = ["/api/stripe/webhook"];
 // Sec-Fetch-Site of cross-site. Same-site requests and non-browser callers (no such headers) pass.
 export const sameOriginMutations: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   const url = new URL(c.req.url);
-  if (SAFE_METHODS.has(c.req.method) || CROSS_SITE_EXEMPT.includes(url.pathname)) return next();
+  if (isSafeMethod(c.req.method) || CROSS_SITE_EXEMPT.includes(url.pathname)) return next();
 
   const origin = c.req.header("Origin");
-  const allowed = new Set([url.origin]);
-  if (c.env.APP_URL) allowed.add(new URL(c.env.APP_URL).origin);
-  const foreignOrigin = origin !== undefined && !allowed.has(origin);
+  const foreignOrigin = origin !== undefined && !isOwnOrigin(c, origin);
   if (foreignOrigin || c.req.header("Sec-Fetch-Site") === "cross-site") {
     securityEvent("csrf.refused", {
       reason: foreignOrigin ? "foreign origin" : "cross-site fetch",

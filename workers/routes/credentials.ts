@@ -2,7 +2,6 @@ import { Hono, type Context } from "hono";
 import { findCredential } from "#db/queries/credentials.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import { didDocument, issuing, statusListCredential } from "#app/services/credentials/issuer.server.ts";
-import { cloudflareContext, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";
 
 /**
@@ -28,10 +27,8 @@ function publicJson(c: Context<WorkerEnv>, body: unknown, contentType: string, m
   });
 }
 
-const contextOf = (c: Context<WorkerEnv>) =>
-  getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });
 const issuingOf = (c: Context<WorkerEnv>) => {
-  const { db, env } = contextOf(c);
+  const { db, env } = c.get("loadContext");
   return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.SESSION_SECRET };
 };
 
@@ -69,7 +66,7 @@ export const credentialRoutes = new Hono<WorkerEnv>()
   })
   .get("/credentials/:id/download", async (c) => {
     const id = c.req.param("id");
-    const credential = UUID.test(id) ? await findCredential(contextOf(c).db, id) : null;
+    const credential = UUID.test(id) ? await findCredential(c.get("loadContext").db, id) : null;
     if (!credential?.json) return notFound(c);
     const response = publicJson(c, JSON.parse(credential.json), "application/vc", 60);
     response.headers.set("Content-Disposition", `attachment; filename="credential-${credential.id}.json"`);
@@ -80,7 +77,7 @@ export const credentialRoutes = new Hono<WorkerEnv>()
     // A browser asks for text/html first and gets the human page (Remix); a verifier asks for JSON.
     if (!CREDENTIAL_MEDIA_TYPES.some((type) => accept.includes(type)) || accept.includes("text/html")) return next();
     const id = c.req.param("id");
-    const credential = UUID.test(id) ? await findCredential(contextOf(c).db, id) : null;
+    const credential = UUID.test(id) ? await findCredential(c.get("loadContext").db, id) : null;
     if (!credential?.json) return notFound(c);
     const response = publicJson(c, JSON.parse(credential.json), "application/ld+json", 60);
     response.headers.set("Vary", "Accept");

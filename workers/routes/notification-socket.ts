@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { getLoadContext } from "../load-context.ts";
+import { isOwnOrigin } from "../middleware/security.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
@@ -11,10 +11,8 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
   if (c.req.header("Upgrade") !== "websocket") {
     return c.text("Expected a WebSocket upgrade", 426);
   }
-  const url = new URL(c.req.url);
   const origin = c.req.header("Origin");
-  const allowed = [url.origin, c.env.APP_URL && new URL(c.env.APP_URL).origin];
-  if (!origin || !allowed.includes(origin)) {
+  if (!origin || !isOwnOrigin(c, origin)) {
     securityEvent("csrf.refused", {
       reason: origin ? "foreign origin" : "missing origin",
       origin: origin ?? null,
@@ -24,10 +22,7 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
     return c.text("Forbidden", 403);
   }
 
-  const context = getLoadContext({
-    request: c.req.raw,
-    context: { cloudflare: { env: c.env, ctx: c.executionCtx } },
-  });
+  const context = c.get("loadContext");
   const user = await context.getUser();
   if (!user) {
     securityEvent("authz.denied", {

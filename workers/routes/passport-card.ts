@@ -1,7 +1,6 @@
 import { Hono, type Context } from "hono";
 import { passportCardCacheKey, edgeCache, LANDING_CARD_CACHE_KEY } from "#app/utils/passport-cache.server.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
-import { createDb } from "#db/client.ts";
 import { loadPassport } from "#db/queries/achievements.ts";
 import { renderLandingCard, renderPassportCard } from "../card/render.ts";
 import type { WorkerEnv } from "../types.ts";
@@ -67,7 +66,7 @@ export const passportCardRoutes = new Hono<WorkerEnv>()
     const userId = c.req.param("userId");
     if (!USER_ID.test(userId)) return c.text("Not found", 404);
     return cached(c, passportCardCacheKey(userId), async () => {
-      const passport = await loadPassport(createDb(c.env.DB), userId, { size: 3 });
+      const passport = await loadPassport(c.get("loadContext").db, userId, { size: 3 });
       if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
       return renderPassportCard({
         name: passport.profile.fullName.trim() || "Professional",

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { handleStripeEvent } from "#app/services/subscriptions.server.ts";
 import { verifyStripeEvent } from "#app/utils/stripe.server.ts";
-import { cloudflareContext, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
 
@@ -41,7 +40,6 @@ export const stripeWebhookRoutes = new Hono<WorkerEnv>().post("/", async (c) => 
     });
     return c.text("Invalid signature", 400);
   }
-  const context = getLoadContext({ request: c.req.raw, context: cloudflareContext(c), requestId: c.get("requestId") });
-  const outcome = await handleStripeEvent(context, event);
+  const outcome = await handleStripeEvent(c.get("loadContext"), event);
   return c.json({ received: true, type: event.type, outcome });
 });

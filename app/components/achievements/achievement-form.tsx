@@ -3,7 +3,7 @@ import { Form, useLocation } from "@remix-run/react";
 import { useRef, useState, type ReactNode } from "react";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
-import { DialogFooter } from "#app/components/ui/dialog.tsx";
+import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { acceptImageSize, prepareVideo } from "#app/components/media-inputs.tsx";

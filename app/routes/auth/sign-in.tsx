@@ -1,0 +1,50 @@
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import { AuthCard } from "#app/components/auth-card.tsx";
+import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { FORGOT_PASSWORD_PATH } from "#app/utils/constants.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import { signInSchema } from "#app/utils/form-schemas.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { modeHref } from "./screens.ts";
+
+// /auth: sign in (the action is signInAction in sign-in.server.ts).
+export function SignInScreen() {
+  const actionData = useFormReply("signin");
+  const [searchParams] = useSearchParams();
+  const { form, fields, formProps } = useValidatedForm({ id: "signin", schema: signInSchema, actionData });
+  return (
+    <AuthCard title="Sign in" description="Welcome back. Sign in to your passport.">
+      <Form method="post" {...formProps} className="grid gap-4">
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <FormError errors={form.errors} />
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email" autoFocus />
+        <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div className="flex items-center gap-2">
+            <input
+              id="remember"
+              name="remember"
+              type="checkbox"
+              className="size-4 rounded border-input accent-primary"
+              defaultChecked={fields.remember.initialValue === "on"}
+            />
+            <Label htmlFor="remember">Keep me signed in</Label>
+          </div>
+          <Link to={FORGOT_PASSWORD_PATH} className="text-sm font-medium text-primary hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <SubmitButton intent="signin" pendingText="Signing in...">
+          Sign In
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        New here?{" "}
+        <Link to={modeHref("choose", searchParams)} className="font-medium text-primary hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
