@@ -245,10 +245,15 @@ export const achievements = sqliteTable(
     check("achievements_type_check", inList("type", ACHIEVEMENT_TYPES)),
     uniqueIndex("achievements_submission_key_idx").on(t.createdBy, t.userId, t.submissionKey),
     check("achievements_status_check", inList("status", ACHIEVEMENT_STATUSES)),
-    // Public and own passport: a user's accepted (visible) achievements by date.
-    index("achievements_user_status_date_idx").on(t.userId, t.status, t.isVisible, t.date),
-    // Organisation lists, counts and analytics over a date range.
-    index("achievements_org_created_idx").on(t.organizationId, t.createdAt),
+    // Public and own passport, paged (keyset) newest first: a user's accepted achievements by
+    // date, then creation, the id breaking ties. Visibility is filtered on the way: the own
+    // passport lists hidden ones too, and hidden entries are few.
+    index("achievements_user_status_date_idx").on(t.userId, t.status, t.date, t.createdAt, t.id),
+    // The own passport's pending offers, newest first (keyset).
+    index("achievements_user_status_created_idx").on(t.userId, t.status, t.createdAt, t.id),
+    // Organisation lists, counts and analytics over a date range; given achievements are paged
+    // (keyset) newest first on (created_at, id).
+    index("achievements_org_created_idx").on(t.organizationId, t.createdAt, t.id),
     index("achievements_org_user_created_idx").on(t.organizationId, t.userId, t.createdAt),
     // Top recognisers and purge of what a user created.
     index("achievements_created_by_idx").on(t.createdBy),
@@ -270,7 +275,8 @@ export const notifications = sqliteTable(
   },
   (t) => [
     check("notifications_type_check", inList("type", NOTIFICATION_TYPES)),
-    index("notifications_user_created_idx").on(t.userId, t.createdAt),
+    // Notifications history, paged (keyset) newest first.
+    index("notifications_user_created_idx").on(t.userId, t.createdAt, t.id),
     index("notifications_user_read_idx").on(t.userId, t.read),
   ],
 );

@@ -2,17 +2,21 @@ import { Form, NavLink, useFetcher, useLocation } from "@remix-run/react";
 import { Building2, ChevronsUpDown, LayoutDashboard, LogOut, Menu, PanelLeft, Settings, UserRound } from "lucide-react";
 import { Suspense, useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { Logo } from "#app/components/logo.tsx";
+import { Pager } from "#app/components/pager.tsx";
 import { NotificationBell } from "#app/components/notifications/notification-bell.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { loadDialogFrames, NavigationDialogFrame } from "#app/components/lazy-dialog.tsx";
 import { cn } from "#app/utils/cn.ts";
+import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 export type ShellViewer = {
   email: string;
   fullName: string;
   userType: "individual" | "organization";
+  /** One page of the switcher (alphabetical); `organizationPages` says how many in all. */
   organizations: { id: string; name: string }[];
+  organizationPages?: { total: number; next: string | null; previous: string | null };
   activeOrganization: { id: string; name: string } | null;
   /** Set while the account is archived (serialised as a string by the loader). */
   archivedAt?: Date | string | null;
@@ -205,9 +209,14 @@ function SidebarContent({ viewer }: { viewer: ShellViewer }) {
 /** A native disclosure, so switching organisation works with or without JavaScript. */
 function OrganizationSwitcher({ viewer }: { viewer: ShellViewer }) {
   const location = useLocation();
-  if (viewer.organizations.length === 0) return null;
+  const pages = viewer.organizationPages;
+  if (viewer.organizations.length === 0 && !pages?.total) return null;
+  // Paging reloads the page (without JavaScript): the switcher stays open on its new page.
+  const paging = [...new URLSearchParams(location.search).keys()].some((name) =>
+    name.startsWith(ORGANIZATION_SWITCHER_PREFIX),
+  );
   return (
-    <details className="group mt-6 rounded-md border">
+    <details className="group mt-6 rounded-md border" open={paging || undefined}>
       <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
         <Building2 className="size-4 shrink-0 text-muted-foreground" aria-hidden />
         <span className="min-w-0 flex-1 truncate">{viewer.activeOrganization?.name ?? "Choose organisation"}</span>
@@ -229,6 +238,19 @@ function OrganizationSwitcher({ viewer }: { viewer: ShellViewer }) {
           </button>
         ))}
       </Form>
+      {pages && (pages.next || pages.previous) ? (
+        <div className="border-t px-2 pb-2">
+          <Pager
+            prefix={ORGANIZATION_SWITCHER_PREFIX}
+            label="Organisation pages"
+            shown={viewer.organizations.length}
+            total={pages.total}
+            noun="organisations"
+            previous={pages.previous}
+            next={pages.next}
+          />
+        </div>
+      ) : null}
     </details>
   );
 }

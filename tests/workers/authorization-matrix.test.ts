@@ -152,6 +152,27 @@ const ROWS: Row[] = [
     ok: [200],
     cells: cells(404),
   }),
+  loaderRow({
+    route: "routes/passport.$userId_.print",
+    intent: "print view of a public passport",
+    path: (w) => `/passport/${w.users.recipient.id}/print`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "routes/passport.$userId_.print",
+    intent: "print view of a private passport",
+    path: (w) => `/passport/${w.users.individual.id}/print`,
+    ok: [200],
+    cells: cells(404, { individual: "ok" }),
+  }),
+  loaderRow({
+    route: "routes/passport.$userId_.print",
+    intent: "print view of an archived passport",
+    path: (w) => `/passport/${w.users.archived.id}/print`,
+    ok: [200],
+    cells: cells(404),
+  }),
 
   // ---- Sign-in, sign-up, confirmation ----
   loaderRow({ route: "routes/auth", path: "/auth", ok: [200], cells: ANONYMOUS }),

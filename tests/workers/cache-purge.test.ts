@@ -84,6 +84,9 @@ describe("global cache purge", () => {
         `${passport}/card.png`,
         `${passport}?cookie-banner=1`,
         `${passport}?all=1&cookie-banner=1`,
+        `${passport}/print`,
+        // The change marker: a data centre without it starts a new generation of cursor pages.
+        `${passport}/changed`,
       ]),
     );
     expect(files.every((file) => file.startsWith(`${passport}`))).toBe(true);

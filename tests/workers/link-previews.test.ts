@@ -110,7 +110,7 @@ describe("link previews of a public passport", () => {
 });
 
 describe("print and LinkedIn on the own passport", () => {
-  it("offers 'Print or save as PDF' (the whole public passport) and 'Add to LinkedIn' for organisation achievements", async () => {
+  it("offers 'Print or save as PDF' (the print view with every achievement) and 'Add to LinkedIn' for organisation achievements", async () => {
     const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: "Linked Org" });
     const member = await personWithAchievements(["Self Made"]);
     await joinByInviteLink(organizationId, member.cookie);
@@ -126,7 +126,7 @@ describe("print and LinkedIn on the own passport", () => {
     await postForm("/passport", { intent: "accept", achievementId: id }, { cookie: member.cookie });
 
     const html = await (await get("/passport", member.cookie)).text();
-    expect(html).toContain(`href="/passport/${member.id}?all=1#print"`);
+    expect(html).toContain(`href="/passport/${member.id}/print#print"`);
     expect(html).toContain("Print or save as PDF");
     const links = [...html.matchAll(/href="(https:\/\/www\.linkedin\.com\/profile\/add\?[^"]+)"/g)].map(
       (match) => new URL(match[1]!.replaceAll("&amp;", "&")),

@@ -72,7 +72,7 @@ export const passportCardRoutes = new Hono<WorkerEnv>()
     if (!USER_ID.test(userId)) return c.text("Not found", 404);
     const context = c.get("loadContext");
     return cached(c, passportCardCacheKey(passportCacheOrigin(context.env), userId), async () => {
-      const passport = await loadPassport(context.db, userId, 3);
+      const passport = await loadPassport(context.db, userId, { size: 3 });
       if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
       return renderPassportCard({
         name: passport.profile.fullName.trim() || "Professional",

@@ -5,6 +5,7 @@ import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import type { HubMessage } from "#app/utils/notification-hub.server.ts";
 import { unreadBadge } from "#app/utils/relative-time.ts";
+import { PAGE_SIZES } from "#db/queries/page-sizes.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useNotificationSocket } from "#app/utils/use-notification-socket.ts";
 import type { NotificationItem } from "./notification-list.tsx";
@@ -13,7 +14,6 @@ const loadPopover = () => import("./notification-popover.tsx");
 const NotificationPopover = lazy(loadPopover);
 
 type BellData = { items: NotificationItem[]; unread: number };
-const NOTIFICATIONS_SHOWN = 20;
 
 /**
  * The bell: unread badge, a popover with the latest 20, live updates from the user's hub.
@@ -48,7 +48,7 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
         setData((current) => ({
           items: [item, ...(current?.items ?? []).filter((other) => other.id !== item.id)].slice(
             0,
-            NOTIFICATIONS_SHOWN,
+            PAGE_SIZES.notifications,
           ),
           unread: (current?.unread ?? 0) + 1,
         }));
