@@ -23,7 +23,7 @@ const jsonldBrowserPlatform: Plugin = {
   },
 };
 
-export default defineConfig(({ command, mode }) => ({
+export default defineConfig(({ command, mode, isSsrBuild }) => ({
   // Wrangler replaces process.env.NODE_ENV with "development" under `wrangler dev`, which would
   // make the server bundle run React's development build (about twice the render cost). The
   // build's own mode decides instead.
@@ -57,5 +57,8 @@ export default defineConfig(({ command, mode }) => ({
   },
   build: {
     minify: true,
+    // The client's lazy chunks (dialogs, the notification popover, the toaster: decision 035) are
+    // one module on the server, which renders them anyway: the server build stays one file.
+    rollupOptions: isSsrBuild ? { output: { inlineDynamicImports: true } } : undefined,
   },
 }));

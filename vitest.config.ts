@@ -5,9 +5,14 @@ export default defineWorkersConfig(async () => ({
   test: {
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
-    // A local fake of the Stripe API (Node), for the tests that give the SDK a key.
+    // Local fakes of the Stripe API and of Cloudflare's cache purge API (Node), for the tests that
+    // configure them.
     // And the Digital Credentials Consortium's verifier (Node, offline) for the credential tests.
-    globalSetup: ["./tests/workers/fake-stripe.ts", "./tests/workers/dcc-verifier.ts"],
+    globalSetup: [
+      "./tests/workers/fake-stripe.ts",
+      "./tests/workers/fake-cloudflare.ts",
+      "./tests/workers/dcc-verifier.ts",
+    ],
     // Tests drive whole flows (sign-up, confirm, several posts) through workerd; on a busy
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
     // rest of the run. A real hang still fails.
@@ -23,7 +28,16 @@ export default defineWorkersConfig(async () => ({
       optimizer: {
         ssr: {
           enabled: true,
-          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "jsonld"],
+          include: [
+            "@remix-run/cloudflare",
+            "@remix-run/server-runtime",
+            "cookie",
+            "set-cookie-parser",
+            "jsonld",
+            // For the component render tests (SubmitButton): radix-ui's barrel imports
+            // react-remove-scroll, whose bare subpath imports workerd cannot resolve unbundled.
+            "radix-ui",
+          ],
           // jsonld's browser build (no Node HTTP client), as the Worker's own bundle uses.
           esbuildOptions: { platform: "browser" as const },
         },

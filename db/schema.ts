@@ -27,21 +27,17 @@ export function newInviteCode() {
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(", ")})`);
 
-export const USER_TYPES = ["individual", "organization"] as const;
-export const ROLES = ["admin", "member"] as const;
-export const MEMBERSHIP_STATUSES = ["pending", "approved"] as const;
-export const SUBSCRIPTION_STATUSES = ["active", "inactive"] as const;
-export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const;
-/** An achievement that counts: offered and awaiting an answer, or accepted (not declined). */
-export const LIVE_ACHIEVEMENT_STATUSES = ["pending", "accepted"] as const satisfies readonly AchievementStatus[];
-export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
-export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
-
-export type UserType = (typeof USER_TYPES)[number];
-export type Role = (typeof ROLES)[number];
-export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
-export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+// The value lists live apart from drizzle so browser code can import them without the ORM.
+export * from "./enums.ts";
+import {
+  ACHIEVEMENT_TYPES,
+  ACHIEVEMENT_STATUSES,
+  MEMBERSHIP_STATUSES,
+  NOTIFICATION_TYPES,
+  ROLES,
+  SUBSCRIPTION_STATUSES,
+  USER_TYPES,
+} from "./enums.ts";
 
 // ---- Authentication (the tables better-auth reads and writes) ----
 
@@ -249,10 +245,15 @@ export const achievements = sqliteTable(
     check("achievements_type_check", inList("type", ACHIEVEMENT_TYPES)),
     uniqueIndex("achievements_submission_key_idx").on(t.createdBy, t.userId, t.submissionKey),
     check("achievements_status_check", inList("status", ACHIEVEMENT_STATUSES)),
-    // Public and own passport: a user's accepted (visible) achievements by date.
-    index("achievements_user_status_date_idx").on(t.userId, t.status, t.isVisible, t.date),
-    // Organisation lists, counts and analytics over a date range.
-    index("achievements_org_created_idx").on(t.organizationId, t.createdAt),
+    // Public and own passport, paged (keyset) newest first: a user's accepted achievements by
+    // date, then creation, the id breaking ties. Visibility is filtered on the way: the own
+    // passport lists hidden ones too, and hidden entries are few.
+    index("achievements_user_status_date_idx").on(t.userId, t.status, t.date, t.createdAt, t.id),
+    // The own passport's pending offers, newest first (keyset).
+    index("achievements_user_status_created_idx").on(t.userId, t.status, t.createdAt, t.id),
+    // Organisation lists, counts and analytics over a date range; given achievements are paged
+    // (keyset) newest first on (created_at, id).
+    index("achievements_org_created_idx").on(t.organizationId, t.createdAt, t.id),
     index("achievements_org_user_created_idx").on(t.organizationId, t.userId, t.createdAt),
     // Top recognisers and purge of what a user created.
     index("achievements_created_by_idx").on(t.createdBy),
@@ -274,7 +275,8 @@ export const notifications = sqliteTable(
   },
   (t) => [
     check("notifications_type_check", inList("type", NOTIFICATION_TYPES)),
-    index("notifications_user_created_idx").on(t.userId, t.createdAt),
+    // Notifications history, paged (keyset) newest first.
+    index("notifications_user_created_idx").on(t.userId, t.createdAt, t.id),
     index("notifications_user_read_idx").on(t.userId, t.read),
   ],
 );

@@ -1,18 +1,23 @@
-// `npm run bench`: the benchmark of issue 8. Builds the production bundle, serves it under
+// `npm run bench`: the benchmark of issues 8 and 19. Builds the production bundle, serves it under
 // `wrangler dev` with fresh seeded state, and measures the public passport (and the landing page)
-// against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals.
-// Writes bench/results.md and exits non-zero when a budget is missed. See README "Benchmark".
+// against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals;
+// then the signed-in pages people use every day (/dashboard as an organisation admin and as a
+// member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals.
+// Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
+// exits non-zero when a budget is missed. See README "Benchmark".
 //
 // Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
 // per page (5), BENCH_SKIP_BUILD=1 to reuse build/ while iterating on the bench itself.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { bundleReport, routeBundle } from "./bench/bundles.mjs";
 import http from "node:http";
-import { join, relative } from "node:path";
 import { GZIP_LEVEL, measurePageBytes } from "./bench/bytes.mjs";
 import { measureLoad, timedGet } from "./bench/load.mjs";
 import { buildReport, machine } from "./bench/report.mjs";
 import { BENCH_PASSPORT } from "./bench/seed.mjs";
+import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
+import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 
 const config = {
@@ -23,6 +28,14 @@ const config = {
   skipBuild: process.env.BENCH_SKIP_BUILD === "1",
 };
 const RESULTS_FILE = "bench/results.md";
+const BUNDLES_FILE = "bench/bundles.md";
+// The signed-in pages of issue 19: who is signed in, and the Remix route that renders the page.
+const SIGNED_IN_PAGES = {
+  "Dashboard (organisation admin)": { path: "/dashboard", account: "admin", routeId: "routes/_app.dashboard" },
+  "Dashboard (member)": { path: "/dashboard", account: "member", routeId: "routes/_app.dashboard" },
+  "Passport (member)": { path: "/passport", account: "member", routeId: "routes/_app.passport._index" },
+  "Settings (member)": { path: "/settings", account: "member", routeId: "routes/_app.settings" },
+};
 // What makes a request skip the edge cache of the public passport.
 const BYPASS = { "Cache-Control": "no-cache" };
 
@@ -35,6 +48,7 @@ async function main() {
     const { markdown, passed } = buildReport(results);
     mkdirSync("bench", { recursive: true });
     writeFileSync(RESULTS_FILE, markdown);
+    writeFileSync(BUNDLES_FILE, bundleReport().markdown);
     console.log(`\n${markdown}\nWritten to ${RESULTS_FILE}.`);
     return passed;
   } finally {
@@ -77,6 +91,18 @@ async function measure(origin) {
     bytes[page] = await measurePageBytes(url);
   }
 
+  const sessions = {};
+  for (const [account, email] of Object.entries(DEMO_ACCOUNTS)) {
+    log(`signing in ${email}`);
+    sessions[account] = await signIn(origin, email);
+  }
+  const lazy = {};
+  for (const [page, { path, account, routeId }] of Object.entries(SIGNED_IN_PAGES)) {
+    log(`page weight: ${page}`);
+    bytes[page] = await measurePageBytes(origin + path, { Cookie: cookieHeader(sessions[account]) });
+    lazy[page] = routeBundle(routeId).lazy;
+  }
+
   const browser = await launchBrowser();
   const chromiumVersion = browser.version();
   const vitals = {};
@@ -84,6 +110,10 @@ async function measure(origin) {
     for (const [page, url] of Object.entries(pages)) {
       log(`web vitals: ${page}, ${config.vitalsRuns} runs`);
       vitals[page] = await measureVitals(browser, url, config.vitalsRuns);
+    }
+    for (const [page, { path, account }] of Object.entries(SIGNED_IN_PAGES)) {
+      log(`web vitals: ${page}, ${config.vitalsRuns} runs, signed in`);
+      vitals[page] = await measureVitals(browser, origin + path, config.vitalsRuns, { cookies: sessions[account] });
     }
   } finally {
     await browser.close();
@@ -108,6 +138,13 @@ async function measure(origin) {
     d1,
     bytes,
     vitals,
+    signedIn: Object.fromEntries(
+      Object.entries(SIGNED_IN_PAGES).map(([page, { path, account }]) => [
+        page,
+        { path, email: DEMO_ACCOUNTS[account] },
+      ]),
+    ),
+    lazy,
   };
 }
 
@@ -118,27 +155,6 @@ async function roundTrips(passportUrl) {
   await timedGet(passportUrl, {}, agent);
   const cached = await timedGet(passportUrl, {}, agent);
   return { uncached, cached };
-}
-
-/**
- * The file in build/client whose size is nearest the passport's uncompressed HTML: the fairest
- * "what serving these bytes costs anyway" baseline the same Worker offers.
- */
-function closestStaticAsset(targetBytes) {
-  const root = "build/client";
-  const files = [];
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      if (name.startsWith(".")) continue;
-      const path = join(dir, name);
-      const stat = statSync(path);
-      if (stat.isDirectory()) walk(path);
-      else files.push({ path: `/${relative(root, path)}`, bytes: stat.size });
-    }
-  };
-  walk(root);
-  files.sort((a, b) => Math.abs(a.bytes - targetBytes) - Math.abs(b.bytes - targetBytes));
-  return files[0];
 }
 
 function packageVersion(name) {

@@ -3,9 +3,9 @@ import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env, ctx) => {
-  const { db } = backgroundContext({ env, ctx });
+  const { db, env: appEnv } = backgroundContext({ env, ctx });
   const now = new Date(controller.scheduledTime);
-  const { purged, failed } = await purgeExpiredAccounts(db, env.MEDIA, now);
+  const { purged, failed } = await purgeExpiredAccounts({ db, media: env.MEDIA, env: appEnv }, now);
   log(failed.length ? "error" : "info", "purged archived accounts", {
     cron: controller.cron,
     count: purged.length,

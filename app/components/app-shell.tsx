@@ -1,18 +1,22 @@
 import { Form, NavLink, useFetcher, useLocation } from "@remix-run/react";
 import { Building2, ChevronsUpDown, LayoutDashboard, LogOut, Menu, PanelLeft, Settings, UserRound } from "lucide-react";
-import { useCallback, useEffect, useState, type ComponentProps, type ReactNode } from "react";
+import { Suspense, useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { Logo } from "#app/components/logo.tsx";
+import { Pager } from "#app/components/pager.tsx";
 import { NotificationBell } from "#app/components/notifications/notification-bell.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/dialog.tsx";
+import { loadDialogFrames, NavigationDialogFrame } from "#app/components/lazy-dialog.tsx";
 import { cn } from "#app/utils/cn.ts";
+import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 export type ShellViewer = {
   email: string;
   fullName: string;
   userType: "individual" | "organization";
+  /** One page of the switcher (alphabetical); `organizationPages` says how many in all. */
   organizations: { id: string; name: string }[];
+  organizationPages?: { total: number; next: string | null; previous: string | null };
   activeOrganization: { id: string; name: string } | null;
   /** Set while the account is archived (serialised as a string by the loader). */
   archivedAt?: Date | string | null;
@@ -40,6 +44,10 @@ export function AppShell({
   const hydrated = useHydrated();
   const [open, setOpen] = useState(sidebarOpen);
   const [mobileOpen, setMobileOpen] = useState(false);
+  // The slide-over's frame is a lazy chunk (lazy-dialog.tsx), mounted from its first opening on.
+  const [mobileMounted, setMobileMounted] = useState(false);
+  if (mobileOpen && !mobileMounted) setMobileMounted(true);
+  const toggleRef = useRef<HTMLButtonElement>(null);
 
   const toggle = useCallback(() => {
     if (window.matchMedia(MOBILE_QUERY).matches) {
@@ -81,13 +89,21 @@ export function AppShell({
       >
         <SidebarContent viewer={viewer} />
       </aside>
-      <Dialog open={mobileOpen} onOpenChange={setMobileOpen}>
-        <DialogContent className="top-0 left-0 flex h-dvh max-h-dvh w-72 max-w-[85vw] translate-x-0 translate-y-0 flex-col rounded-none border-r p-0 sm:rounded-none">
-          <DialogTitle className="sr-only">Navigation</DialogTitle>
-          <DialogDescription className="sr-only">Pages, organisation and account</DialogDescription>
-          <SidebarContent viewer={viewer} />
-        </DialogContent>
-      </Dialog>
+      {mobileMounted ? (
+        <Suspense fallback={null}>
+          <NavigationDialogFrame
+            open={mobileOpen}
+            onOpenChange={setMobileOpen}
+            // Radix returns focus to its own trigger; this one is the header's toggle.
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              toggleRef.current?.focus();
+            }}
+          >
+            <SidebarContent viewer={viewer} />
+          </NavigationDialogFrame>
+        </Suspense>
+      ) : null}
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
@@ -96,6 +112,10 @@ export function AppShell({
               variant="ghost"
               size="icon"
               onClick={toggle}
+              onPointerEnter={() => {
+                if (window.matchMedia(MOBILE_QUERY).matches) void loadDialogFrames();
+              }}
+              ref={toggleRef}
               aria-label="Toggle sidebar"
               title="Toggle sidebar (Ctrl+B)"
             >
@@ -189,9 +209,14 @@ function SidebarContent({ viewer }: { viewer: ShellViewer }) {
 /** A native disclosure, so switching organisation works with or without JavaScript. */
 function OrganizationSwitcher({ viewer }: { viewer: ShellViewer }) {
   const location = useLocation();
-  if (viewer.organizations.length === 0) return null;
+  const pages = viewer.organizationPages;
+  if (viewer.organizations.length === 0 && !pages?.total) return null;
+  // Paging reloads the page (without JavaScript): the switcher stays open on its new page.
+  const paging = [...new URLSearchParams(location.search).keys()].some((name) =>
+    name.startsWith(ORGANIZATION_SWITCHER_PREFIX),
+  );
   return (
-    <details className="group mt-6 rounded-md border">
+    <details className="group mt-6 rounded-md border" open={paging || undefined}>
       <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
         <Building2 className="size-4 shrink-0 text-muted-foreground" aria-hidden />
         <span className="min-w-0 flex-1 truncate">{viewer.activeOrganization?.name ?? "Choose organisation"}</span>
@@ -213,6 +238,19 @@ function OrganizationSwitcher({ viewer }: { viewer: ShellViewer }) {
           </button>
         ))}
       </Form>
+      {pages && (pages.next || pages.previous) ? (
+        <div className="border-t px-2 pb-2">
+          <Pager
+            prefix={ORGANIZATION_SWITCHER_PREFIX}
+            label="Organisation pages"
+            shown={viewer.organizations.length}
+            total={pages.total}
+            noun="organisations"
+            previous={pages.previous}
+            next={pages.next}
+          />
+        </div>
+      ) : null}
     </details>
   );
 }

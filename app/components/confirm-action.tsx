@@ -1,22 +1,14 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { SubmitButton } from "#app/components/forms.tsx";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "#app/components/ui/alert-dialog.tsx";
+import { ConfirmDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 /**
  * A destructive action behind a confirmation: an alert dialog with JavaScript; without it, a
- * link to ?confirm={id} on this page, where the same confirmation is rendered inline.
+ * link to ?confirm={id} on this page, where the same confirmation is rendered inline. The alert
+ * dialog's frame is a lazy chunk (lazy-dialog.tsx).
  */
 export function ConfirmAction({
   id,
@@ -47,6 +39,9 @@ export function ConfirmAction({
   const hydrated = useHydrated();
   const location = useLocation();
   const searchParams = new URLSearchParams(location.search);
+  // Closed again whenever the page moves on, also when the action redirects back to this same
+  // page (a reset link stays on the dashboard; a removed row would simply unmount).
+  const { mounted, triggerProps, frameProps } = useLazyDialog({ onOpenChange, closeOn: location.key });
   const confirmForm = (
     // With extra inputs (children), a refused answer must show this confirmation again, with its
     // error: without JavaScript that takes the ?confirm= of the page's address.
@@ -88,30 +83,17 @@ export function ConfirmAction({
   }
 
   return (
-    <AlertDialog
-      // Closed again whenever the page moves on, also when the action redirects back to this
-      // same page (a reset link stays on the dashboard; a removed row would simply unmount).
-      key={location.key}
-      onOpenChange={onOpenChange}
-    >
-      <AlertDialogTrigger asChild>
-        <Button variant={triggerVariant} size={triggerSize}>
-          {trigger}
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription asChild>
-            <div>{description}</div>
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          {/* A plain submit: the dialog goes when the page moves on, not before the post is sent. */}
-          {confirmForm}
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <>
+      <Button variant={triggerVariant} size={triggerSize} {...triggerProps}>
+        {trigger}
+      </Button>
+      {mounted ? (
+        <Suspense fallback={null}>
+          <ConfirmDialogFrame title={title} description={description} {...frameProps}>
+            {confirmForm}
+          </ConfirmDialogFrame>
+        </Suspense>
+      ) : null}
+    </>
   );
 }

@@ -1,22 +1,18 @@
 import { Link, useLocation } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { createContext, Suspense, useContext, useEffect, type ReactNode } from "react";
+import { FormDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "#app/components/ui/dialog.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
+
+/** Closes the open form dialog: what its Cancel button does. */
+const CloseDialog = createContext<() => void>(() => {});
 
 /**
  * A form in a dialog. Without JavaScript the trigger is a link to `openHref` and the form shows
  * inline there. The dialog reopens when the server refused the form (`failed`) and closes after
- * a successful submit (which redirects to a new location).
+ * a successful submit (which redirects to a new location). The dialog's frame is a lazy chunk
+ * (lazy-dialog.tsx).
  */
 export function FormDialog({
   title,
@@ -40,11 +36,10 @@ export function FormDialog({
 }) {
   const hydrated = useHydrated();
   const location = useLocation();
-  const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [location.key]);
+  const { mounted, setOpen, triggerProps, frameProps } = useLazyDialog({ closeOn: location.key });
   useEffect(() => {
     if (failed) setOpen(true);
-  }, [failed]);
+  }, [failed, setOpen]);
 
   if (!hydrated) {
     if (location.pathname + location.search !== openHref) {
@@ -64,20 +59,18 @@ export function FormDialog({
     );
   }
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant={triggerVariant} size={triggerSize}>
-          {trigger}
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          {description ? <DialogDescription>{description}</DialogDescription> : null}
-        </DialogHeader>
-        {children}
-      </DialogContent>
-    </Dialog>
+    <>
+      <Button variant={triggerVariant} size={triggerSize} {...triggerProps}>
+        {trigger}
+      </Button>
+      {mounted ? (
+        <Suspense fallback={null}>
+          <FormDialogFrame title={title} description={description} {...frameProps}>
+            <CloseDialog.Provider value={() => setOpen(false)}>{children}</CloseDialog.Provider>
+          </FormDialogFrame>
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 
@@ -85,12 +78,11 @@ export function FormDialog({
 export function FormDialogCancel() {
   const hydrated = useHydrated();
   const location = useLocation();
+  const close = useContext(CloseDialog);
   return hydrated ? (
-    <DialogClose asChild>
-      <Button type="button" variant="outline">
-        Cancel
-      </Button>
-    </DialogClose>
+    <Button type="button" variant="outline" onClick={close}>
+      Cancel
+    </Button>
   ) : (
     <Button asChild variant="outline">
       <Link to={location.pathname}>Cancel</Link>

@@ -92,24 +92,26 @@ export function TextareaField({
 
 /**
  * A submit button that shows progress and refuses a second click while its form is in flight,
- * so a double submit does nothing twice.
+ * so a double submit does nothing twice. The guard is applied after the caller's props: a
+ * caller's `disabled` can only add to it, never lift it, and the button always submits.
  */
 export function SubmitButton({
   intent,
   children,
   pendingText,
+  disabled,
   ...props
-}: { intent?: string; pendingText?: ReactNode } & ComponentProps<typeof Button>) {
+}: { intent?: string; pendingText?: ReactNode } & Omit<ComponentProps<typeof Button>, "type">) {
   const navigation = useNavigation();
   const pending =
     navigation.state === "submitting" && (intent === undefined || navigation.formData?.get("intent") === intent);
   return (
     <Button
-      type="submit"
-      name={intent ? "intent" : undefined}
-      value={intent}
-      disabled={pending || props.disabled}
       {...props}
+      {...(intent ? { name: "intent", value: intent } : {})}
+      type="submit"
+      disabled={pending || disabled}
+      aria-busy={pending || undefined}
     >
       {pending ? <Loader2 className="animate-spin" aria-hidden /> : null}
       {pending && pendingText ? pendingText : children}

@@ -1,64 +1,54 @@
-import { useEffect } from "react";
-import {
-  Toast,
-  ToastClose,
-  ToastDescription,
-  ToastProvider,
-  ToastTitle,
-  ToastViewport,
-} from "#app/components/ui/toast.tsx";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { usePageToast } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
-import { dismissToast, showToast, useShownToast } from "#app/utils/toast.ts";
+import { showToast, useShownToast } from "#app/utils/toast.ts";
+import type { Toast as ToastMessage } from "#app/utils/cookies.server.ts";
 
-export const TOAST_DURATION_MS = 5000;
+const LiveToaster = lazy(() => import("./live-toaster.tsx"));
 
+/**
+ * The one place toasts show. Without JavaScript (and until hydration) the page's toast is a plain
+ * status message; after hydration radix's toaster (live-toaster.tsx) takes over, loaded only when
+ * a visit has something to show, so a page without a toast never loads it (docs/decisions/035).
+ */
 export function Toaster() {
   const toast = usePageToast();
   const hydrated = useHydrated();
   const shown = useShownToast();
+  // Once loaded, radix's toaster stays mounted: it animates a toast out and keeps its viewport.
+  const [live, setLive] = useState(false);
 
   // The page's toast: a flash toast set before a redirect, a failed action's, a loader's.
   useEffect(() => {
     if (toast) showToast(toast);
   }, [toast]);
+  useEffect(() => {
+    if (shown) setLive(true);
+  }, [shown]);
 
-  // Without JavaScript (and until hydration) the same toast shows as a plain status message.
-  if (!hydrated) {
-    return toast ? (
-      <div
-        role="status"
-        className={
-          "fixed right-4 bottom-4 z-[100] w-[calc(100%-2rem)] max-w-[420px] rounded-md border p-4 shadow-lg " +
-          (toast.variant === "destructive"
-            ? "border-destructive bg-destructive text-destructive-foreground"
-            : "bg-card text-card-foreground")
-        }
-      >
-        <p className="text-sm font-semibold">{toast.title}</p>
-        {toast.description ? <p className="text-sm opacity-90">{toast.description}</p> : null}
-      </div>
-    ) : null;
-  }
-
+  if (!hydrated) return toast ? <StatusToast toast={toast} /> : null;
+  if (!shown && !live) return null;
   return (
-    <ToastProvider duration={TOAST_DURATION_MS} swipeDirection="right">
-      {shown ? (
-        <Toast
-          key={shown.id}
-          variant={shown.variant ?? "default"}
-          onOpenChange={(open) => {
-            if (!open) dismissToast(shown.id);
-          }}
-        >
-          <div className="grid gap-1">
-            <ToastTitle>{shown.title}</ToastTitle>
-            {shown.description ? <ToastDescription>{shown.description}</ToastDescription> : null}
-          </div>
-          <ToastClose />
-        </Toast>
-      ) : null}
-      <ToastViewport />
-    </ToastProvider>
+    // While the chunk arrives the toast shows as it does without JavaScript.
+    <Suspense fallback={shown ? <StatusToast toast={shown} /> : null}>
+      <LiveToaster shown={shown} />
+    </Suspense>
+  );
+}
+
+function StatusToast({ toast }: { toast: ToastMessage }) {
+  return (
+    <div
+      role="status"
+      className={
+        "fixed right-4 bottom-4 z-[100] w-[calc(100%-2rem)] max-w-[420px] rounded-md border p-4 shadow-lg " +
+        (toast.variant === "destructive"
+          ? "border-destructive bg-destructive text-destructive-foreground"
+          : "bg-card text-card-foreground")
+      }
+    >
+      <p className="text-sm font-semibold">{toast.title}</p>
+      {toast.description ? <p className="text-sm opacity-90">{toast.description}</p> : null}
+    </div>
   );
 }

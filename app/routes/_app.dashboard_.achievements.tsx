@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { z } from "zod";
+import { Pager } from "#app/components/pager.tsx";
 import { GivenAchievements } from "#app/components/dashboard/given-achievements.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
@@ -10,12 +11,10 @@ import { revokeGivenCredential } from "#app/services/credentials/revoke.server.t
 import { requireViewer } from "#app/utils/session.server.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
 import { isOrganizationAdmin } from "#db/queries/memberships.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 
 export const meta: MetaFunction = () => [{ title: `Given achievements · ${PRODUCT_NAME}` }];
 
-// Pages beyond this are not offered: offsets stay cheap.
-const MAX_PAGE = 500;
-const pageSchema = z.coerce.number().int().min(1).max(MAX_PAGE).catch(1);
 const revokeSchema = z.object({ intent: z.literal("revoke"), credentialId: z.uuid() });
 
 /** The admin of the active organisation only; anyone else goes back to the dashboard. */
@@ -24,8 +23,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const active = viewer.activeOrganization;
   if (!active || !(await isOrganizationAdmin(context.db, { userId: viewer.id, organizationId: active.id })))
     throw redirect("/dashboard");
-  const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? 1);
-  return { organizationName: active.name, page, ...(await listGivenAchievements(context.db, active.id, page)) };
+  const page = pageRequestFrom(new URL(request.url).searchParams, "", PAGE_SIZES.givenAchievements);
+  const { items, next, previous, total } = await listGivenAchievements(context.db, active.id, page);
+  // The creation time is only the cursor's.
+  const rows = items.map(({ createdAt: _, ...row }) => row);
+  return { organizationName: active.name, rows, next, previous, total };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -38,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function GivenAchievementsPage() {
-  const { organizationName, page, rows, hasMore } = useLoaderData<typeof loader>();
+  const { organizationName, rows, next, previous, total } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto grid max-w-5xl gap-6">
       <div className="grid gap-2">
@@ -50,7 +52,20 @@ export default function GivenAchievementsPage() {
         <h1 className="text-3xl font-bold tracking-tight">Given achievements</h1>
         <p className="break-words text-muted-foreground">{organizationName}</p>
       </div>
-      <GivenAchievements rows={rows} page={page} hasMore={hasMore} />
+      <GivenAchievements
+        rows={rows}
+        pager={
+          <Pager
+            prefix=""
+            label="Given achievements pages"
+            shown={rows.length}
+            total={total}
+            noun="given achievements"
+            previous={previous}
+            next={next}
+          />
+        }
+      />
     </div>
   );
 }

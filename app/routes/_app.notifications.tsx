@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { NotificationList } from "#app/components/notifications/notification-list.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -15,13 +15,17 @@ import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { markNotificationsRead } from "#app/services/notifications.server.ts";
 import { requireUser } from "#app/utils/session.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
+import { Pager } from "#app/components/pager.tsx";
 
 export const meta: MetaFunction = () => [{ title: `Notifications · ${PRODUCT_NAME}` }];
 
-// The bell's data (it loads this route with a fetcher) and, without JavaScript, its page.
+// The bell's data (it loads this route with a fetcher: the first page) and the history, a page
+// at a time (`?after=…`, `?before=…`).
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  return loadNotifications(context.db, user.id);
+  const page = pageRequestFrom(new URL(request.url).searchParams, "", PAGE_SIZES.notifications);
+  return loadNotifications(context.db, user.id, page);
 }
 
 const markSchema = z.discriminatedUnion("intent", [
@@ -39,7 +43,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NotificationsPage() {
-  const { items, unread } = useLoaderData<typeof loader>();
+  const { items, unread, total, next, previous } = useLoaderData<typeof loader>();
+  // Marking read comes back to the same page of the history.
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
   return (
     <Card className="mx-auto max-w-2xl">
       <CardHeader className="flex flex-row items-center justify-between gap-2">
@@ -48,7 +55,7 @@ export default function NotificationsPage() {
         </CardTitle>
         {unread > 0 ? (
           <Form method="post">
-            <input type="hidden" name="redirectTo" value="/notifications" />
+            <input type="hidden" name="redirectTo" value={here} />
             <Button type="submit" name="intent" value="mark-all-read" variant="outline" size="sm">
               Mark all read
             </Button>
@@ -56,7 +63,18 @@ export default function NotificationsPage() {
         ) : null}
       </CardHeader>
       <CardContent>
-        <NotificationList items={items} redirectTo="/notifications" />
+        <NotificationList items={items} redirectTo={here} />
+        {total > 0 ? (
+          <Pager
+            prefix=""
+            label="Notification pages"
+            shown={items.length}
+            total={total}
+            noun="notifications"
+            previous={previous}
+            next={next}
+          />
+        ) : null}
       </CardContent>
     </Card>
   );

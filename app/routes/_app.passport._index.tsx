@@ -14,6 +14,7 @@ import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.t
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import {
   addSelfAchievement,
@@ -34,7 +35,9 @@ import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { bioSchema } from "#app/utils/form-schemas.ts";
+import { Pager } from "#app/components/pager.tsx";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { updateBio } from "#db/queries/profiles.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 
@@ -56,14 +59,24 @@ const passportIntent = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("set-visibility"), achievementId: z.uuid(), visible: z.enum(["true", "false"]) }),
 ]);
 
+/** Each list's query parameters (`pending.after`, `achievements.before`): each keeps its place. */
+const PENDING_PREFIX = "pending.";
+const ACCEPTED_PREFIX = "achievements.";
+const EMPTY_LIST = { items: [], next: null, previous: null, total: 0 };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const origin = context.env.APP_URL ?? new URL(request.url).origin;
+  const url = new URL(request.url);
+  const origin = context.env.APP_URL ?? url.origin;
+  const pages = {
+    pending: pageRequestFrom(url.searchParams, PENDING_PREFIX, PAGE_SIZES.ownPendingAchievements),
+    accepted: pageRequestFrom(url.searchParams, ACCEPTED_PREFIX, PAGE_SIZES.passport),
+  };
   const [achievements, toast] = await loadPart(
     context,
     "Error loading data",
-    () => loadOwnAchievements(context.db, viewer.id),
-    { pending: [], accepted: [] },
+    () => loadOwnAchievements(context.db, viewer.id, pages),
+    { pending: EMPTY_LIST, accepted: EMPTY_LIST },
   );
   return { achievements, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast };
 }
@@ -97,7 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success") return replyFailure({ formId: "bio", submission });
     try {
       await updateBio(context.db, viewer.id, submission.value.bio);
-      await invalidatePassports(viewer.id);
+      await invalidatePassports(context.env, viewer.id);
     } catch (error) {
       return replyUnexpected(error, {
         title: "Error updating bio",
@@ -147,9 +160,9 @@ export default function OwnPassport() {
           <Button asChild variant="outline" size="sm">
             <Link to={`/passport/${viewer.id}`}>View public passport</Link>
           </Button>
-          {/* The public passport with every achievement; with JavaScript it opens the print dialog. */}
+          {/* The print view with every achievement; with JavaScript it opens the print dialog. */}
           <Button asChild variant="outline" size="sm">
-            <Link to={`/passport/${viewer.id}?all=1#print`} reloadDocument>
+            <Link to={`/passport/${viewer.id}/print#print`} reloadDocument>
               <Printer aria-hidden /> Print or save as PDF
             </Link>
           </Button>
@@ -174,20 +187,20 @@ export default function OwnPassport() {
 
       <Biography bio={viewer.bio} />
 
-      {achievements.pending.length > 0 ? (
+      {achievements.pending.total > 0 ? (
         <section aria-labelledby="pending-title" className="grid gap-4">
           <h2 id="pending-title" className="text-xl font-semibold">
             Pending Achievements
           </h2>
-          <ul className="grid gap-4">
-            {achievements.pending.map((achievement) => (
+          <ul className="grid gap-4" aria-label="Pending achievements">
+            {achievements.pending.items.map((achievement) => (
               <li key={achievement.id} className="grid gap-2">
                 <AchievementCard achievement={achievement} />
                 <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   <input type="hidden" name="achievementId" value={achievement.id} />
                   {achievement.imageUrl || achievement.videoUrl ? (
                     <label className="mr-auto flex items-center gap-2 text-sm">
-                      <input type="checkbox" name="includeMedia" className="size-4 accent-primary" />
+                      <Checkbox name="includeMedia" />
                       Include the picture or video in my credential
                     </label>
                   ) : null}
@@ -201,6 +214,15 @@ export default function OwnPassport() {
               </li>
             ))}
           </ul>
+          <Pager
+            prefix={PENDING_PREFIX}
+            label="Pending achievements pages"
+            shown={achievements.pending.items.length}
+            total={achievements.pending.total}
+            noun="pending achievements"
+            previous={achievements.pending.previous}
+            next={achievements.pending.next}
+          />
         </section>
       ) : null}
 
@@ -219,14 +241,14 @@ export default function OwnPassport() {
             }
           />
         </div>
-        {achievements.accepted.length === 0 ? (
+        {achievements.accepted.total === 0 ? (
           <div className="rounded-xl border border-dashed p-10 text-center">
             <p className="font-medium">No achievements yet</p>
             <p className="text-sm text-muted-foreground">Start adding your professional story</p>
           </div>
         ) : (
-          <ul className="grid gap-4">
-            {achievements.accepted.map((achievement, index) => (
+          <ul className="grid gap-4" aria-label="Your achievements">
+            {achievements.accepted.items.map((achievement, index) => (
               <li key={achievement.id} className="grid gap-2">
                 <div className={achievement.isVisible ? undefined : "opacity-60"}>
                   <AchievementCard achievement={achievement} priority={index === 0} />
@@ -272,6 +294,17 @@ export default function OwnPassport() {
             ))}
           </ul>
         )}
+        {achievements.accepted.total > 0 ? (
+          <Pager
+            prefix={ACCEPTED_PREFIX}
+            label="Your achievements pages"
+            shown={achievements.accepted.items.length}
+            total={achievements.accepted.total}
+            noun="achievements"
+            previous={achievements.accepted.previous}
+            next={achievements.accepted.next}
+          />
+        ) : null}
       </section>
     </div>
   );

@@ -14,6 +14,7 @@ import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { archiveRefusal, archiveUser, purgeUser } from "#app/services/account-purge.server.ts";
@@ -124,7 +125,7 @@ async function archive(request: Request, context: AppLoadContext, viewer: Viewer
 async function reactivate(request: Request, context: AppLoadContext, viewer: Viewer) {
   if (!viewer.archivedAt) return redirect("/dashboard");
   await reactivateAccount(context.db, viewer.id);
-  await invalidatePassports(viewer.id);
+  await invalidatePassports(context.env, viewer.id);
   return redirectWithToast(context.env, request, "/dashboard", {
     title: "Welcome back",
     description: "Your account has been reactivated.",
@@ -162,7 +163,7 @@ async function purge(request: Request, context: AppLoadContext, viewer: Viewer, 
   }
   // Delete everything first, so a failure leaves the person signed in on Settings, told so and
   // able to try again; then end the session (sign-out tolerates the session row already gone).
-  await purgeUser(context.db, context.cloudflare.env.MEDIA, viewer.id);
+  await purgeUser({ db: context.db, media: context.cloudflare.env.MEDIA, env: context.env }, viewer.id);
   const headers = await signOutHeaders(request, context);
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, viewer.id));
   return redirectWithToast(context.env, request, "/goodbye", { title: "Account Purged" }, { headers });
@@ -193,7 +194,7 @@ async function save(
         bio: value.bio,
         isPublic: value.isPublic === "on",
       });
-      await invalidatePassports(viewer.id);
+      await invalidatePassports(context.env, viewer.id);
       return redirectWithToast(context.env, request, "/settings", { title: "Profile updated" });
 
     case "update-preferences":
@@ -202,7 +203,7 @@ async function save(
         recognitionEmails: value.recognitionEmails === "on",
       });
       // The passport's robots tag changes with the search engine choice.
-      await invalidatePassports(viewer.id);
+      await invalidatePassports(context.env, viewer.id);
       return redirectWithToast(context.env, request, "/settings", { title: "Preferences saved" });
 
     case "change-password": {
@@ -323,12 +324,11 @@ function ProfileSettings() {
           />
           {/* Every account has a public passport (shared decisions), organisation accounts too. */}
           <div className="flex items-start gap-3">
-            <input
+            <Checkbox
               id={fields.isPublic.id}
               name={fields.isPublic.name}
-              type="checkbox"
               defaultChecked={fields.isPublic.initialValue === "on"}
-              className="mt-0.5 size-4 accent-primary"
+              className="mt-0.5"
               aria-describedby="public-note"
             />
             <div className="grid gap-1">
@@ -405,12 +405,11 @@ function PrivacyAndEmails() {
 function CheckboxField(props: { id: string; name: string; defaultChecked: boolean; label: string; note: string }) {
   return (
     <div className="flex items-start gap-3">
-      <input
+      <Checkbox
         id={props.id}
         name={props.name}
-        type="checkbox"
         defaultChecked={props.defaultChecked}
-        className="mt-0.5 size-4 accent-primary"
+        className="mt-0.5"
         aria-describedby={`${props.id}-note`}
       />
       <div className="grid gap-1">

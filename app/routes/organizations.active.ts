@@ -3,7 +3,8 @@ import { z } from "zod";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { requireUser } from "#app/utils/session.server.ts";
-import { listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
+import { findMembership } from "#db/queries/memberships.ts";
+import { setActiveOrganization } from "#db/queries/profiles.ts";
 
 const schema = z.object({ organizationId: z.uuid(), redirectTo: z.string().optional() });
 
@@ -12,8 +13,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw new Response("Invalid organisation", { status: 400 });
-  const organizations = await listMemberOrganizations(context.db, user.id);
-  if (!organizations.some((org) => org.id === parsed.data.organizationId)) {
+  // Any organisation the user is an approved member of, wherever it falls in the switcher's pages.
+  const membership = await findMembership(context.db, { userId: user.id, organizationId: parsed.data.organizationId });
+  if (membership?.status !== "approved") {
     throw forbidden(context, "not a member of the organisation", {
       userId: user.id,
       organizationId: parsed.data.organizationId,

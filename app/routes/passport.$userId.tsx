@@ -1,16 +1,13 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
-import { z } from "zod";
+import { useLoaderData } from "@remix-run/react";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
 import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
-import { responsiveSrcSet } from "#app/utils/media.server.ts";
-import { hasSessionCookie } from "#app/utils/session.server.ts";
-import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
-import { Button } from "#app/components/ui/button.tsx";
-import { MAX_LISTED_ACHIEVEMENTS, loadPassport } from "#db/queries/achievements.ts";
+import { readPublicPassport } from "#app/services/public-passport.server.ts";
+import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
+import { Pager } from "#app/components/pager.tsx";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
 import { socialMeta } from "#app/utils/social-meta.ts";
 
@@ -41,32 +38,21 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-const userIdSchema = z.uuid();
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const showAll = new URL(request.url).searchParams.get("all") === "1";
-  const userId = userIdSchema.safeParse(params.userId);
-  const passport = userId.success
-    ? await loadPassport(context.db, userId.data, showAll ? MAX_LISTED_ACHIEVEMENTS : PUBLIC_PASSPORT_INITIAL_ENTRIES)
-    : null;
-  // Only a visitor with a session can be the owner: no session lookup for everyone else.
-  const isOwner = Boolean(passport && hasSessionCookie(request) && (await context.getUser())?.id === userId.data);
-  // Archived accounts are never public; a private passport is visible to its owner only.
-  const visible = passport && !passport.profile.deletedAt && (passport.profile.isPublic || isOwner);
-  if (!visible)
+  const { searchParams } = new URL(request.url);
+  // The first entries, or (View More, ?all=1) the full list a page at a time.
+  const showAll = searchParams.get("all") === "1";
+  const page = showAll
+    ? pageRequestFrom(searchParams, "", PAGE_SIZES.passport)
+    : { size: PUBLIC_PASSPORT_INITIAL_ENTRIES };
+  const found = await readPublicPassport(request, context, params.userId, page);
+  if (!found)
     return data({ passport: null, showAll, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
-  // The page's one address for previews and search engines (the first page, whatever was asked).
-  const canonicalUrl = new URL(`/passport/${userId.data}`, context.env.APP_URL ?? request.url).href;
-  const achievements = passport.achievements.map((achievement) => ({
-    ...achievement,
-    imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
-  }));
-  return { passport: { ...passport, achievements }, showAll, userId: userId.data as string, isOwner, canonicalUrl };
+  return { ...found, showAll };
 }
 
 export default function PublicPassport() {
   const { passport, showAll, userId, isOwner, canonicalUrl } = useLoaderData<typeof loader>();
-  usePrintOnArrival();
   return (
     <div className="flex min-h-dvh flex-col">
       <LogoHeader />
@@ -78,7 +64,21 @@ export default function PublicPassport() {
             total={passport.total}
             showAll={showAll}
             showAllHref={`/passport/${userId}?all=1`}
+            printHref={`/passport/${userId}/print`}
             canonicalUrl={canonicalUrl ?? undefined}
+            pager={
+              showAll ? (
+                <Pager
+                  prefix=""
+                  label="Achievement pages"
+                  shown={passport.achievements.length}
+                  total={passport.total}
+                  noun="achievements"
+                  previous={passport.previous}
+                  next={passport.next}
+                />
+              ) : undefined
+            }
             avatarDialog={
               isOwner ? (
                 <div className="grid gap-6">
@@ -96,27 +96,9 @@ export default function PublicPassport() {
             }
           />
         ) : (
-          <div className="mx-auto max-w-md py-16 text-center">
-            <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
-            <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
-            <Button asChild className="mt-6">
-              <Link to="/">Go Home</Link>
-            </Button>
-          </div>
+          <PassportNotFound />
         )}
       </main>
     </div>
   );
-}
-
-/**
- * The own passport's "Print or save as PDF" opens this page at #print: once it has loaded (only
- * the owner's page runs scripts), the print dialog opens, and the address loses the marker.
- */
-function usePrintOnArrival() {
-  useEffect(() => {
-    if (window.location.hash !== "#print") return;
-    history.replaceState(null, "", window.location.pathname + window.location.search);
-    window.print();
-  }, []);
 }

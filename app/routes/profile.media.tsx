@@ -66,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await upload.keepOnly([avatar.url]);
       // Every picture has a key of its own, so caches never serve the old one; the old object goes.
       await upload.use(() => updateAvatar(context.db, viewer.id, avatar.url));
-      await Promise.all([deleteMedia(bucket, [viewer.avatarUrl]), invalidatePassports(viewer.id)]);
+      await Promise.all([deleteMedia(bucket, [viewer.avatarUrl]), invalidatePassports(context.env, viewer.id)]);
       return back({ title: "Avatar updated", description: "Your profile picture has been updated successfully" });
     }
 
@@ -83,7 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
       await Promise.all([
         deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
-        invalidatePassports(viewer.id),
+        invalidatePassports(context.env, viewer.id),
       ]);
       return back({ title: "Video uploaded", description: "Your introduction video has been updated." });
     }
@@ -96,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       });
       await Promise.all([
         deleteMedia(bucket, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]),
-        invalidatePassports(viewer.id),
+        invalidatePassports(context.env, viewer.id),
       ]);
       return back({ title: "Video removed", description: "Your introduction video has been removed." });
     }

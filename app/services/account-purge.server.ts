@@ -16,7 +16,7 @@ import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts"
 import { findMembershipIdsOf, findSoleAdminOrganizations } from "#db/queries/memberships.ts";
 import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
-import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import { invalidatePassports, type PassportCacheEnv } from "#app/utils/passport-cache.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media.server.ts";
 
 /**
@@ -40,15 +40,18 @@ export async function archiveUser(context: AppLoadContext, userId: string, keepS
     await cancelStripeSubscriptionOf(context, membershipId);
   }
   await archiveAccount(context.db, userId, keepSessionId);
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, userId));
 }
+
+/** Where one account's data lives, and the environment its passport's cache purge needs. */
+export type AccountStores = { db: Db; media: R2Bucket; env: PassportCacheEnv };
 
 /**
  * Deletes every R2 object and every row of one user. Objects go first: if that fails, the rows
  * remain and the next run tries again, so nothing is left orphaned in R2.
  */
-export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
+export async function purgeUser({ db, media, env }: AccountStores, userId: string) {
   const achievementMedia = await findAchievementMediaOf(db, userId);
   await deleteMedia(
     media,
@@ -59,7 +62,7 @@ export async function purgeUser(db: Db, media: R2Bucket, userId: string) {
   // verify as revoked, and only revoked shells without their data stay.
   await revokeCredentialsOfUser(db, userId);
   await deleteUser(db, userId);
-  await invalidatePassports(userId);
+  await invalidatePassports(env, userId);
 }
 
 const PURGE_BATCH_SIZE = 50;
@@ -72,11 +75,11 @@ const MAX_BATCHES_PER_RUN = 10;
  * purged and those that failed.
  */
 export async function purgeExpiredAccounts(
-  db: Db,
-  media: R2Bucket,
+  stores: AccountStores,
   now = new Date(),
-  purge: (userId: string) => Promise<void> = (userId) => purgeUser(db, media, userId),
+  purge: (userId: string) => Promise<void> = (userId) => purgeUser(stores, userId),
 ) {
+  const { db } = stores;
   const cutoff = subDays(now, ARCHIVE_GRACE_DAYS);
   const purged: string[] = [];
   const failed: string[] = [];

@@ -115,7 +115,7 @@ export async function addSelfAchievement(
     description: `"${input.title}" was added to your passport`,
   } satisfies Toast;
   if (!(await insertSelfAchievement(context.db, userId, input))) throw new AlreadySaved(toast);
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   return toast;
 }
 
@@ -172,7 +172,7 @@ export async function answer(
       );
     }
   }
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   announce(context, announced);
   return status === "accepted"
     ? ({ title: "Achievement accepted" } satisfies Toast)
@@ -187,7 +187,7 @@ export async function changeVisibility(
 ) {
   await requireOwnAchievement(context, userId, achievementId);
   await setAchievementVisibility(context.db, achievementId, userId, visible);
-  await invalidatePassports(userId);
+  await invalidatePassports(context.env, userId);
   return {
     title: visible ? "Achievement shown" : "Achievement hidden",
     description: visible ? "It is on your public passport again." : "It is no longer on your public passport.",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACHIEVEMENT_TYPES } from "#db/schema.ts";
+import { ACHIEVEMENT_TYPES } from "#db/enums.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_MIME_TYPES } from "./media-limits.ts";
 import { httpsUrlField, optionalText, requiredText, submissionKeyField } from "./validation.ts";
 

@@ -14,6 +14,8 @@ export const GOVERNING_LAW = "England and Wales";
 export const RETENTION_MONTHS = 12;
 
 export const PUBLIC_PASSPORT_INITIAL_ENTRIES = 8;
+/** The organisation switcher's page parameters (`switcher.after`, `switcher.before`), on any signed-in page. */
+export const ORGANIZATION_SWITCHER_PREFIX = "switcher.";
 export const REDIRECT_DELAY_MS = 2000;
 export const ARCHIVE_GRACE_DAYS = 30;
 

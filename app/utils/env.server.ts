@@ -38,6 +38,18 @@ const envSchema = z
       .transform((value) => (value === undefined ? undefined : Number(value)))
       .pipe(z.number().int().positive().optional()),
     IMAGE_RESIZING: optional.transform((value) => value === "1" || value === "true"),
+    // Global cache purge (decision 034): with both set, a passport change is purged from every
+    // data centre; without them only the local copy goes and the edge TTL bounds the rest. The
+    // token needs Zone > Cache Purge on this zone only (docs/security.md).
+    CLOUDFLARE_ZONE_ID: optional.pipe(
+      z
+        .string()
+        .regex(/^[0-9a-f]{32}$/, "CLOUDFLARE_ZONE_ID must be the zone's 32-character hex id")
+        .optional(),
+    ),
+    CLOUDFLARE_API_TOKEN: optional,
+    // Where purge requests go; only tests set it (a local fake of the Cloudflare API).
+    CLOUDFLARE_API_BASE: optional.pipe(z.url().optional()),
   })
   .superRefine((env, ctx) => {
     if (env.ENVIRONMENT !== "production") return;
@@ -50,6 +62,15 @@ const envSchema = z
         message: "is the example value; set a secret of your own",
       });
     if (!env.APP_URL) ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "is required in production" });
+  })
+  .superRefine((env, ctx) => {
+    // Half a configuration would silently purge nothing: say so at start instead.
+    if (Boolean(env.CLOUDFLARE_ZONE_ID) !== Boolean(env.CLOUDFLARE_API_TOKEN))
+      ctx.addIssue({
+        code: "custom",
+        path: [env.CLOUDFLARE_ZONE_ID ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_ZONE_ID"],
+        message: "CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN are set together or not at all",
+      });
   });
 
 export type AppEnv = z.infer<typeof envSchema>;

@@ -1,41 +1,125 @@
-// Rendered public passports are kept in the edge cache (the Workers Cache API), keyed by user
-// and page. Every change that alters what a passport shows deletes its entries before the
-// change's response returns, so the next visitor gets a fresh page.
+// Rendered public passports are kept in the edge cache (the Workers Cache API), keyed by their
+// public URL on the app's own origin. Every change that alters what a passport shows deletes its
+// entries before the change's response returns, so the next visitor gets a fresh page: here at
+// once, and in every other data centre through Cloudflare's purge API when the zone is
+// configured (cache-purge.server.ts; without it, the edge TTL below is the bound).
 
-/** A fixed origin for cache keys, so actions, the cron and the Worker all name entries alike. */
+import { purgeEverywhere, type CachePurgeEnv } from "./cache-purge.server.ts";
+
+/** What the cache needs of the environment: the app's origin, and the zone to purge. */
+export type PassportCacheEnv = CachePurgeEnv & { APP_URL?: string };
+
+/** Where internal entries (the landing card; every key without an APP_URL) live: never purged by URL. */
 const CACHE_ORIGIN = "https://passport-cache.invalid";
 const PASSPORT_PATH = /^\/passport\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-/** The pages of one passport: the first entries, and all of them (?all=1). */
-const PAGES = ["", "?all=1"];
-/** Each page is rendered with the cookie banner (no choice made yet) or without it. */
-const BANNER_STATES = ["banner", "no-banner"] as const;
+/**
+ * The pages of one passport with a fixed address: the first entries, the first page of the full
+ * list (?all=1) and the print view with every entry (/print). The full list's later pages are
+ * addressed by keyset cursors (`?all=1&after=…`, `?all=1&before=…`), which cannot be listed:
+ * they are stored under the passport's current generation (see `passportGeneration`).
+ */
+const FIXED_PAGES = ["", "?all=1", "/print"];
+const CURSOR_PAGE = /^\?all=1&(after|before)=([A-Za-z0-9_-]{1,800})$/;
+/**
+ * Each page is rendered with the cookie banner (no choice made yet) or without it: the entry
+ * without the banner is the page's own URL, the other carries this marker in its query.
+ */
+const BANNER_PARAM = "cookie-banner";
+/** A cursor page's entry carries its passport's generation in its query. */
+const GENERATION_PARAM = "generation";
 
 /** How long the edge keeps a page, and how long it may serve it stale while it refreshes. */
 const PASSPORT_EDGE_CACHE_CONTROL = "public, max-age=0, s-maxage=300, stale-while-revalidate=600";
 /** Browsers always ask again, so a change shows on the next visit. */
 export const PASSPORT_BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
-const keyOf = (userId: string, page: string, banner: (typeof BANNER_STATES)[number]) =>
-  `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/${banner}${page}`;
-/** A passport's link preview image (workers/routes/passport-card.ts), purged with its pages. */
-export const passportCardCacheKey = (userId: string) => `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/card.png`;
-export const LANDING_CARD_CACHE_KEY = `${CACHE_ORIGIN}/card.png`;
+const passportPath = (userId: string) => `/passport/${userId.toLowerCase()}`;
+const passportCardPath = (userId: string) => `${passportPath(userId)}/card.png`;
 /** Per user, when its passport last changed: a render that started before then is not stored. */
-const changeMarkerKey = (userId: string) => `${CACHE_ORIGIN}/passport/${userId.toLowerCase()}/changed`;
+const changeMarkerPath = (userId: string) => `${passportPath(userId)}/changed`;
+
+/**
+ * Every public URL of one passport with a fixed address (its fixed pages and its link preview
+ * image), relative to the app's origin: the one list that the cache, the local delete and the
+ * global purge work from, so a page added here is cached, deleted and purged alike.
+ */
+export function passportUrls(userId: string) {
+  return [...FIXED_PAGES.map((page) => `${passportPath(userId)}${page}`), passportCardPath(userId)];
+}
+
+/**
+ * The origin cache keys are made on: the app's public origin, so that Cloudflare's purge by URL
+ * (which only reaches entries keyed on the zone's own host) finds them.
+ */
+export const passportCacheOrigin = (env: { APP_URL?: string }) =>
+  env.APP_URL ? new URL(env.APP_URL).origin : CACHE_ORIGIN;
+
+const keyOf = (origin: string, url: string, withBanner: boolean, generation?: string) => {
+  const key = new URL(url, origin);
+  if (generation) key.searchParams.set(GENERATION_PARAM, generation);
+  if (withBanner) key.searchParams.set(BANNER_PARAM, "1");
+  return key.href;
+};
+/** Every cache entry of one passport with a fixed key: both renderings of each fixed page, and the card. */
+function passportCacheKeys(origin: string, userId: string) {
+  const card = passportCardPath(userId);
+  return passportUrls(userId).flatMap((url) =>
+    url === card ? [keyOf(origin, url, false)] : [keyOf(origin, url, false), keyOf(origin, url, true)],
+  );
+}
+
+/** A passport's link preview image (workers/routes/passport-card.ts), purged with its pages. */
+export const passportCardCacheKey = (origin: string, userId: string) => keyOf(origin, passportCardPath(userId), false);
+export const LANDING_CARD_CACHE_KEY = `${CACHE_ORIGIN}/card.png`;
+const changeMarkerKey = (origin: string, userId: string) => keyOf(origin, changeMarkerPath(userId), false);
 const CHANGED_AT_HEADER = "X-Passport-Changed-At";
 
-/** The user and page of a public passport URL, or null for any other URL (or another page of it). */
+/**
+ * The user and page of a public passport URL, or null for any other URL (or query). `paged`
+ * marks a cursor page of the full list, whose cache key needs the passport's generation.
+ */
 export function passportPage(url: URL) {
-  const match = PASSPORT_PATH.exec(url.pathname);
-  if (!match || !PAGES.includes(url.search)) return null;
-  return { userId: match[1]!, page: url.search };
+  const path = url.pathname.endsWith("/print") ? url.pathname.slice(0, -"/print".length) : url.pathname;
+  const match = PASSPORT_PATH.exec(path);
+  if (!match) return null;
+  const page = `${url.pathname.slice(path.length)}${url.search}`;
+  if (FIXED_PAGES.includes(page)) return { userId: match[1]!, page, paged: false };
+  return CURSOR_PAGE.test(page) ? { userId: match[1]!, page, paged: true } : null;
 }
 
-/** A page's cache entry: it is rendered with the cookie banner or, once a choice is made, without. */
-export function passportCacheEntry({ userId, page }: { userId: string; page: string }, cookieChoiceMade: boolean) {
-  return { userId, key: keyOf(userId, page, cookieChoiceMade ? "no-banner" : "banner") };
+/**
+ * A page's cache entry: it is rendered with the cookie banner or, once a choice is made, without.
+ * A cursor page's key carries the passport's generation (from `passportGeneration`).
+ */
+export function passportCacheEntry(
+  { userId, page }: { userId: string; page: string },
+  cookieChoiceMade: boolean,
+  origin: string,
+  generation?: string,
+) {
+  return { userId, origin, key: keyOf(origin, `${passportPath(userId)}${page}`, !cookieChoiceMade, generation) };
 }
+
+/**
+ * The passport's generation: when it last changed, from its change marker. Cursor pages are
+ * stored under it, so a change (a new marker) retires every one of them at once, however many
+ * cursors visitors followed. A data centre without a marker (none yet, expired, or purged with
+ * the passport) starts a new generation, so pages stored before can never come back.
+ */
+export async function passportGeneration(origin: string, userId: string) {
+  const marker = await edgeCache().match(changeMarkerKey(origin, userId));
+  const changedAt = marker?.headers.get(CHANGED_AT_HEADER);
+  if (changedAt) return changedAt;
+  // One millisecond back: the render this generation is started for began after it.
+  const startedAt = String(Date.now() - 1);
+  await edgeCache().put(changeMarkerKey(origin, userId), changeMarker(startedAt));
+  return startedAt;
+}
+
+/** The marker outlives any render in flight (a Worker request cannot run for minutes) and any stored page. */
+const changeMarker = (changedAt: string) =>
+  new Response("", { headers: { "Cache-Control": "s-maxage=300", [CHANGED_AT_HEADER]: changedAt } });
 
 /** The Worker's edge cache (the DOM typings of `caches` do not know `default`). */
 export const edgeCache = () => (caches as unknown as { default: Cache }).default;
@@ -45,31 +129,36 @@ export const edgeCache = () => (caches as unknown as { default: Cache }).default
  * the old data can finish after the change's invalidation, and must not put the old page back.
  */
 export async function storePassportPage(
-  entry: { userId: string; key: string },
+  entry: { userId: string; origin: string; key: string },
   page: ArrayBuffer,
   headers: Headers,
   renderStartedAt: number,
 ) {
-  const marker = await edgeCache().match(changeMarkerKey(entry.userId));
+  const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
   if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= renderStartedAt) return;
   const stored = new Response(page, { headers });
   stored.headers.set("Cache-Control", PASSPORT_EDGE_CACHE_CONTROL);
   await edgeCache().put(entry.key, stored);
 }
 
-/** Forgets every cached page of these users' passports, and notes when they changed. */
-export async function invalidatePassports(...userIds: string[]) {
+/**
+ * Forgets every cached page of these users' passports, and notes when they changed: here at
+ * once, and in every data centre when the zone's purge API is configured. A failed purge is
+ * logged, never thrown: the change is saved, and the edge TTL bounds what other places show.
+ */
+export async function invalidatePassports(env: PassportCacheEnv, ...userIds: string[]) {
   // caches is absent under the Vite dev server's Node runtime; nothing is cached there.
   if (typeof caches === "undefined") return;
+  const origin = passportCacheOrigin(env);
+  const keys = userIds.flatMap((userId) => passportCacheKeys(origin, userId));
+  const markers = userIds.map((userId) => changeMarkerKey(origin, userId));
   const changedAt = String(Date.now());
-  // The marker outlives any render in flight (a Worker request cannot run for minutes).
-  const marker = () =>
-    new Response("", { headers: { "Cache-Control": "s-maxage=300", [CHANGED_AT_HEADER]: changedAt } });
-  await Promise.all(
-    userIds.flatMap((userId) => [
-      edgeCache().put(changeMarkerKey(userId), marker()),
-      edgeCache().delete(passportCardCacheKey(userId)),
-      ...PAGES.flatMap((page) => BANNER_STATES.map((banner) => edgeCache().delete(keyOf(userId, page, banner)))),
-    ]),
-  );
+  await Promise.all([
+    // A new generation here: every cursor page stored under the old one is unreachable.
+    ...markers.map((marker) => edgeCache().put(marker, changeMarker(changedAt))),
+    ...keys.map((key) => edgeCache().delete(key)),
+    // Elsewhere the markers go too: a data centre without one starts a new generation, which
+    // retires the cursor pages it stored.
+    purgeEverywhere(env, [...keys, ...markers]),
+  ]);
 }

@@ -1,5 +1,7 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { findViewerProfile, listMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
+import { findViewerProfile, loadMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
+import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
@@ -78,14 +80,21 @@ export async function requireViewer(
   { allowArchived = false }: { allowArchived?: boolean } = {},
 ) {
   const { user, session } = await requireSession(request, context);
-  const [profile, organizations] = await Promise.all([
+  // The switcher pages through its own parameters on whatever page it is open.
+  const switcherPage = pageRequestFrom(
+    new URL(request.url).searchParams,
+    ORGANIZATION_SWITCHER_PREFIX,
+    PAGE_SIZES.memberOrganizations,
+  );
+  const [profile, memberships] = await Promise.all([
     findViewerProfile(context.db, user.id),
-    listMemberOrganizations(context.db, user.id),
+    loadMemberOrganizations(context.db, user.id, switcherPage),
   ]);
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
   if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");
 
-  let activeOrganization = organizations.find((org) => org.id === profile.activeOrganizationId) ?? null;
+  const { items: organizations, total, next, previous } = memberships;
+  let activeOrganization = memberships.active;
   if (!activeOrganization && organizations[0] && !profile.deletedAt) {
     activeOrganization = organizations[0];
     await setActiveOrganization(context.db, user.id, activeOrganization.id);
@@ -105,6 +114,7 @@ export async function requireViewer(
     recognitionEmails: profile.recognitionEmails,
     archivedAt: profile.deletedAt,
     organizations,
+    organizationPages: { total, next, previous },
     activeOrganization,
   };
 }

@@ -2,9 +2,7 @@ import { and, count, countDistinct, desc, eq, fillPlaceholders, inArray, type Pl
 import type { AchievementType } from "../schema.ts";
 import type { Db } from "../client.ts";
 import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
-
-/** Upper bound on one list, so no query loads a whole table. */
-export const MAX_LISTED_ACHIEVEMENTS = 500;
+import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
 
 const passportColumns = {
   id: achievements.id,
@@ -21,7 +19,16 @@ const passportColumns = {
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
   // overwrite the achievement's.
   credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
+  // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
+  createdAt: achievements.createdAt,
 };
+
+/** A passport entry's place in its list, newest first. */
+const passportOrder = [achievements.date, achievements.createdAt];
+const passportCursor = (row: { date: string; createdAt: Date; id: string }): Cursor => ({
+  key: [row.date, row.createdAt.getTime()],
+  id: row.id,
+});
 
 /** An achievement whose credential was revoked leaves every passport (its owner's too). */
 const notRevoked = sql`${credentials.revokedAt} is null`;
@@ -56,15 +63,8 @@ function passportStatements(db: Db) {
       .where(eq(profiles.id, userId))
       .limit(1)
       .prepare(),
-    entries: db
-      .select(passportColumns)
-      .from(achievements)
-      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
-      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-      .where(shownOnPassport(userId))
-      .orderBy(desc(achievements.date), desc(achievements.createdAt))
-      .limit(sql.placeholder("limit"))
-      .prepare(),
+    // The first page (the common visit); pages after a cursor are built per request.
+    entries: passportEntries(db, userId, { size: 0 }).limit(sql.placeholder("limit")).prepare(),
     total: db
       .select({ value: count() })
       .from(achievements)
@@ -75,15 +75,31 @@ function passportStatements(db: Db) {
 }
 const passportStatementsByDb = new WeakMap<Db, ReturnType<typeof passportStatements>>();
 
+/** One page of a passport's shown entries (keyset, newest first). */
+function passportEntries(db: Db, userId: string | Placeholder, page: PageRequest) {
+  const { where, orderBy, limit } = keyset(passportOrder, achievements.id, "desc", page);
+  return db
+    .select(passportColumns)
+    .from(achievements)
+    .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+    .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+    .where(and(shownOnPassport(userId), where))
+    .orderBy(...orderBy)
+    .$dynamic()
+    .limit(limit);
+}
+
 /**
- * Everything a public passport shows, in one D1 round trip: the profile, the first `limit`
- * accepted and visible achievements (newest first) and how many there are in all.
+ * Everything a public passport page shows, in one D1 round trip: the profile, one page of the
+ * accepted and visible achievements (newest first, after or before a cursor) and how many
+ * there are in all.
  */
-export async function loadPassport(db: Db, userId: string, limit: number) {
+export async function loadPassport(db: Db, userId: string, page: PageRequest) {
   let statements = passportStatementsByDb.get(db);
   if (!statements) passportStatementsByDb.set(db, (statements = passportStatements(db)));
-  const { profile, entries, total } = statements;
-  const values = { userId, limit: Math.min(limit, MAX_LISTED_ACHIEVEMENTS) };
+  const { profile, total } = statements;
+  const entries = page.after || page.before ? passportEntries(db, userId, page).prepare() : statements.entries;
+  const values = { userId, limit: page.size + 1 };
   // drizzle's batch() cannot fill placeholders: bind the prepared SQL and map the rows with
   // each statement's own result mapping.
   const bound = [profile, entries, total].map((statement) => {
@@ -94,11 +110,26 @@ export async function loadPassport(db: Db, userId: string, limit: number) {
   const [profileRow] = profile.mapAllResult(profileResult, true) as Awaited<ReturnType<typeof profile.all>>;
   const [totalRow] = total.mapAllResult(totalResult, true) as Awaited<ReturnType<typeof total.all>>;
   if (!profileRow) return null;
-  return {
-    profile: profileRow,
-    achievements: entries.mapAllResult(entriesResult, true) as Awaited<ReturnType<typeof entries.all>>,
-    total: totalRow?.value ?? 0,
-  };
+  const rows = entries.mapAllResult(entriesResult, true) as Awaited<ReturnType<typeof entries.all>>;
+  const { items, next, previous } = toPage(rows, page, passportCursor);
+  return { profile: profileRow, achievements: items, next, previous, total: totalRow?.value ?? 0 };
+}
+
+/**
+ * Every shown entry of a passport after `from` (all of them without), for the print view: read a
+ * chunk at a time through the same keyset (one bounded query each), so a long career is never
+ * cut short and no query is unbounded.
+ */
+export async function loadAllPassportEntries(db: Db, userId: string, chunk: number, from?: Cursor) {
+  const entries: Awaited<ReturnType<typeof loadChunk>> = [];
+  const loadChunk = (after: Cursor | undefined) => passportEntries(db, userId, { size: chunk, after }).all();
+  let after = from;
+  for (;;) {
+    const rows = await loadChunk(after);
+    entries.push(...rows.slice(0, chunk));
+    if (rows.length <= chunk) return entries;
+    after = passportCursor(rows[chunk - 1]!);
+  }
 }
 
 /** The personal dashboard: counts and the latest few of the user's live achievements. */
@@ -229,26 +260,49 @@ export async function setAchievementVisibility(db: Db, id: string, userId: strin
   return rows.length > 0;
 }
 
-/** The owner's passport: pending offers and every accepted achievement (hidden ones too). */
-export async function loadOwnAchievements(db: Db, userId: string) {
+/**
+ * The owner's passport in one round trip: a page of pending offers (newest first), a page of
+ * accepted achievements (hidden ones too; by date, newest first) and how many of each there are.
+ */
+export async function loadOwnAchievements(
+  db: Db,
+  userId: string,
+  pages: { pending: PageRequest; accepted: PageRequest },
+) {
   const columns = { ...passportColumns, isVisible: achievements.isVisible };
-  const [pending, accepted] = await db.batch([
+  const pendingWhere = and(eq(achievements.userId, userId), eq(achievements.status, "pending"));
+  const acceptedWhere = and(eq(achievements.userId, userId), eq(achievements.status, "accepted"), notRevoked);
+  const pendingPage = keyset(achievements.createdAt, achievements.id, "desc", pages.pending);
+  const acceptedPage = keyset(passportOrder, achievements.id, "desc", pages.accepted);
+  const [pending, accepted, [pendingTotal], [acceptedTotal]] = await db.batch([
     db
       .select(columns)
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
       .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-      .where(and(eq(achievements.userId, userId), eq(achievements.status, "pending")))
-      .orderBy(desc(achievements.createdAt))
-      .limit(MAX_LISTED_ACHIEVEMENTS),
+      .where(and(pendingWhere, pendingPage.where))
+      .orderBy(...pendingPage.orderBy)
+      .limit(pendingPage.limit),
     db
       .select(columns)
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
       .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-      .where(and(eq(achievements.userId, userId), eq(achievements.status, "accepted"), notRevoked))
-      .orderBy(desc(achievements.date), desc(achievements.createdAt))
-      .limit(MAX_LISTED_ACHIEVEMENTS),
+      .where(and(acceptedWhere, acceptedPage.where))
+      .orderBy(...acceptedPage.orderBy)
+      .limit(acceptedPage.limit),
+    db.select({ value: count() }).from(achievements).where(pendingWhere),
+    db
+      .select({ value: count() })
+      .from(achievements)
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .where(acceptedWhere),
   ]);
-  return { pending, accepted };
+  return {
+    pending: {
+      ...toPage(pending, pages.pending, (row) => ({ key: row.createdAt.getTime(), id: row.id })),
+      total: pendingTotal?.value ?? 0,
+    },
+    accepted: { ...toPage(accepted, pages.accepted, passportCursor), total: acceptedTotal?.value ?? 0 },
+  };
 }

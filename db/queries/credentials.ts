@@ -1,6 +1,7 @@
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
 import { achievements, credentials, credentialStatusLists, organizations, profiles, users } from "../schema.ts";
+import { keyset, toPage, type PageRequest } from "./paging.ts";
 
 /** What a credential says about an accepted organisation achievement, and who it is for. */
 export async function findIssuable(db: Db, achievementId: string) {
@@ -146,29 +147,35 @@ export function revokeCredentialsOfUser(db: Db, userId: string) {
   return revokeWhere(db, sql`user_id = ${userId}`, true);
 }
 
-export const GIVEN_PAGE_SIZE = 20;
-
 /**
- * One page of the achievements an organisation gave, newest first, with their credential when
- * one was issued. One row more than a page is read to tell whether another page follows.
+ * One page of the achievements an organisation gave (keyset, newest first by creation, the id
+ * breaking ties), with their credential when one was issued, and how many it gave in all: one
+ * round trip.
  */
-export async function listGivenAchievements(db: Db, organizationId: string, page: number) {
-  const rows = await db
-    .select({
-      id: achievements.id,
-      title: achievements.title,
-      date: achievements.date,
-      status: achievements.status,
-      recipientName: profiles.fullName,
-      credentialId: credentials.id,
-      revokedAt: credentials.revokedAt,
-    })
-    .from(achievements)
-    .innerJoin(profiles, eq(profiles.id, achievements.userId))
-    .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-    .where(eq(achievements.organizationId, organizationId))
-    .orderBy(desc(achievements.createdAt), desc(achievements.id))
-    .limit(GIVEN_PAGE_SIZE + 1)
-    .offset((page - 1) * GIVEN_PAGE_SIZE);
-  return { rows: rows.slice(0, GIVEN_PAGE_SIZE), hasMore: rows.length > GIVEN_PAGE_SIZE };
+export async function listGivenAchievements(db: Db, organizationId: string, page: PageRequest) {
+  const given = eq(achievements.organizationId, organizationId);
+  const { where, orderBy, limit } = keyset(achievements.createdAt, achievements.id, "desc", page);
+  const [rows, [total]] = await db.batch([
+    db
+      .select({
+        id: achievements.id,
+        title: achievements.title,
+        date: achievements.date,
+        status: achievements.status,
+        recipientName: profiles.fullName,
+        // Aliased: a batch reads rows as objects, where a second "id" would overwrite the first.
+        credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
+        revokedAt: credentials.revokedAt,
+        createdAt: achievements.createdAt,
+      })
+      .from(achievements)
+      .innerJoin(profiles, eq(profiles.id, achievements.userId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .where(and(given, where))
+      .orderBy(...orderBy)
+      .limit(limit),
+    db.select({ value: count() }).from(achievements).where(given),
+  ]);
+  const cursorOf = (row: { createdAt: Date; id: string }) => ({ key: row.createdAt.getTime(), id: row.id });
+  return { ...toPage(rows, page, cursorOf), total: total?.value ?? 0 };
 }

@@ -1,8 +1,7 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { inListLimit, rowsPerInsert, type Db } from "../client.ts";
 import { notifications, type NotificationType } from "../schema.ts";
-
-export const NOTIFICATIONS_FETCHED = 20;
+import { keyset, PAGE_SIZES, toPage, type PageRequest } from "./paging.ts";
 
 // Each row binds id, user, title, message, type, read and created_at.
 const NOTIFICATIONS_PER_INSERT = rowsPerInsert(7);
@@ -42,9 +41,19 @@ export function notificationInsert(db: Db, row: NewNotification, when?: SQL) {
     .returning();
 }
 
-/** The bell's data in one round trip: the latest 20, and how many of all are unread. */
-export async function loadNotifications(db: Db, userId: string) {
-  const [items, [unread]] = await db.batch([
+/**
+ * One page of a user's notifications (keyset, newest first, the id breaking ties), how many
+ * there are and how many are unread, in one round trip. The bell shows the first page; the
+ * history at /notifications pages through the rest.
+ */
+export async function loadNotifications(
+  db: Db,
+  userId: string,
+  page: PageRequest = { size: PAGE_SIZES.notifications },
+) {
+  const mine = eq(notifications.userId, userId);
+  const { where, orderBy, limit } = keyset(notifications.createdAt, notifications.id, "desc", page);
+  const [rows, [totals]] = await db.batch([
     db
       .select({
         id: notifications.id,
@@ -55,15 +64,16 @@ export async function loadNotifications(db: Db, userId: string) {
         createdAt: notifications.createdAt,
       })
       .from(notifications)
-      .where(eq(notifications.userId, userId))
-      .orderBy(desc(notifications.createdAt))
-      .limit(NOTIFICATIONS_FETCHED),
+      .where(and(mine, where))
+      .orderBy(...orderBy)
+      .limit(limit),
     db
-      .select({ value: count() })
+      .select({ total: count(), unread: count(sql`case when ${notifications.read} = 0 then 1 end`) })
       .from(notifications)
-      .where(and(eq(notifications.userId, userId), eq(notifications.read, false))),
+      .where(mine),
   ]);
-  return { items, unread: unread?.value ?? 0 };
+  const cursorOf = (row: { createdAt: Date; id: string }) => ({ key: row.createdAt.getTime(), id: row.id });
+  return { ...toPage(rows, page, cursorOf), total: totals?.total ?? 0, unread: totals?.unread ?? 0 };
 }
 
 /** Marks read the given ones (or all) of this user's notifications; never another user's. */

@@ -4,20 +4,17 @@
 import { asc, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 
-/** Every paged list's page size, in one place. */
-export const PAGE_SIZES = {
-  teamMembers: 50,
-  pendingRequests: 20,
-  // The organisation directory and its search.
-  organizations: 20,
-} as const;
+export { PAGE_SIZES } from "./page-sizes.ts";
 
-type CursorKey = string | number;
+type CursorValue = string | number;
+/** A sort key of one column, or of several (compared in order) when one column has ties. */
+type CursorKey = CursorValue | CursorValue[];
 export type Cursor = { key: CursorKey; id: string };
 export type PageRequest = { size: number; after?: Cursor; before?: Cursor };
 export type Page<T> = { items: T[]; next: string | null; previous: string | null };
 
-const cursorSchema = z.tuple([z.union([z.string().max(400), z.number()]), z.string().max(64)]);
+const cursorValue = z.union([z.string().max(400), z.number()]);
+const cursorSchema = z.tuple([z.union([cursorValue, z.array(cursorValue).min(1).max(4)]), z.string().max(64)]);
 
 export function encodeCursor(cursor: Cursor) {
   const bytes = new TextEncoder().encode(JSON.stringify([cursor.key, cursor.id]));
@@ -51,13 +48,20 @@ export function pageRequestFrom(searchParams: URLSearchParams, prefix: string, s
  * The WHERE, ORDER BY and LIMIT of one page over (key, id) in `order`. Going back reads the
  * previous rows in reverse order (still through the index), and `toPage` turns them round.
  */
-export function keyset(key: SQLWrapper, id: SQLWrapper, order: "asc" | "desc", page: PageRequest) {
+export function keyset(key: SQLWrapper | SQLWrapper[], id: SQLWrapper, order: "asc" | "desc", page: PageRequest) {
+  const columns = [...(Array.isArray(key) ? key : [key]), id];
   const cursor = page.before ?? page.after;
+  const values = cursor ? [...(Array.isArray(cursor.key) ? cursor.key : [cursor.key]), cursor.id] : [];
   const ascending = (order === "asc") === !page.before;
-  const where: SQL | undefined = cursor
-    ? sql`(${key}, ${id}) ${sql.raw(ascending ? ">" : "<")} (${cursor.key}, ${cursor.id})`
-    : undefined;
-  const orderBy = ascending ? [asc(key as SQL), asc(id as SQL)] : [desc(key as SQL), desc(id as SQL)];
+  // A cursor of another list's shape (a hand-edited URL) is no cursor: the first page.
+  const where: SQL | undefined =
+    cursor && values.length === columns.length
+      ? sql`(${sql.join(columns, sql`, `)}) ${sql.raw(ascending ? ">" : "<")} (${sql.join(
+          values.map((value) => sql`${value}`),
+          sql`, `,
+        )})`
+      : undefined;
+  const orderBy = columns.map((column) => (ascending ? asc(column as SQL) : desc(column as SQL)));
   return { where, orderBy, limit: page.size + 1 };
 }
 

@@ -7,8 +7,9 @@ import { gzipSync } from "node:zlib";
 export const GZIP_LEVEL = 9;
 const gzipBytes = (buffer) => gzipSync(buffer, { level: GZIP_LEVEL }).length;
 
-export async function measurePageBytes(pageUrl) {
-  const html = Buffer.from(await (await fetchOk(pageUrl)).arrayBuffer());
+/** `headers` (a signed-in page's Cookie) go with the page's request only: assets are public. */
+export async function measurePageBytes(pageUrl, headers = {}) {
+  const html = Buffer.from(await (await fetchOk(pageUrl, headers)).arrayBuffer());
   const { scripts, stylesheets } = referencedAssets(html.toString("utf8"), pageUrl);
   const js = await sumGzip(await scriptGraph(scripts));
   const css = await sumGzip(stylesheets);
@@ -63,7 +64,7 @@ async function scriptGraph(entries) {
 }
 
 /** Relative or absolute-path module specifiers in `import … from "x"`, `import "x"`, `export … from "x"` (and `import("x")`). */
-function importSpecifiers(source, { dynamic }) {
+export function importSpecifiers(source, { dynamic }) {
   const found = [];
   const isPath = (specifier) => /^(\.{1,2}\/|\/)/.test(specifier);
   for (const [, specifier] of source.matchAll(
@@ -88,8 +89,8 @@ async function sumGzip(urls) {
   return { total: files.reduce((sum, file) => sum + file.gzip, 0), files };
 }
 
-async function fetchOk(url) {
-  const response = await fetch(url);
+async function fetchOk(url, headers = {}) {
+  const response = await fetch(url, { headers, redirect: "manual" });
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
   return response;
 }

@@ -54,10 +54,31 @@ export function prepareState(passport) {
  */
 export async function startServer(
   port,
-  { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development" } = {},
+  { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development", via = "api" } = {},
 ) {
   const log = openSync(logFile, "w");
-  const child = spawn("node", ["scripts/bench/dev-server.mjs", String(port), persistTo, environment], {
+  // `via: "cli"` runs the `wrangler dev` command instead (DevTools inspector on): on a loaded
+  // machine the API-started server has been seen to accept connections and never answer.
+  const [command, args] =
+    via === "cli"
+      ? [
+          "npx",
+          [
+            "wrangler",
+            "dev",
+            "--port",
+            String(port),
+            "--persist-to",
+            persistTo,
+            "--var",
+            `ENVIRONMENT:${environment}`,
+            "--var",
+            `APP_URL:http://localhost:${port}`,
+            "--show-interactive-dev-session=false",
+          ],
+        ]
+      : ["node", ["scripts/bench/dev-server.mjs", String(port), persistTo, environment]];
+  const child = spawn(command, args, {
     stdio: ["ignore", log, log],
     env: baseEnv,
     detached: true,

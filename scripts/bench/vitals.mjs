@@ -27,17 +27,21 @@ export async function launchBrowser() {
   });
 }
 
-/** Median LCP, CLS and TBT over `runs` cold loads of `url`, with every run's figures. */
-export async function measureVitals(browser, url, runs) {
+/**
+ * Median LCP, CLS and TBT over `runs` cold loads of `url`, with every run's figures. `cookies`
+ * (`[{ name, value }]`, a session) make each cold load a signed-in one: still no HTTP cache.
+ */
+export async function measureVitals(browser, url, runs, { cookies = [] } = {}) {
   const samples = [];
-  for (let i = 0; i < runs; i++) samples.push(await coldLoad(browser, url));
+  for (let i = 0; i < runs; i++) samples.push(await coldLoad(browser, url, cookies));
   const median = (key) => medianOf(samples.map((sample) => sample[key]));
   return { lcp: median("lcp"), cls: median("cls"), tbt: median("tbt"), fcp: median("fcp"), samples };
 }
 
-async function coldLoad(browser, url) {
+async function coldLoad(browser, url, cookies) {
   const context = await browser.newContext(PHONE);
   try {
+    await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: new URL(url).origin })));
     const page = await context.newPage();
     await page.addInitScript(observeVitals);
     const cdp = await context.newCDPSession(page);
@@ -51,6 +55,9 @@ async function coldLoad(browser, url) {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLING.cpuSlowdown });
     const response = await page.goto(url, { waitUntil: "load", timeout: 120_000 });
     if (!response?.ok()) throw new Error(`GET ${url} in Chromium: ${response?.status()}`);
+    // A lost session would measure the sign-in page instead.
+    if (new URL(page.url()).pathname !== new URL(url).pathname)
+      throw new Error(`GET ${url} in Chromium ended on ${page.url()}`);
     await page.waitForTimeout(QUIET_MS);
     return await page.evaluate(readVitals);
   } finally {

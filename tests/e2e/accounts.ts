@@ -59,3 +59,29 @@ export async function signUpAndConfirm(
   expect(confirm.ok()).toBe(true);
   return { name, email, password: PASSWORD };
 }
+
+/** A name no other test uses, such as `Org 1a2b3c`. */
+export const uniqueName = (prefix: string) => `${prefix} ${crypto.randomUUID().slice(0, 6)}`;
+
+/**
+ * An organisation account with its organisation, signed in on `page` (left on /dashboard), and
+ * what its admin shares: the invite link (path and query, to open on the test server) and the
+ * organisation's id in it.
+ */
+export async function createOrganisation(
+  page: Page,
+  { adminName = "Olive Admin", name = uniqueName("Org") }: { adminName?: string; name?: string } = {},
+) {
+  const admin = await signUpAndConfirm(page, { name: adminName, organizationName: name });
+  await page.goto("/dashboard");
+  const link = new URL(await page.getByRole("textbox", { name: "Invite link" }).inputValue());
+  return { admin, name, invitePath: link.pathname + link.search, organizationId: link.pathname.split("/").pop()! };
+}
+
+/** A new person, signed in on `page`, who joins the organisation through its invite link. */
+export async function joinAsNewMember(page: Page, invitePath: string, fields: { name?: string; email?: string } = {}) {
+  const member = await signUpAndConfirm(page, fields);
+  await page.goto(invitePath);
+  await expect(page.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+  return member;
+}

@@ -1,5 +1,11 @@
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import {
+  routeBundle,
+  SIGNED_IN_JS_BUDGET,
+  SIGNED_IN_JS_CEILING,
+  SIGNED_IN_ROUTES,
+} from "../../scripts/bench/bundles.mjs";
 import { expect, test } from "./fixtures.ts";
 
 // Byte budgets of the pages visitors open from a phone: the public passport (8 entries) and the
@@ -53,4 +59,49 @@ test("the server bundle is production code, whatever server runs it", () => {
   // `wrangler dev` would otherwise make it run React's development build, about twice the render
   // cost of every page (docs/decisions/013).
   expect(readFileSync("build/server/index.js", "utf8")).not.toContain("process.env.NODE_ENV");
+});
+
+// The signed-in pages people use every day (issue 19): the JavaScript of their first load, read
+// from the build (scripts/bench/bundles.mjs, the same figures as bench/bundles.md).
+test.describe("signed-in pages", () => {
+  for (const { path, routeId } of SIGNED_IN_ROUTES) {
+    test(`${path} loads no more JavaScript at first than its ceiling, and its popovers and dialogs lazily`, () => {
+      const bundle = routeBundle(routeId);
+      test.info().annotations.push({ type: "first-load JS gzip bytes", description: String(bundle.js) });
+      expect(bundle.js).toBeLessThanOrEqual(SIGNED_IN_JS_CEILING);
+      expect(SIGNED_IN_JS_CEILING).toBeGreaterThanOrEqual(SIGNED_IN_JS_BUDGET);
+      // What only an interaction needs is not in the first load: radix's dialog (every dialog's
+      // frame) and the notification popover's popper.
+      const lazy = bundle.lazy.map((file) => file.path).join(" ");
+      expect(lazy).toMatch(/dialog-frames-/);
+      expect(lazy).toMatch(/notification-popover-/);
+      expect(bundle.initial.map((file) => file.path).join(" ")).not.toMatch(/dialog-frames-|notification-popover-/);
+    });
+  }
+
+  test("the report's first load is what a signed-in page really preloads", async ({ page, request }) => {
+    const signIn = await request.post("/auth", {
+      form: { intent: "signin", email: "admin@example.com", password: "passport-demo" },
+    });
+    expect(signIn.ok()).toBe(true);
+    const response = await request.get("/dashboard");
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    const preloaded = [...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((match) => match[1]!);
+    expect(preloaded.length).toBeGreaterThan(0);
+    const { initial } = routeBundle("routes/_app.dashboard");
+    expect(initial.map((file) => file.path)).toEqual(expect.arrayContaining(preloaded));
+
+    // And what loads lazily does load when asked: the bell's popover on the first press.
+    await page
+      .context()
+      .addCookies(
+        (await request.storageState()).cookies.map(({ name, value, domain, path }) => ({ name, value, domain, path })),
+      );
+    await page.goto("/dashboard");
+    const popoverChunk = page.waitForRequest(/notification-popover-/);
+    await page.getByRole("button", { name: /^Notifications/ }).click();
+    await popoverChunk;
+    await expect(page.getByRole("dialog").getByRole("heading", { name: "Notifications" })).toBeVisible();
+  });
 });

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, joinAsNewMember, uniqueName } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 test("a member accepts, downloads the credential and the Verify page reports it valid; revoked after the admin revokes it", async ({
@@ -8,14 +8,8 @@ test("a member accepts, downloads the credential and the Verify page reports it 
 }) => {
   // Two accounts, an organisation, two verifications and a revocation: a long story.
   test.slow();
-  const name = `Issuers ${crypto.randomUUID().slice(0, 6)}`;
-  await signUpAndConfirm(admin, { name: "Ida Issuer", organizationName: name });
-  await admin.goto("/dashboard");
-  const link = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue());
-  const invite = link.pathname + link.search;
-  await signUpAndConfirm(member, { name: "Vera Verified" });
-  await member.goto(invite);
-  await expect(member.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+  const { invitePath } = await createOrganisation(admin, { adminName: "Ida Issuer", name: uniqueName("Issuers") });
+  await joinAsNewMember(member, invitePath, { name: "Vera Verified" });
 
   await admin.reload();
   await admin.getByRole("button", { name: "Give Achievement to Vera Verified" }).click();

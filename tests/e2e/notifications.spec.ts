@@ -1,5 +1,12 @@
 import { request as apiRequest, type Page } from "@playwright/test";
-import { PASSWORD, signUpAndConfirm, uniqueEmail, confirmationLink } from "./accounts.ts";
+import {
+  PASSWORD,
+  signUpAndConfirm,
+  uniqueEmail,
+  confirmationLink,
+  createOrganisation,
+  uniqueName,
+} from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 const bell = (page: Page) => page.getByRole("button", { name: /^Notifications/ });
@@ -14,12 +21,10 @@ test("an admin's approval reaches both of the member's tabs live, and no one els
   page: admin,
   newPersonPage,
 }) => {
-  const name = `Live ${crypto.randomUUID().slice(0, 6)}`;
-  await signUpAndConfirm(admin, { name: "Avery Admin", organizationName: name });
-  await admin.goto("/dashboard");
-  const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname
-    .split("/")
-    .pop()!;
+  const { name, organizationId } = await createOrganisation(admin, {
+    adminName: "Avery Admin",
+    name: uniqueName("Live"),
+  });
 
   const memberTab = await newPersonPage();
   const { email } = await signUpAndConfirm(memberTab, { name: "Mina Member" });
@@ -52,11 +57,7 @@ test("an admin's approval reaches both of the member's tabs live, and no one els
 });
 
 test("the badge shows 9+ above nine, and clicking an item marks it read", async ({ page: admin, baseURL }) => {
-  await signUpAndConfirm(admin, { name: "Nova Admin", organizationName: `Busy ${crypto.randomUUID().slice(0, 6)}` });
-  await admin.goto("/dashboard");
-  const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname
-    .split("/")
-    .pop()!;
+  const { organizationId } = await createOrganisation(admin, { adminName: "Nova Admin", name: uniqueName("Busy") });
 
   // Ten people ask to join, each a client of their own.
   for (let person = 0; person < 10; person++) {
@@ -87,12 +88,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the bell is a link to a page that lists and marks all read", async ({ page: admin, secondPage: person }) => {
-    const name = `Quiet ${crypto.randomUUID().slice(0, 6)}`;
-    await signUpAndConfirm(admin, { name: "Quinn Admin", organizationName: name });
-    await admin.goto("/dashboard");
-    const organizationId = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname
-      .split("/")
-      .pop()!;
+    const { organizationId } = await createOrganisation(admin, { adminName: "Quinn Admin", name: uniqueName("Quiet") });
     await signUpAndConfirm(person, { name: "Pia Person" });
     await person.request.post("/dashboard", { form: { intent: "request-join", organizationId } });
 

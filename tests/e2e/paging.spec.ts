@@ -1,17 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
+import { runSql } from "./seed-sql.ts";
 
 const PAGE = 50; // PAGE_SIZES.teamMembers
 
-/**
- * `count` members of the organisation, written straight into the test server's local D1 (as
- * the benchmark seeds): making 60 accounts through the forms would take minutes.
- */
+/** `count` members of the organisation, written straight into the test server's local D1. */
 function seedMembers(organizationId: string, count: number) {
   const rows = Array.from({ length: count }, (_, i) => {
     const id = crypto.randomUUID();
@@ -23,13 +17,7 @@ function seedMembers(organizationId: string, count: number) {
       `insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) values ('${crypto.randomUUID()}', '${id}', '${organizationId}', 'approved', ${at}, ${at}, 'inactive');`,
     ].join("\n");
   });
-  const file = join(mkdtempSync(join(tmpdir(), "paging-")), "members.sql");
-  writeFileSync(file, rows.join("\n"));
-  execFileSync(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", ".wrangler/e2e", "--file", file, "--yes"],
-    { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" } },
-  );
+  runSql(rows);
 }
 
 async function organisationWithManyMembers(page: Page) {

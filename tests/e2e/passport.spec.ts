@@ -1,4 +1,4 @@
-import { signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, joinAsNewMember, signUpAndConfirm, uniqueName } from "./accounts.ts";
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -14,14 +14,8 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
   secondPage: member,
   newPersonPage,
 }) => {
-  const name = `Givers ${crypto.randomUUID().slice(0, 6)}`;
-  await signUpAndConfirm(admin, { name: "Gale Admin", organizationName: name });
-  await admin.goto("/dashboard");
-  const link = new URL(await admin.getByRole("textbox", { name: "Invite link" }).inputValue());
-  const invite = link.pathname + link.search;
-  await signUpAndConfirm(member, { name: "Mo Member" });
-  await member.goto(invite);
-  await expect(member.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+  const { name, invitePath } = await createOrganisation(admin, { adminName: "Gale Admin", name: uniqueName("Givers") });
+  await joinAsNewMember(member, invitePath, { name: "Mo Member" });
 
   for (const title of ["Safety Champion", "Not For Me"]) {
     await admin.reload();

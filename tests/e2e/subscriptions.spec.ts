@@ -1,17 +1,12 @@
 import type { Page } from "@playwright/test";
-import { signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, signUpAndConfirm, uniqueName } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 async function organisationWithMember(admin: Page, member: Page) {
-  await signUpAndConfirm(admin, {
-    name: "Sol Subscriber",
-    organizationName: `Paying ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  await admin.goto("/dashboard");
-  const link = await admin.getByRole("textbox", { name: "Invite link" }).inputValue();
+  const { invitePath } = await createOrganisation(admin, { adminName: "Sol Subscriber", name: uniqueName("Paying") });
   await signUpAndConfirm(member, { name: "Max Member" });
   // Joining is tested elsewhere; post the invite as its form does.
-  const { pathname, searchParams } = new URL(link);
+  const { pathname, searchParams } = new URL(invitePath, "http://localhost");
   expect((await member.request.post(pathname, { form: { code: searchParams.get("code")! } })).ok()).toBe(true);
   await admin.reload();
 }

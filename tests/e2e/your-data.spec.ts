@@ -82,13 +82,13 @@ test.describe("printing the public passport", () => {
     for (const title of titles) await expect(visitor.getByRole("heading", { name: title, exact: true })).toBeVisible();
     await expect(visitor.getByText(`Pia Print's career passport, kept up to date at`)).toBeVisible();
 
-    // The first page (8 shown) says on paper where the rest is.
+    // The first page (8 shown) says on paper where all of them are: the print view.
     await visitor.goto(`/passport/${id}`);
     await expect(visitor.getByRole("link", { name: "View More Achievements" })).toBeHidden();
-    await expect(visitor.getByText(/2 more achievements: http.*\?all=1/)).toBeVisible();
+    await expect(visitor.getByText(/2 more achievements: http.*\/print$/)).toBeVisible();
   });
 
-  test("'Print or save as PDF' on the own passport opens the whole passport and the print dialog", async ({ page }) => {
+  test("'Print or save as PDF' on the own passport opens the print view and the print dialog", async ({ page }) => {
     await page.addInitScript(() => {
       window.print = () => {
         (window as unknown as { printed: boolean }).printed = true;
@@ -101,7 +101,7 @@ test.describe("printing the public passport", () => {
     );
     const id = await ownId(page);
     await page.getByRole("link", { name: "Print or save as PDF" }).click();
-    await expect(page).toHaveURL(`/passport/${id}?all=1`);
+    await expect(page).toHaveURL(`/passport/${id}/print`);
     await expect.poll(() => page.evaluate(() => (window as unknown as { printed?: boolean }).printed)).toBe(true);
     await expect(page.getByRole("heading", { name: "Mine 1", exact: true })).toBeVisible();
   });

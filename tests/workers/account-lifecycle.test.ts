@@ -5,26 +5,16 @@ import { EXAMPLE_SESSION_SECRET, readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
 import worker from "#workers/app.ts";
 import { getLoadContext } from "#workers/load-context.ts";
-import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, toastFrom, joinByInviteLink } from "./helpers.ts";
+import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, toastFrom } from "./helpers.ts";
+import { createOrganisationWithMember } from "./factories.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const organisationOf = async (adminId: string) =>
-  (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'")
-    .bind(adminId)
-    .first<{ id: string }>())!.id;
-
 async function organisationWithMember() {
-  const admin = await createAccount({ name: "Ada Admin", organizationName: `Org ${crypto.randomUUID().slice(0, 6)}` });
-  const organizationId = await organisationOf(admin.id);
-  const member = await createAccount({ name: "Mia Member" });
-  await joinByInviteLink(organizationId, member.cookie);
-  const membership = (await env.DB.prepare(
-    "select id from organization_members where organization_id = ? and user_id = ?",
-  )
-    .bind(organizationId, member.id)
-    .first<{ id: string }>())!.id;
-  return { admin, member, organizationId, membership };
+  const { admin, member, organizationId, membershipId } = await createOrganisationWithMember({
+    adminName: "Ada Admin",
+  });
+  return { admin, member, organizationId, membership: membershipId };
 }
 
 /** A context as a request to the Worker builds it, with some settings changed. */
@@ -108,7 +98,7 @@ describe("purge", () => {
     ]);
     await env.MEDIA.put(`achievement-images/${organizationId}/given.png`, "png");
 
-    await purgeUser(createDb(env.DB), env.MEDIA, admin.id);
+    await purgeUser({ db: createDb(env.DB), media: env.MEDIA, env }, admin.id);
 
     expect(await env.DB.prepare("select created_by from achievements where id = ?").bind(given).first()).toEqual({
       created_by: null,
@@ -127,9 +117,9 @@ describe("purge", () => {
     const db = createDb(env.DB);
     const broken = accounts[1]!.id;
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const { purged, failed } = await purgeExpiredAccounts(db, env.MEDIA, new Date(), async (userId) => {
+    const { purged, failed } = await purgeExpiredAccounts({ db, media: env.MEDIA, env }, new Date(), async (userId) => {
       if (userId === broken) throw new Error("R2 is down");
-      await purgeUser(db, env.MEDIA, userId);
+      await purgeUser({ db, media: env.MEDIA, env }, userId);
     });
     expect(failed).toEqual([broken]);
     expect(purged.sort()).toEqual(

@@ -17,6 +17,7 @@ import {
   toastFrom,
   uniqueEmail,
 } from "./helpers.ts";
+import { expectConsoleError } from "./console-errors.ts";
 
 const NEW_PASSWORD = "brand-new-horse-9";
 
@@ -309,6 +310,8 @@ describe("redirectTo after sign-in", () => {
 
 describe("signed-in answers are never cached", () => {
   it("pages and their data requests send Cache-Control: private, no-store", async () => {
+    // Remix warns (console.error) about the old ?_data request this test makes on purpose.
+    expectConsoleError(/Single fetch-enabled apps should not be making \?_data requests/);
     const { cookie } = await createAccount();
     for (const path of ["/dashboard", "/settings", "/passport", "/dashboard?_data=routes%2F_app.dashboard", "/"]) {
       const response = await get(path, cookie);

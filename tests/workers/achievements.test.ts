@@ -1,24 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { latestTodayAnywhere } from "#app/utils/achievement-schemas.ts";
-import { countRows, createAccount, get, postForm, joinByInviteLink } from "./helpers.ts";
+import { countRows, createAccount, get, postForm } from "./helpers.ts";
+import { createOrganisationWithMember, uniqueName } from "./factories.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function organisationWithMember() {
-  const admin = await createAccount({
-    name: "Gia Giver",
-    organizationName: `Givers ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const { id: organizationId } = (await env.DB.prepare(
-    "select organization_id as id from organization_roles where user_id = ?",
-  )
-    .bind(admin.id)
-    .first<{ id: string }>())!;
-  const member = await createAccount({ name: "Rex Recipient" });
-  await joinByInviteLink(organizationId, member.cookie);
-  return { admin, member, organizationId };
-}
+const organisationWithMember = () =>
+  createOrganisationWithMember({ adminName: "Gia Giver", memberName: "Rex Recipient", name: uniqueName("Givers") });
 
 const give = (cookie: string, fields: Record<string, string>) =>
   postForm(

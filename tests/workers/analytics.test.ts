@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "#db/client.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
-import { createAccount, get, joinByInviteLink } from "./helpers.ts";
+import { get } from "./helpers.ts";
+import { createOrganisationWithMember, uniqueName } from "./factories.ts";
 
 // Every figure on a seeded organisation with known dates. "Now" is fixed, days are UTC days.
 const NOW = new Date("2025-06-15T12:00:00Z");
@@ -238,17 +239,11 @@ describe("top recognisers", () => {
 
 describe("the analytics panel on the dashboard", () => {
   it("shows an admin the figures for the range in the URL; an unknown range falls back to 30 days", async () => {
-    const admin = await createAccount({
-      name: "Ada Admin",
-      organizationName: `Counters ${crypto.randomUUID().slice(0, 6)}`,
+    const { admin, member, organizationId } = await createOrganisationWithMember({
+      adminName: "Ada Admin",
+      memberName: "Mo Member",
+      name: uniqueName("Counters"),
     });
-    const member = await createAccount({ name: "Mo Member" });
-    const organizationId = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!.id;
-    await joinByInviteLink(organizationId, member.cookie);
     await give(organizationId, member.id, admin.id, Date.now() - 20 * DAY);
 
     const week = await (await get("/dashboard?range=7", admin.cookie)).text();
@@ -263,17 +258,11 @@ describe("the analytics panel on the dashboard", () => {
   });
 
   it("is not shown to a member who is not an admin of the organisation", async () => {
-    const admin = await createAccount({
-      name: "Ada Admin",
-      organizationName: `Private ${crypto.randomUUID().slice(0, 6)}`,
+    const { member } = await createOrganisationWithMember({
+      adminName: "Ada Admin",
+      memberName: "Mo Member",
+      name: uniqueName("Private"),
     });
-    const member = await createAccount({ name: "Mo Member" });
-    const organizationId = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!.id;
-    await joinByInviteLink(organizationId, member.cookie);
     const html = await (await get("/dashboard?range=7", member.cookie)).text();
     expect(html).not.toContain("Needs recognition");
     expect(html).not.toContain("Top recognisers");

@@ -83,6 +83,15 @@ const RECIPIENT = cells(403, { anon: "signin", archived: "signout", recipient: "
 /** The sign-in page and its forms are for signed-out visitors. */
 const ANONYMOUS = cells("dashboard", { anon: "ok" });
 
+/** A loader row: a GET of the path (built from the world when it names seeded rows). */
+function loaderRow({ path, ...row }: Omit<Row, "kind" | "call"> & { path: string | ((world: World) => string) }): Row {
+  return {
+    ...row,
+    kind: "loader",
+    call: (world) => ({ method: "GET", path: typeof path === "string" ? path : path(world) }),
+  };
+}
+
 const form = (fields: Record<string, string>) => fields;
 
 const png = () => new File([PNG_BYTES], "picture.png", { type: "image/png" });
@@ -90,71 +99,17 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 const ROWS: Row[] = [
   // ---- Public pages and redirects ----
-  { route: "routes/_index", kind: "loader", call: () => ({ method: "GET", path: "/" }), ok: [200], cells: PUBLIC },
-  {
-    route: "routes/$",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/no-such-page" }),
-    ok: [404],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/auth_.signout",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/auth/signout" }),
-    ok: [302],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/preferences",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/preferences" }),
-    ok: [302],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/organizations.active",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/organizations/active" }),
-    ok: [302],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/profile.media",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/profile/media" }),
-    ok: [302],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/auth_.confirm",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/auth/confirm?token=${w.token}` }),
-    ok: [200],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/join.$organizationId",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/join/${w.orgA}` }),
-    ok: [200],
-    cells: PUBLIC,
-  },
+  loaderRow({ route: "routes/_index", path: "/", ok: [200], cells: PUBLIC }),
+  loaderRow({ route: "routes/$", path: "/no-such-page", ok: [404], cells: PUBLIC }),
+  loaderRow({ route: "routes/auth_.signout", path: "/auth/signout", ok: [302], cells: PUBLIC }),
+  loaderRow({ route: "routes/preferences", path: "/preferences", ok: [302], cells: PUBLIC }),
+  loaderRow({ route: "routes/organizations.active", path: "/organizations/active", ok: [302], cells: PUBLIC }),
+  loaderRow({ route: "routes/profile.media", path: "/profile/media", ok: [302], cells: PUBLIC }),
+  loaderRow({ route: "routes/auth_.confirm", path: (w) => `/auth/confirm?token=${w.token}`, ok: [200], cells: PUBLIC }),
+  loaderRow({ route: "routes/join.$organizationId", path: (w) => `/join/${w.orgA}`, ok: [200], cells: PUBLIC }),
   // Local stand-ins: served outside production only (404 there, see requireDevelopment).
-  {
-    route: "routes/dev.mail",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/dev/mail" }),
-    ok: [200],
-    cells: PUBLIC,
-  },
-  {
-    route: "routes/dev.mail[.json]",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/dev/mail.json" }),
-    ok: [200],
-    cells: PUBLIC,
-  },
+  loaderRow({ route: "routes/dev.mail", path: "/dev/mail", ok: [200], cells: PUBLIC }),
+  loaderRow({ route: "routes/dev.mail[.json]", path: "/dev/mail.json", ok: [200], cells: PUBLIC }),
   {
     route: "routes/preferences",
     kind: "action",
@@ -176,33 +131,51 @@ const ROWS: Row[] = [
   },
 
   // ---- Passports ----
-  {
+  loaderRow({
     route: "routes/passport.$userId",
-    kind: "loader",
     intent: "public passport",
-    call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}` }),
+    path: (w) => `/passport/${w.users.recipient.id}`,
     ok: [200],
     cells: PUBLIC,
-  },
-  {
+  }),
+  loaderRow({
     route: "routes/passport.$userId",
-    kind: "loader",
     intent: "private passport",
-    call: (w) => ({ method: "GET", path: `/passport/${w.users.individual.id}` }),
+    path: (w) => `/passport/${w.users.individual.id}`,
     ok: [200],
     cells: cells(404, { individual: "ok" }),
-  },
-  {
+  }),
+  loaderRow({
     route: "routes/passport.$userId",
-    kind: "loader",
     intent: "archived passport",
-    call: (w) => ({ method: "GET", path: `/passport/${w.users.archived.id}` }),
+    path: (w) => `/passport/${w.users.archived.id}`,
     ok: [200],
     cells: cells(404),
-  },
+  }),
+  loaderRow({
+    route: "routes/passport.$userId_.print",
+    intent: "print view of a public passport",
+    path: (w) => `/passport/${w.users.recipient.id}/print`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "routes/passport.$userId_.print",
+    intent: "print view of a private passport",
+    path: (w) => `/passport/${w.users.individual.id}/print`,
+    ok: [200],
+    cells: cells(404, { individual: "ok" }),
+  }),
+  loaderRow({
+    route: "routes/passport.$userId_.print",
+    intent: "print view of an archived passport",
+    path: (w) => `/passport/${w.users.archived.id}/print`,
+    ok: [200],
+    cells: cells(404),
+  }),
 
   // ---- Sign-in, sign-up, confirmation ----
-  { route: "routes/auth", kind: "loader", call: () => ({ method: "GET", path: "/auth" }), ok: [200], cells: ANONYMOUS },
+  loaderRow({ route: "routes/auth", path: "/auth", ok: [200], cells: ANONYMOUS }),
   {
     route: "routes/auth",
     kind: "action",
@@ -258,13 +231,7 @@ const ROWS: Row[] = [
     cells: ANONYMOUS,
   },
   // Forgot password: the same answer for every address; the token is the credential.
-  {
-    route: "routes/auth_.forgot-password",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/auth/forgot-password" }),
-    ok: [200],
-    cells: ANONYMOUS,
-  },
+  loaderRow({ route: "routes/auth_.forgot-password", path: "/auth/forgot-password", ok: [200], cells: ANONYMOUS }),
   {
     route: "routes/auth_.forgot-password",
     kind: "action",
@@ -276,13 +243,12 @@ const ROWS: Row[] = [
     ok: [302],
     cells: ANONYMOUS,
   },
-  {
+  loaderRow({
     route: "routes/auth_.reset-password",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/auth/reset-password?token=${w.resetToken}` }),
+    path: (w) => `/auth/reset-password?token=${w.resetToken}`,
     ok: [200],
     cells: PUBLIC,
-  },
+  }),
   {
     route: "routes/auth_.reset-password",
     kind: "action",
@@ -336,14 +302,8 @@ const ROWS: Row[] = [
   },
 
   // ---- Dashboard ----
-  { route: "routes/_app", kind: "loader", call: () => ({ method: "GET", path: "/passport" }), ok: [200], cells: OWN },
-  {
-    route: "routes/_app.dashboard",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/dashboard" }),
-    ok: [200],
-    cells: OWN,
-  },
+  loaderRow({ route: "routes/_app", path: "/passport", ok: [200], cells: OWN }),
+  loaderRow({ route: "routes/_app.dashboard", path: "/dashboard", ok: [200], cells: OWN }),
   {
     route: "routes/_app.dashboard",
     kind: "action",
@@ -503,13 +463,7 @@ const ROWS: Row[] = [
   },
 
   // ---- Notifications ----
-  {
-    route: "routes/_app.notifications",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/notifications" }),
-    ok: [200],
-    cells: OWN,
-  },
+  loaderRow({ route: "routes/_app.notifications", path: "/notifications", ok: [200], cells: OWN }),
   {
     route: "routes/_app.notifications",
     kind: "action",
@@ -533,13 +487,7 @@ const ROWS: Row[] = [
   },
 
   // ---- Own passport ----
-  {
-    route: "routes/_app.passport._index",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/passport" }),
-    ok: [200],
-    cells: OWN,
-  },
+  loaderRow({ route: "routes/_app.passport._index", path: "/passport", ok: [200], cells: OWN }),
   {
     route: "routes/_app.passport._index",
     kind: "action",
@@ -608,13 +556,7 @@ const ROWS: Row[] = [
   },
 
   // ---- Settings (an archived account may still reach it, to finish leaving) ----
-  {
-    route: "routes/_app.settings",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/settings" }),
-    ok: [200],
-    cells: cells("ok", { anon: "signin" }),
-  },
+  loaderRow({ route: "routes/_app.settings", path: "/settings", ok: [200], cells: cells("ok", { anon: "signin" }) }),
   {
     route: "routes/_app.settings",
     kind: "action",
@@ -710,13 +652,7 @@ const ROWS: Row[] = [
     ok: [200],
     cells: OWN,
   },
-  {
-    route: "routes/settings.resume[.json]",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/settings/resume.json" }),
-    ok: [200],
-    cells: OWN,
-  },
+  loaderRow({ route: "routes/settings.resume[.json]", path: "/settings/resume.json", ok: [200], cells: OWN }),
 
   // ---- Organisations ----
   {
@@ -777,13 +713,12 @@ const ROWS: Row[] = [
 
   // ---- Billing ----
   // The return page only shows a toast; the subscription changes by verified webhook only.
-  {
+  loaderRow({
     route: "routes/billing.return",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/billing/return?checkout=complete" }),
+    path: "/billing/return?checkout=complete",
     ok: [302],
     cells: cells("ok", { anon: "signin", archived: "signout" }),
-  },
+  }),
   {
     route: "routes/billing.simulated-checkout",
     kind: "loader",
@@ -806,13 +741,12 @@ const ROWS: Row[] = [
     ok: [302],
     cells: ADMIN_OF_A,
   },
-  {
+  loaderRow({
     route: "routes/billing.simulated-portal",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/billing/simulated-portal?membershipId=${w.recipientMembership}` }),
+    path: (w) => `/billing/simulated-portal?membershipId=${w.recipientMembership}`,
     ok: [200],
     cells: ADMIN_OF_A,
-  },
+  }),
   {
     route: "routes/billing.simulated-portal",
     kind: "action",
@@ -827,13 +761,12 @@ const ROWS: Row[] = [
   },
 
   // ---- Verifiable credentials (issue 17): public reads, admin-only revocation ----
-  {
+  loaderRow({
     route: "routes/credentials.$credentialId",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/credentials/${w.credential}` }),
+    path: (w) => `/credentials/${w.credential}`,
     ok: [200],
     cells: PUBLIC,
-  },
+  }),
   {
     route: "routes/verify",
     kind: "action",
@@ -863,20 +796,18 @@ const ROWS: Row[] = [
     ok: [302],
     cells: ADMIN_OF_A,
   },
-  {
+  loaderRow({
     route: "hono:GET /orgs/:organizationId/did.json",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/orgs/${w.orgA}/did.json` }),
+    path: (w) => `/orgs/${w.orgA}/did.json`,
     ok: [200],
     cells: PUBLIC,
-  },
-  {
+  }),
+  loaderRow({
     route: "hono:GET /credentials/status/:id",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/credentials/status/${w.statusList}` }),
+    path: (w) => `/credentials/status/${w.statusList}`,
     ok: [200],
     cells: PUBLIC,
-  },
+  }),
   {
     route: "hono:GET /credentials/:id",
     kind: "loader",
@@ -889,13 +820,12 @@ const ROWS: Row[] = [
     ok: [200],
     cells: PUBLIC,
   },
-  {
+  loaderRow({
     route: "hono:GET /credentials/:id/download",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/credentials/${w.credential}/download` }),
+    path: (w) => `/credentials/${w.credential}/download`,
     ok: [200],
     cells: PUBLIC,
-  },
+  }),
   {
     route: "hono:OPTIONS /orgs/*",
     kind: "loader",
@@ -914,45 +844,30 @@ const ROWS: Row[] = [
   },
 
   // ---- Hono routes ----
-  {
-    route: "hono:GET /media/*",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/media/${w.mediaKey}` }),
-    ok: [200],
-    cells: PUBLIC,
-  },
+  loaderRow({ route: "hono:GET /media/*", path: (w) => `/media/${w.mediaKey}`, ok: [200], cells: PUBLIC }),
   // Link preview images: public like the pages they show; none for a private or archived passport.
-  {
-    route: "hono:GET /card.png",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/card.png" }),
-    ok: [200],
-    cells: PUBLIC,
-  },
-  {
+  loaderRow({ route: "hono:GET /card.png", path: "/card.png", ok: [200], cells: PUBLIC }),
+  loaderRow({
     route: "hono:GET /passport/:userId/card.png",
-    kind: "loader",
     intent: "public passport",
-    call: (w) => ({ method: "GET", path: `/passport/${w.users.recipient.id}/card.png` }),
+    path: (w) => `/passport/${w.users.recipient.id}/card.png`,
     ok: [200],
     cells: PUBLIC,
-  },
-  {
+  }),
+  loaderRow({
     route: "hono:GET /passport/:userId/card.png",
-    kind: "loader",
     intent: "private passport",
-    call: (w) => ({ method: "GET", path: `/passport/${w.users.individual.id}/card.png` }),
+    path: (w) => `/passport/${w.users.individual.id}/card.png`,
     ok: [200],
     cells: cells(404),
-  },
-  {
+  }),
+  loaderRow({
     route: "hono:GET /passport/:userId/card.png",
-    kind: "loader",
     intent: "archived passport",
-    call: (w) => ({ method: "GET", path: `/passport/${w.users.archived.id}/card.png` }),
+    path: (w) => `/passport/${w.users.archived.id}/card.png`,
     ok: [200],
     cells: cells(404),
-  },
+  }),
   {
     route: "hono:GET /api/notifications/socket",
     kind: "loader",
@@ -984,21 +899,9 @@ const ROWS: Row[] = [
     cells: cells(400),
     crossSiteExempt: "Stripe calls it cross-site; it authenticates by signature",
   },
-  {
-    route: "hono:GET /api/auth/ok",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/api/auth/ok" }),
-    ok: [200],
-    cells: PUBLIC,
-  },
+  loaderRow({ route: "hono:GET /api/auth/ok", path: "/api/auth/ok", ok: [200], cells: PUBLIC }),
   // Own session only (null when signed out).
-  {
-    route: "hono:GET /api/auth/get-session",
-    kind: "loader",
-    call: () => ({ method: "GET", path: "/api/auth/get-session" }),
-    ok: [200],
-    cells: PUBLIC,
-  },
+  loaderRow({ route: "hono:GET /api/auth/get-session", path: "/api/auth/get-session", ok: [200], cells: PUBLIC }),
   // Not served: the product's forms do these with its own rules (issue 14: the JSON sign-in
   // skipped the archive screen, the JSON sign-out left notification sockets open).
   {
@@ -1042,13 +945,12 @@ const ROWS: Row[] = [
     cells: cells(404),
   },
   // Not served: the product's forms do these with its own rules.
-  {
+  loaderRow({
     route: "hono:GET /api/auth/verify-email",
-    kind: "loader",
-    call: (w) => ({ method: "GET", path: `/api/auth/verify-email?token=${w.token}` }),
+    path: (w) => `/api/auth/verify-email?token=${w.token}`,
     ok: [200],
     cells: cells(404),
-  },
+  }),
   {
     route: "hono:POST /api/auth/sign-up/email",
     kind: "action",

@@ -1,40 +1,32 @@
 import { env, SELF } from "cloudflare:test";
 import { inject } from "vitest";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
-import { ORIGIN, createAccount, postForm, joinByInviteLink } from "./helpers.ts";
+import { ORIGIN, postForm } from "./helpers.ts";
+import { createOrganisationWithMember, giveAchievement, uniqueName } from "./factories.ts";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 
 /** An organisation (admin), one approved member, and the member's accepted achievement. */
 export async function issuedCredential({ title = "Teamwork Award" }: { title?: string } = {}) {
-  const admin = await createAccount({
-    name: "Ada Admin",
-    organizationName: `Issuers ${crypto.randomUUID().slice(0, 6)}`,
+  const { admin, member, organizationId } = await createOrganisationWithMember({
+    adminName: "Ada Admin",
+    memberName: "Rita Recipient",
+    name: uniqueName("Issuers"),
   });
-  const { id: organizationId } = (await env.DB.prepare(
-    "select organization_id as id from organization_roles where user_id = ?",
-  )
-    .bind(admin.id)
-    .first<{ id: string }>())!;
-  const member = await createAccount({ name: "Rita Recipient" });
-  await joinByInviteLink(organizationId, member.cookie);
   const achievementId = await giveAndAccept(admin.cookie, member.cookie, member.id, title);
   const credentialId = await credentialOf(achievementId);
   return { admin, member, organizationId, achievementId, credentialId };
 }
 
 export async function giveAndAccept(adminCookie: string, memberCookie: string, memberId: string, title: string) {
-  const given = await postForm(
-    "/dashboard",
-    { intent: "give-achievement", formId: "give", userId: memberId, type: "training", date: "2026-03-14", title },
-    { cookie: adminCookie },
-  );
+  const { response: given, achievementId } = await giveAchievement(adminCookie, {
+    userId: memberId,
+    type: "training",
+    date: "2026-03-14",
+    title,
+  });
   if (given.status !== 302) throw new Error(`giving answered ${given.status}`);
-  const { id } = (await env.DB.prepare(
-    "select id from achievements where user_id = ? and title = ? order by created_at desc limit 1",
-  )
-    .bind(memberId, title)
-    .first<{ id: string }>())!;
+  const id = achievementId!;
   const accepted = await postForm("/passport", { intent: "accept", achievementId: id }, { cookie: memberCookie });
   if (accepted.status !== 302) throw new Error(`accepting answered ${accepted.status}`);
   return id;

@@ -130,7 +130,7 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
   it("revokes and forgets a purged account's credentials", async () => {
     const { member, credentialId } = await issuedCredential();
     const credential = await credentialJson(credentialId);
-    await purgeUser(createDb(env.DB), env.MEDIA, member.id);
+    await purgeUser({ db: createDb(env.DB), media: env.MEDIA, env }, member.id);
     const result = await dccVerify(credential);
     expect(result.signature).toBe(true);
     expect(result.notRevoked).toBe(false);

@@ -2,7 +2,8 @@ import { env, SELF } from "cloudflare:test";
 import { unzipSync, strFromU8 } from "fflate";
 import { validate as validateResume } from "@jsonresume/schema";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, PNG_BYTES, postForm, toastFrom, joinByInviteLink } from "./helpers.ts";
+import { createAccount, get, ORIGIN, PNG_BYTES, postForm, toastFrom } from "./helpers.ts";
+import { addMember, addSelfAchievement, createOrganisation, giveAchievement, uniqueName } from "./factories.ts";
 
 // "Download my data" (a ZIP of every row and file of the person) and the résumé file, as the
 // person downloads them from Settings.
@@ -11,24 +12,11 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /** An organisation, its admin, and two members who each get something from it. */
 async function world() {
-  const admin = await createAccount({
-    name: "Ada Admin",
-    organizationName: `Exporters ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const { id: organizationId } = (await env.DB.prepare(
-    "select organization_id as id from organization_roles where user_id = ?",
-  )
-    .bind(admin.id)
-    .first<{ id: string }>())!;
-  const rex = await createAccount({ name: "Rex Recipient" });
-  const olga = await createAccount({ name: "Olga Other" });
-  for (const member of [rex, olga]) await joinByInviteLink(organizationId, member.cookie);
+  const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: uniqueName("Exporters") });
+  const rex = await addMember(organizationId, { name: "Rex Recipient" });
+  const olga = await addMember(organizationId, { name: "Olga Other" });
   const give = (userId: string, title: string, type = "award") =>
-    postForm(
-      "/dashboard",
-      { intent: "give-achievement", formId: "give", type, date: "2024-05-17", title, userId },
-      { cookie: admin.cookie },
-    );
+    giveAchievement(admin.cookie, { userId, title, type, date: "2024-05-17" });
   const answer = async (cookie: string, userId: string, title: string, intent: "accept" | "reject") => {
     const row = await env.DB.prepare("select id from achievements where user_id = ? and title = ?")
       .bind(userId, title)
@@ -44,18 +32,7 @@ async function world() {
   for (const title of ["Star of the Month", "Forklift Licence", "Ten Years"])
     await answer(rex.cookie, rex.id, title, "accept");
   await answer(rex.cookie, rex.id, "Declined Honour", "reject");
-  await postForm(
-    "/passport",
-    {
-      intent: "add-self-achievement",
-      formId: "self",
-      title: "Marathon",
-      company: "City Run",
-      date: today(),
-      type: "milestone",
-    },
-    { cookie: rex.cookie },
-  );
+  await addSelfAchievement(rex.cookie, { title: "Marathon", company: "City Run", date: today(), type: "milestone" });
   await postForm(
     "/settings",
     { intent: "send-feedback", message: "Rex likes it", rating: "5" },

@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expectConsoleError } from "./console-errors.ts";
 import {
   countRows,
   createAccount,
@@ -13,6 +14,7 @@ import {
   toastFrom,
   joinByInviteLink,
 } from "./helpers.ts";
+import { createOrganisation, createOrganisationWithMember, giveAchievement } from "./factories.ts";
 
 // Every failure speaks the spec's catalogue (section 8). Each test makes the failure really happen
 // in D1 (a trigger that aborts the write, a column or table gone, a row deleted between the page
@@ -26,6 +28,22 @@ async function pageToast(response: Response) {
   const html = await response.text();
   const match = /<div role="status"[^>]*><p[^>]*>([^<]*)<\/p>(?:<p[^>]*>([^<]*)<\/p>)?/.exec(html);
   return { title: match?.[1] ?? null, description: match?.[2] ?? null, html };
+}
+
+/** The Add Achievement form for oneself, as the browser posts it, with a picture attached. */
+function selfAchievementForm(title: string) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    formId: "self",
+    intent: "add-self-achievement",
+    title,
+    company: "Studio",
+    date: today(),
+    type: "award",
+  }))
+    form.set(name, value);
+  form.set("media", new File([PNG_BYTES], "p.png", { type: "image/png" }));
+  return form;
 }
 
 const forced: string[] = [];
@@ -58,33 +76,29 @@ afterEach(() => {
   restoreStorage = () => {};
 });
 
-async function organisationAdmin() {
-  const admin = await createAccount({
-    name: "Olive Admin",
-    organizationName: `Org ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const row = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?")
-    .bind(admin.id)
-    .first<{ id: string }>();
-  return { admin, organizationId: row!.id };
-}
+/**
+ * The failures these tests force are logged as errors, as an operator must see them: the
+ * failing action, loader part or upload, and the 500 a request may answer with. Nothing else.
+ */
+const declareForcedFailureLogs = () =>
+  expectConsoleError(
+    /"level":"error","message":"(action failed|loader part failed|upload storage failed|notifications failed to load|request failed)"/,
+  );
+
+const organisationAdmin = () => createOrganisation({ adminName: "Olive Admin" });
 
 async function pendingAchievement() {
-  const { admin, organizationId } = await organisationAdmin();
-  const member = await createAccount({ name: "Rex Recipient" });
-  await joinByInviteLink(organizationId, member.cookie);
-  await postForm(
-    "/dashboard",
-    { intent: "give-achievement", formId: "give", userId: member.id, type: "award", date: today(), title: "Star" },
-    { cookie: admin.cookie },
-  );
-  const row = await env.DB.prepare("select id from achievements where user_id = ?")
-    .bind(member.id)
-    .first<{ id: string }>();
-  return { admin, member, organizationId, achievementId: row!.id };
+  const { admin, member, organizationId } = await createOrganisationWithMember({
+    adminName: "Olive Admin",
+    memberName: "Rex Recipient",
+  });
+  const { achievementId } = await giveAchievement(admin.cookie, { userId: member.id, date: today(), title: "Star" });
+  return { admin, member, organizationId, achievementId: achievementId! };
 }
 
 describe("an action that fails unexpectedly answers the same page with the spec's title", () => {
+  beforeEach(declareForcedFailureLogs);
+
   it("'Error creating organisation', keeping the typed name", async () => {
     const { admin, organizationId } = await organisationAdmin();
     await env.DB.prepare("delete from organizations where id = ?").bind(organizationId).run();
@@ -140,17 +154,7 @@ describe("an action that fails unexpectedly answers the same page with the spec'
   it("'Error adding achievement' for a self achievement, storing no file", async () => {
     const person = await createAccount();
     await failOn("achievements", "INSERT");
-    const form = new FormData();
-    for (const [name, value] of Object.entries({
-      formId: "self",
-      intent: "add-self-achievement",
-      title: "My typed title",
-      company: "Studio",
-      date: today(),
-      type: "award",
-    }))
-      form.set(name, value);
-    form.set("media", new File([PNG_BYTES], "p.png", { type: "image/png" }));
+    const form = selfAchievementForm("My typed title");
     const response = await postMultipart("/passport?add=self", form, { cookie: person.cookie });
     const { title, html } = await pageToast(response);
     expect(title).toBe("Error adding achievement");
@@ -179,58 +183,63 @@ describe("an action that fails unexpectedly answers the same page with the spec'
     expect((await pageToast(response)).title).toBe("Error accepting achievement");
   });
 
-  it("'Error updating bio', keeping the typed bio", async () => {
-    const person = await createAccount();
-    await failOn("profiles", "UPDATE");
-    const response = await postForm(
-      "/passport?edit=bio",
-      { intent: "update-bio", bio: "Typed biography" },
-      { cookie: person.cookie },
-    );
-    const { title, html } = await pageToast(response);
-    expect(title).toBe("Error updating bio");
-    expect(html).toContain("Typed biography");
-  });
-
-  it("'Error updating profile', keeping the typed name", async () => {
-    const person = await createAccount();
-    await failOn("profiles", "UPDATE");
-    const response = await postForm(
-      "/settings",
-      { intent: "update-profile", fullName: "Typed Name", bio: "" },
-      { cookie: person.cookie },
-    );
-    const { title, html } = await pageToast(response);
-    expect(title).toBe("Error updating profile");
-    expect(html).toContain('value="Typed Name"');
-  });
-
-  it("'Error changing password', the passwords not sent back", async () => {
-    const person = await createAccount();
-    await failOn("accounts", "UPDATE");
-    const response = await postForm(
-      "/settings",
-      {
+  // A person's own forms, each with the write it needs made to fail.
+  const ownFormFailures: {
+    name: string;
+    fails: Parameters<typeof failOn>;
+    path: string;
+    fields: Record<string, string>;
+    toast: string;
+    then: (page: { html: string; person: { id: string } }) => unknown;
+  }[] = [
+    {
+      name: "'Error updating bio', keeping the typed bio",
+      fails: ["profiles", "UPDATE"],
+      path: "/passport?edit=bio",
+      fields: { intent: "update-bio", bio: "Typed biography" },
+      toast: "Error updating bio",
+      then: ({ html }) => expect(html).toContain("Typed biography"),
+    },
+    {
+      name: "'Error updating profile', keeping the typed name",
+      fails: ["profiles", "UPDATE"],
+      path: "/settings",
+      fields: { intent: "update-profile", fullName: "Typed Name", bio: "" },
+      toast: "Error updating profile",
+      then: ({ html }) => expect(html).toContain('value="Typed Name"'),
+    },
+    {
+      name: "'Error changing password', the passwords not sent back",
+      fails: ["accounts", "UPDATE"],
+      path: "/settings",
+      fields: {
         intent: "change-password",
         currentPassword: PASSWORD,
         newPassword: "new-password-1",
         confirmPassword: "new-password-1",
       },
-      { cookie: person.cookie },
-    );
-    const { title, html } = await pageToast(response);
-    expect(title).toBe("Error changing password");
-    expect(html).not.toContain("new-password-1");
-  });
-
-  it("'Error archiving account', the account left as it was", async () => {
+      toast: "Error changing password",
+      then: ({ html }) => expect(html).not.toContain("new-password-1"),
+    },
+    {
+      name: "'Error archiving account', the account left as it was",
+      fails: ["profiles", "UPDATE"],
+      path: "/settings",
+      fields: { intent: "archive" },
+      toast: "Error archiving account",
+      then: async ({ person }) =>
+        expect(
+          await countRows("select count(*) as n from profiles where id = ? and deleted_at is null", person.id),
+        ).toBe(1),
+    },
+  ];
+  it.each(ownFormFailures)("$name", async ({ fails, path, fields, toast, then }) => {
     const person = await createAccount();
-    await failOn("profiles", "UPDATE");
-    const response = await postForm("/settings", { intent: "archive" }, { cookie: person.cookie });
-    expect((await pageToast(response)).title).toBe("Error archiving account");
-    expect(await countRows("select count(*) as n from profiles where id = ? and deleted_at is null", person.id)).toBe(
-      1,
-    );
+    await failOn(...fails);
+    const response = await postForm(path, fields, { cookie: person.cookie });
+    const { title, html } = await pageToast(response);
+    expect(title).toBe(toast);
+    await then({ html, person });
   });
 
   it("'Error purging account', the person still signed in to try again", async () => {
@@ -268,6 +277,8 @@ describe("an action that fails unexpectedly answers the same page with the spec'
 });
 
 describe("storage failing while an upload is read answers with the spec's title, never the error page", () => {
+  beforeEach(declareForcedFailureLogs);
+
   it("'Error uploading avatar' and 'Upload failed' back on the page the form was on", async () => {
     const person = await createAccount();
     failStorage();
@@ -294,17 +305,7 @@ describe("storage failing while an upload is read answers with the spec's title,
   it("'Error adding achievement' on the passport, keeping the typed title", async () => {
     const person = await createAccount();
     failStorage();
-    const form = new FormData();
-    for (const [name, value] of Object.entries({
-      formId: "self",
-      intent: "add-self-achievement",
-      title: "Typed while R2 was down",
-      company: "Studio",
-      date: today(),
-      type: "award",
-    }))
-      form.set(name, value);
-    form.set("media", new File([PNG_BYTES], "p.png", { type: "image/png" }));
+    const form = selfAchievementForm("Typed while R2 was down");
     const response = await postMultipart("/passport?add=self", form, { cookie: person.cookie });
     expect(response.status).toBe(500);
     const { title, html } = await pageToast(response);
@@ -315,35 +316,43 @@ describe("storage failing while an upload is read answers with the spec's title,
 });
 
 describe("a part of a page that fails to load: the rest renders, with the spec's title", () => {
-  it("'Error loading members' on the admin dashboard", async () => {
-    const { admin } = await organisationAdmin();
-    await env.DB.prepare("alter table organization_members drop column approved_at").run();
-    const response = await get("/dashboard", admin.cookie);
-    expect(response.status).toBe(200);
-    const { title, html } = await pageToast(response);
-    expect(title).toBe("Error loading members");
-    expect(html).toContain("Organisation Admin");
-  });
+  beforeEach(declareForcedFailureLogs);
 
-  it("'Error loading dashboard' on the personal dashboard", async () => {
-    const person = await createAccount({ name: "Pat Person" });
-    await env.DB.prepare("alter table achievements drop column description").run();
-    const response = await get("/dashboard", person.cookie);
+  // A page whose one part's query fails (a column or table gone): its title, and what still renders.
+  it.each([
+    {
+      name: "'Error loading members' on the admin dashboard",
+      viewer: async () => (await organisationAdmin()).admin,
+      breakage: "alter table organization_members drop column approved_at",
+      path: "/dashboard",
+      toast: "Error loading members",
+      stillShows: "Organisation Admin",
+    },
+    {
+      name: "'Error loading dashboard' on the personal dashboard",
+      viewer: () => createAccount({ name: "Pat Person" }),
+      breakage: "alter table achievements drop column description",
+      path: "/dashboard",
+      toast: "Error loading dashboard",
+      stillShows: "Pat Person",
+    },
+    {
+      name: "'Error searching organizations'",
+      viewer: () => createAccount(),
+      // The search leaves out organisations the person administers, read from organization_roles.
+      breakage: "alter table organization_roles rename to organization_roles_gone",
+      path: "/dashboard?q=Org",
+      toast: "Error searching organizations",
+      stillShows: 'value="Org"',
+    },
+  ])("$name", async ({ viewer, breakage, path, toast, stillShows }) => {
+    const { cookie } = await viewer();
+    await env.DB.prepare(breakage).run();
+    const response = await get(path, cookie);
     expect(response.status).toBe(200);
     const { title, html } = await pageToast(response);
-    expect(title).toBe("Error loading dashboard");
-    expect(html).toContain("Pat Person");
-  });
-
-  it("'Error searching organizations'", async () => {
-    const person = await createAccount();
-    // The search leaves out organisations the person administers, read from organization_roles.
-    await env.DB.prepare("alter table organization_roles rename to organization_roles_gone").run();
-    const response = await get("/dashboard?q=Org", person.cookie);
-    expect(response.status).toBe(200);
-    const { title, html } = await pageToast(response);
-    expect(title).toBe("Error searching organizations");
-    expect(html).toContain('value="Org"');
+    expect(title).toBe(toast);
+    expect(html).toContain(stillShows);
   });
 
   it("'Error loading organisations' for an organisation account without one: the rest of the dashboard renders", async () => {
@@ -414,20 +423,7 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
 });
 
 describe("an expired session submitting the Add Achievement dialog", () => {
-  const selfForm = () => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries({
-      formId: "self",
-      intent: "add-self-achievement",
-      title: "Typed before expiry",
-      company: "Studio",
-      date: today(),
-      type: "award",
-    }))
-      form.set(name, value);
-    form.set("media", new File([PNG_BYTES], "p.png", { type: "image/png" }));
-    return form;
-  };
+  const selfForm = () => selfAchievementForm("Typed before expiry");
 
   it("with JavaScript: 401 with 'Authentication required' and the typed input, nothing stored", async () => {
     const response = await SELF.fetch(`${ORIGIN}/passport.data`, {

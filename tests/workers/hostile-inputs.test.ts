@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { escapeLikeReact, HOSTILE_INPUTS, outcomeFor, type HostileInput } from "#tests/hostile-inputs.ts";
-import { createAccount, get, postForm, signUp, uniqueEmail, joinByInviteLink } from "./helpers.ts";
+import { createAccount, get, postForm, signUp, uniqueEmail } from "./helpers.ts";
+import { createOrganisationWithMember } from "./factories.ts";
 
 // Every hostile value through every text field that is stored and shown again: refused with the
 // field's message, or stored exactly as typed (trimmed) and shown back escaped on every page
@@ -213,13 +214,11 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
   });
 
   it("given achievement title and description: shown to the recipient", async () => {
-    const admin = await createAccount({ name: "Gia Giver", organizationName: "Givers" });
-    const { id: organizationId } = (await one<{ id: string }>(
-      "select organization_id as id from organization_roles where user_id = ?",
-      admin.id,
-    ))!;
-    const member = await createAccount({ name: "Rex Recipient" });
-    await joinByInviteLink(organizationId, member.cookie);
+    const { admin, member } = await createOrganisationWithMember({
+      adminName: "Gia Giver",
+      memberName: "Rex Recipient",
+      name: "Givers",
+    });
     const base = {
       intent: "give-achievement",
       formId: "give",

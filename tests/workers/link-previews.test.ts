@@ -1,12 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
+import { addSelfAchievement, createOrganisation, giveAchievement } from "./factories.ts";
 
 // What a chat app, LinkedIn or a search engine reads from a shared link: Open Graph and Twitter
 // card tags, the canonical URL, and the robots tag the person controls in Settings. Also the
 // own passport's print button and "Add to LinkedIn" links.
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** The content of `<meta property|name="key">` in a page, or null. */
 function metaContent(html: string, key: string) {
@@ -22,13 +21,7 @@ async function personWithAchievements(titles: string[], bio?: string) {
       { intent: "update-profile", fullName: "Olivia Open", bio, isPublic: "on" },
       { cookie: person.cookie },
     );
-  for (const title of titles) {
-    await postForm(
-      "/passport",
-      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
-      { cookie: person.cookie },
-    );
-  }
+  for (const title of titles) await addSelfAchievement(person.cookie, { title });
   return person;
 }
 
@@ -117,36 +110,23 @@ describe("link previews of a public passport", () => {
 });
 
 describe("print and LinkedIn on the own passport", () => {
-  it("offers 'Print or save as PDF' (the whole public passport) and 'Add to LinkedIn' for organisation achievements", async () => {
-    const admin = await createAccount({ name: "Ada Admin", organizationName: "Linked Org" });
-    const { id: organizationId } = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!;
+  it("offers 'Print or save as PDF' (the print view with every achievement) and 'Add to LinkedIn' for organisation achievements", async () => {
+    const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: "Linked Org" });
     const member = await personWithAchievements(["Self Made"]);
     await joinByInviteLink(organizationId, member.cookie);
-    await postForm(
-      "/dashboard",
-      {
-        intent: "give-achievement",
-        formId: "give",
-        type: "training",
-        date: "2024-03-09",
-        title: "Safety & Rescue",
-        userId: member.id,
-      },
-      { cookie: admin.cookie },
-    );
-    const { id } = (await env.DB.prepare("select id from achievements where user_id = ? and title = 'Safety & Rescue'")
-      .bind(member.id)
-      .first<{ id: string }>())!;
+    const { achievementId } = await giveAchievement(admin.cookie, {
+      userId: member.id,
+      type: "training",
+      date: "2024-03-09",
+      title: "Safety & Rescue",
+    });
+    const id = achievementId!;
     // Not before it is accepted.
     expect(await (await get("/passport", member.cookie)).text()).not.toContain("Add to LinkedIn");
     await postForm("/passport", { intent: "accept", achievementId: id }, { cookie: member.cookie });
 
     const html = await (await get("/passport", member.cookie)).text();
-    expect(html).toContain(`href="/passport/${member.id}?all=1#print"`);
+    expect(html).toContain(`href="/passport/${member.id}/print#print"`);
     expect(html).toContain("Print or save as PDF");
     const links = [...html.matchAll(/href="(https:\/\/www\.linkedin\.com\/profile\/add\?[^"]+)"/g)].map(
       (match) => new URL(match[1]!.replaceAll("&amp;", "&")),

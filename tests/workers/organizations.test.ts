@@ -10,16 +10,12 @@ import {
   postForm,
   toastFrom,
 } from "./helpers.ts";
+import * as factories from "./factories.ts";
 
 /** An organisation account with its organisation (created through the product's own forms). */
-async function createOrganisation(name = `Org ${crypto.randomUUID().slice(0, 6)}`) {
-  const admin = await createAccount({ name: "Olive Admin", organizationName: name });
-  const organization = await env.DB.prepare(
-    "select organization_id as id from organization_roles where user_id = ? and role = 'admin'",
-  )
-    .bind(admin.id)
-    .first<{ id: string }>();
-  return { admin, organizationId: organization!.id, name };
+async function createOrganisation(name?: string) {
+  const { admin, organizationId, organizationName } = await factories.createOrganisation({ name });
+  return { admin, organizationId, name: organizationName };
 }
 
 const membership = (userId: string, organizationId: string) =>

@@ -1,23 +1,14 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function personWithAchievements(titles: string[]) {
-  const person = await createAccount({ name: "Casey Cached" });
-  for (const title of titles) {
-    await postForm(
-      "/passport",
-      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
-      { cookie: person.cookie },
-    );
-  }
-  return person;
-}
+const personWithAchievements = (titles: string[]) => createPersonWithAchievements("Casey Cached", titles);
 
 const visit = (userId: string, query = "", headers: Record<string, string> = {}) =>
   SELF.fetch(`${ORIGIN}/passport/${userId}${query}`, { headers });
@@ -56,6 +47,17 @@ describe("public passport at the edge", () => {
     expect(await cached.text()).toContain(">Fire Warden</h3>");
   });
 
+  it("reports the rows D1 read for a render, and none for a page from the cache", async () => {
+    const person = await personWithAchievements(["Counted Row"]);
+    const fresh = await visit(person.id);
+    await fresh.text();
+    expect(Number(fresh.headers.get("X-D1-Rows-Read"))).toBeGreaterThan(0);
+    await warm(person.id);
+    const cached = await visit(person.id);
+    await cached.text();
+    expect(cached.headers.get("X-D1-Rows-Read")).toBe("0");
+  });
+
   it("stores visitors' pages without any script, so no stale nonce is ever served", async () => {
     const person = await personWithAchievements(["Nonce Check"]);
     await warm(person.id);
@@ -88,16 +90,20 @@ describe("public passport at the edge", () => {
   });
 
   it("does not store a page whose render began before its passport changed", async () => {
-    const { edgeCache, invalidatePassports, passportCacheEntry, passportPage, storePassportPage } =
+    const { edgeCache, invalidatePassports, passportCacheEntry, passportCacheOrigin, passportPage, storePassportPage } =
       await import("#app/utils/passport-cache.server.ts");
     const person = await personWithAchievements(["Raced"]);
-    const entry = passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false);
+    const entry = passportCacheEntry(
+      passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!,
+      false,
+      passportCacheOrigin(env),
+    );
     const page = new TextEncoder().encode("<p>the page as it was</p>").buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
 
     // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
     const renderStartedAt = Date.now();
-    await invalidatePassports(person.id);
+    await invalidatePassports(env, person.id);
     await storePassportPage(entry, page, headers, renderStartedAt);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
     expect(cacheStatus(await visit(person.id))).toBe("MISS");
@@ -112,9 +118,11 @@ describe("public passport at the edge", () => {
     const person = await personWithAchievements(["Headers"]);
     await (await visit(person.id)).text();
     await warm(person.id);
-    const { edgeCache, passportCacheEntry, passportPage } = await import("#app/utils/passport-cache.server.ts");
+    const { edgeCache, passportCacheEntry, passportCacheOrigin, passportPage } =
+      await import("#app/utils/passport-cache.server.ts");
     const stored = (await edgeCache().match(
-      passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false).key,
+      passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false, passportCacheOrigin(env))
+        .key,
     ))!;
     await stored.text();
     for (const header of ["X-Passport-Cache", "X-Request-Id", "Content-Security-Policy", "X-D1-Round-Trips"]) {
@@ -220,26 +228,13 @@ describe("public passport at the edge", () => {
   });
 
   it("forgets the cached page when its owner accepts an achievement", async () => {
-    const admin = await createAccount({ organizationName: `Cachers ${crypto.randomUUID().slice(0, 6)}` });
-    const { id: organizationId } = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!;
+    const { admin, organizationId } = await createOrganisation({
+      adminName: "Test Person",
+      name: uniqueName("Cachers"),
+    });
     const member = await personWithAchievements(["Kept"]);
     await joinByInviteLink(organizationId, member.cookie);
-    await postForm(
-      "/dashboard",
-      {
-        intent: "give-achievement",
-        formId: "give",
-        userId: member.id,
-        title: "Team Award",
-        date: today(),
-        type: "award",
-      },
-      { cookie: admin.cookie },
-    );
+    await giveAchievement(admin.cookie, { userId: member.id, title: "Team Award", date: today(), type: "award" });
     await warm(member.id);
     expect(await (await visit(member.id)).text()).not.toContain("Team Award");
     await postForm(

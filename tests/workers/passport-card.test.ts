@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, PNG_BYTES, postForm } from "./helpers.ts";
+import { get, PNG_BYTES, postForm } from "./helpers.ts";
+import { createPersonWithAchievements } from "./factories.ts";
 
 // The og:image of a public passport and of the landing page: a 1200x630 PNG drawn on the
 // Worker, kept at the edge and purged with the passport.
@@ -15,17 +16,7 @@ function pngSize(bytes: Uint8Array) {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-async function publicPerson(titles: string[]) {
-  const person = await createAccount({ name: "Carla Card" });
-  for (const title of titles) {
-    await postForm(
-      "/passport",
-      { intent: "add-self-achievement", formId: "self", title, company: "Acme", date: today(), type: "award" },
-      { cookie: person.cookie },
-    );
-  }
-  return person;
-}
+const publicPerson = (titles: string[]) => createPersonWithAchievements("Carla Card", titles);
 
 const card = (userId: string) => get(`/passport/${userId}/card.png`);
 

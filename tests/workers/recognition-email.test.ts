@@ -1,22 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { countRows, createAccount, postForm, joinByInviteLink } from "./helpers.ts";
+import { countRows, postForm } from "./helpers.ts";
+import { createOrganisationWithMember, uniqueName } from "./factories.ts";
 
 // When an organisation offers an achievement, the recipient also gets an e-mail (the dev
 // mailbox here), unless they turned these e-mails off; a failed e-mail never loses the offer.
 
-async function organisationWithMember() {
-  const organizationName = `Mailers ${crypto.randomUUID().slice(0, 6)}`;
-  const admin = await createAccount({ name: "Ada Admin", organizationName });
-  const { id: organizationId } = (await env.DB.prepare(
-    "select organization_id as id from organization_roles where user_id = ?",
-  )
-    .bind(admin.id)
-    .first<{ id: string }>())!;
-  const member = await createAccount({ name: "Rex Recipient" });
-  await joinByInviteLink(organizationId, member.cookie);
-  return { admin, member, organizationName };
-}
+const organisationWithMember = () =>
+  createOrganisationWithMember({ adminName: "Ada Admin", memberName: "Rex Recipient", name: uniqueName("Mailers") });
 
 const give = (cookie: string, userId: string, title = "Star of the Month") =>
   postForm(

@@ -1,4 +1,7 @@
 import { applyD1Migrations, env } from "cloudflare:test";
+import { failOnUnexpectedConsoleErrors } from "./console-errors.ts";
 
 // Every test file starts from the real migrations applied to an empty D1.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+
+failOnUnexpectedConsoleErrors();

@@ -4,30 +4,14 @@ import { describe, expect, inject, it } from "vitest";
 import { rejectOrRemove } from "#app/services/memberships.server.ts";
 import { createPersonalSubscription } from "#app/services/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
-import { countRows, createAccount, get, ORIGIN, postForm, joinByInviteLink } from "./helpers.ts";
+import { countRows, createAccount, get, ORIGIN, postForm } from "./helpers.ts";
+import { createOrganisationWithMember, membershipOf, organisationAdministeredBy, uniqueName } from "./factories.ts";
 
 const SECRET = "whsec_test_0123456789abcdef";
 
-async function organisationWithMember(memberName = "Mia Member") {
-  const admin = await createAccount({
-    name: "Ada Admin",
-    organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const organizationId = await organisationOf(admin.id);
-  const member = await createAccount({ name: memberName });
-  await joinByInviteLink(organizationId, member.cookie);
-  const membershipId = await membershipOf(organizationId, member.id);
-  return { admin, member, organizationId, membershipId };
-}
+const organisationWithMember = (memberName = "Mia Member") =>
+  createOrganisationWithMember({ adminName: "Ada Admin", memberName, name: uniqueName("Payers") });
 
-const organisationOf = async (adminId: string) =>
-  (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ? and role = 'admin'")
-    .bind(adminId)
-    .first<{ id: string }>())!.id;
-const membershipOf = async (organizationId: string, userId: string) =>
-  (await env.DB.prepare("select id from organization_members where organization_id = ? and user_id = ?")
-    .bind(organizationId, userId)
-    .first<{ id: string }>())!.id;
 const subscriptionOf = (membershipId: string) =>
   env.DB.prepare(
     "select subscription_status as status, stripe_subscription_id as subscriptionId, subscribed_by as payer from organization_members where id = ?",
@@ -119,10 +103,10 @@ describe("create-personal-subscription", () => {
       name: "Ada Admin",
       organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}`,
     });
-    const organizationId = await organisationOf(admin.id);
+    const organizationId = await organisationAdministeredBy(admin.id);
     const person = await createAccount({ name: "Pat Pending" });
     await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
-    const membershipId = await membershipOf(organizationId, person.id);
+    const membershipId = await membershipOf({ organizationId, userId: person.id });
     expect((await postForm("/dashboard", { intent: "subscribe", membershipId }, { cookie: admin.cookie })).status).toBe(
       403,
     );

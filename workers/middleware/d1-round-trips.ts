@@ -3,15 +3,16 @@ import type { MiddlewareHandler } from "hono";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
-/** The round trips of the request being served; requests interleave in one isolate. */
-const requestRoundTrips = new AsyncLocalStorage<{ count: number }>();
+/** The round trips and rows read of the request being served; requests interleave in one isolate. */
+const requestRoundTrips = new AsyncLocalStorage<{ count: number; rowsRead: number }>();
 /** One counting copy of the bindings per isolate, so the load context's per-isolate parts stay cached. */
 const countingEnvs = new WeakMap<Env, Env>();
 
 /**
  * Outside production, counts the D1 calls each request makes (a statement run, a batch, an
- * exec: each is one round trip) and reports them in X-D1-Round-Trips, for tests and the
- * benchmark to hold pages to their query budgets.
+ * exec: each is one round trip) and reports them in X-D1-Round-Trips, and the rows D1 read to
+ * answer them in X-D1-Rows-Read, for tests and the benchmark to hold pages to their query
+ * budgets. Production sends neither (nor pays for the counting).
  */
 export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (c.env.ENVIRONMENT === "production") return next();
@@ -24,12 +25,47 @@ export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) =
     };
     env = { ...c.env, DB: countingD1(c.env.DB, count) };
     countingEnvs.set(c.env, env);
+    reportRowsRead(c.env.DB);
   }
   c.env = env;
-  const roundTrips = { count: 0 };
+  const roundTrips = { count: 0, rowsRead: 0 };
   await requestRoundTrips.run(roundTrips, next);
-  setResponseHeaders(c, { "X-D1-Round-Trips": String(roundTrips.count) });
+  setResponseHeaders(c, {
+    "X-D1-Round-Trips": String(roundTrips.count),
+    "X-D1-Rows-Read": String(roundTrips.rowsRead),
+  });
 };
+
+/** D1 results as workerd's D1 binding receives them: each carries what the query cost. */
+type D1Answer = { meta?: { rows_read?: number } };
+type D1Sender = { _sendOrThrow?: (...args: unknown[]) => Promise<D1Answer | D1Answer[]> };
+const rowsReadReported = new WeakSet<object>();
+
+/**
+ * Adds the rows each D1 answer read (`meta.rows_read`) to the current request's count. The
+ * binding's public calls return that figure only from `all()` and `run()`, while drizzle reads
+ * through `raw()`; every call (statements, batches, sessions) goes through one internal sender of
+ * workerd's D1 binding, so that is where it is read. Should a workerd update rename it, the
+ * header stays at 0 and the benchmark reports the figure as missing rather than guessing.
+ */
+function reportRowsRead(db: D1Database) {
+  let prototype: object | null = (db as unknown as { alwaysPrimarySession?: object }).alwaysPrimarySession ?? null;
+  while (prototype && !Object.prototype.hasOwnProperty.call(prototype, "_sendOrThrow")) {
+    prototype = Object.getPrototypeOf(prototype) as object | null;
+  }
+  const sender = prototype as D1Sender | null;
+  const send = sender?._sendOrThrow;
+  if (!sender || !send || rowsReadReported.has(sender)) return;
+  rowsReadReported.add(sender);
+  sender._sendOrThrow = async function (this: unknown, ...args: unknown[]) {
+    const answers = await send.apply(this, args);
+    const roundTrips = requestRoundTrips.getStore();
+    if (roundTrips) {
+      for (const answer of [answers].flat()) roundTrips.rowsRead += answer?.meta?.rows_read ?? 0;
+    }
+    return answers;
+  };
+}
 
 const STATEMENT_CALLS = new Set(["first", "all", "run", "raw"]);
 /** Reaches the real statement behind a counting one: batch() takes real statements. */

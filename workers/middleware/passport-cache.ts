@@ -3,6 +3,8 @@ import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
   passportCacheEntry,
+  passportCacheOrigin,
+  passportGeneration,
   passportPage,
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
@@ -23,9 +25,13 @@ export const passportEdgeCache: MiddlewareHandler<WorkerEnv> = async (c, next) =
   if (!page) return next();
   // The page differs only by whether the cookie banner shows: one entry for each.
   const { cookieConsent } = await readPreferences(c.req.raw);
-  const entry = passportCacheEntry(page, cookieConsent !== null);
   const personal = hasSessionCookie(c.req.raw) || hasToastCookie(c.req.raw);
   const refresh = /\bno-cache\b/.test(c.req.header("Cache-Control") ?? "");
+  // A cursor page is stored under the passport's generation, which a change replaces. Only a
+  // lookup that may use the cache pays for reading it.
+  const origin = passportCacheOrigin(c.env);
+  const generation = page.paged && !personal && !refresh ? await passportGeneration(origin, page.userId) : undefined;
+  const entry = passportCacheEntry(page, cookieConsent !== null, origin, generation);
 
   if (!personal && !refresh) {
     const hit = await edgeCache().match(entry.key);

@@ -1,5 +1,10 @@
 import { Hono, type Context } from "hono";
-import { passportCardCacheKey, edgeCache, LANDING_CARD_CACHE_KEY } from "#app/utils/passport-cache.server.ts";
+import {
+  edgeCache,
+  LANDING_CARD_CACHE_KEY,
+  passportCacheOrigin,
+  passportCardCacheKey,
+} from "#app/utils/passport-cache.server.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { loadPassport } from "#db/queries/achievements.ts";
 import { renderLandingCard, renderPassportCard } from "../card/render.ts";
@@ -65,8 +70,9 @@ export const passportCardRoutes = new Hono<WorkerEnv>()
   .get("/passport/:userId/card.png", (c) => {
     const userId = c.req.param("userId");
     if (!USER_ID.test(userId)) return c.text("Not found", 404);
-    return cached(c, passportCardCacheKey(userId), async () => {
-      const passport = await loadPassport(c.get("loadContext").db, userId, 3);
+    const context = c.get("loadContext");
+    return cached(c, passportCardCacheKey(passportCacheOrigin(context.env), userId), async () => {
+      const passport = await loadPassport(context.db, userId, { size: 3 });
       if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
       return renderPassportCard({
         name: passport.profile.fullName.trim() || "Professional",

@@ -3,9 +3,10 @@ import { Form, useLocation } from "@remix-run/react";
 import { useRef, useState, type ReactNode } from "react";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
-import { DialogFooter } from "#app/components/ui/dialog.tsx";
+import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/native-select.tsx";
 import { acceptImageSize, prepareVideo } from "#app/components/media-inputs.tsx";
 import {
   ACHIEVEMENT_TYPE_LABELS,
@@ -17,9 +18,6 @@ import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
-
-const selectClass =
-  "h-10 w-full rounded-md border border-input bg-background px-3 text-base md:text-sm aria-invalid:border-destructive";
 
 /** Today in the browser's own time zone, as YYYY-MM-DD. */
 function localToday() {
@@ -112,14 +110,14 @@ function AchievementForm({
       {kind === "give" ? (
         <div className="grid gap-2">
           <Label htmlFor={all.userId.id}>Person</Label>
-          <select {...getSelectProps(all.userId)} key={all.userId.key} className={selectClass}>
+          <NativeSelect {...getSelectProps(all.userId)} key={all.userId.key}>
             <option value="">Select a person</option>
             {members.map((member) => (
               <option key={member.userId} value={member.userId}>
                 {member.fullName}
               </option>
             ))}
-          </select>
+          </NativeSelect>
           <FieldError id={all.userId.errorId} errors={all.userId.errors} />
         </div>
       ) : null}
@@ -136,13 +134,13 @@ function AchievementForm({
         </div>
         <div className="grid gap-2">
           <Label htmlFor={all.type.id}>Type</Label>
-          <select {...getSelectProps(all.type)} key={all.type.key} className={selectClass}>
+          <NativeSelect {...getSelectProps(all.type)} key={all.type.key}>
             {Object.entries(ACHIEVEMENT_TYPE_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
             ))}
-          </select>
+          </NativeSelect>
           <FieldError id={all.type.errorId} errors={all.type.errors} />
         </div>
       </div>

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { Plus } from "lucide-react";
 import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
-import { DialogFooter } from "#app/components/ui/dialog.tsx";
+import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
 import { createOrganizationSchema } from "#app/utils/form-schemas.ts";

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { ShieldCheck, ShieldOff } from "lucide-react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -19,15 +20,7 @@ export type GivenAchievement = {
 const STATUS_LABELS = { pending: "Pending", accepted: "Accepted", rejected: "Declined" } as const;
 
 /** The achievements an organisation gave, newest first, a page at a time; each credential can be revoked. */
-export function GivenAchievements({
-  rows,
-  page,
-  hasMore,
-}: {
-  rows: GivenAchievement[];
-  page: number;
-  hasMore: boolean;
-}) {
+export function GivenAchievements({ rows, pager }: { rows: GivenAchievement[]; pager: ReactNode }) {
   return (
     <Card>
       <CardHeader>
@@ -86,22 +79,7 @@ export function GivenAchievements({
             ))}
           </ul>
         )}
-        {page > 1 || hasMore ? (
-          <nav aria-label="Pages" className="flex justify-between gap-2">
-            {page > 1 ? (
-              <Button asChild variant="outline" size="sm">
-                <Link to={page === 2 ? "?" : `?page=${page - 1}`}>Newer</Link>
-              </Button>
-            ) : (
-              <span />
-            )}
-            {hasMore ? (
-              <Button asChild variant="outline" size="sm">
-                <Link to={`?page=${page + 1}`}>Older</Link>
-              </Button>
-            ) : null}
-          </nav>
-        ) : null}
+        {pager}
       </CardContent>
     </Card>
   );

@@ -1,22 +1,24 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { Bell } from "lucide-react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
 import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
-import { Popover, PopoverContent, PopoverTrigger } from "#app/components/ui/popover.tsx";
-import { ScrollArea } from "#app/components/ui/scroll-area.tsx";
 import type { HubMessage } from "#app/utils/notification-hub.server.ts";
 import { unreadBadge } from "#app/utils/relative-time.ts";
+import { PAGE_SIZES } from "#db/queries/page-sizes.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useNotificationSocket } from "#app/utils/use-notification-socket.ts";
-import { NotificationList, type NotificationItem } from "./notification-list.tsx";
+import type { NotificationItem } from "./notification-list.tsx";
+
+const loadPopover = () => import("./notification-popover.tsx");
+const NotificationPopover = lazy(loadPopover);
 
 type BellData = { items: NotificationItem[]; unread: number };
-const NOTIFICATIONS_SHOWN = 20;
 
 /**
  * The bell: unread badge, a popover with the latest 20, live updates from the user's hub.
- * Without JavaScript it is a link to the notifications page.
+ * Without JavaScript it is a link to the notifications page. The popover is a lazy chunk: fetched
+ * when the bell is pointed at or focused, shown when it is pressed (docs/decisions/035).
  */
 export function NotificationBell({ initial }: { initial?: BellData }) {
   const hydrated = useHydrated();
@@ -24,6 +26,8 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
   const loader = useFetcher<BellData>();
   const marker = useFetcher();
   const [data, setData] = useState<BellData | null>(initial ?? null);
+  // Pressed once: from then on the bell is the popover's trigger.
+  const [pressed, setPressed] = useState(false);
 
   useEffect(() => {
     if (initial) setData(initial);
@@ -44,7 +48,7 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
         setData((current) => ({
           items: [item, ...(current?.items ?? []).filter((other) => other.id !== item.id)].slice(
             0,
-            NOTIFICATIONS_SHOWN,
+            PAGE_SIZES.notifications,
           ),
           unread: (current?.unread ?? 0) + 1,
         }));
@@ -94,32 +98,32 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
     });
   };
 
+  const bellButton = (props: ComponentProps<typeof Button>) => (
+    <Button variant="ghost" size="icon" className="relative" aria-label={label} data-live={live} {...props}>
+      <Bell aria-hidden />
+      {badge}
+    </Button>
+  );
+  if (!pressed) {
+    return bellButton({
+      "aria-haspopup": "dialog",
+      "aria-expanded": false,
+      onPointerEnter: () => void loadPopover(),
+      onFocus: () => void loadPopover(),
+      onClick: () => setPressed(true),
+    });
+  }
+  // The same button stands in while the chunk arrives: nothing moves.
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon" className="relative" aria-label={label} data-live={live}>
-          <Bell aria-hidden />
-          {badge}
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent align="end" className="w-96 p-0">
-        <div className="flex items-center justify-between border-b px-4 py-3">
-          <h2 className="font-semibold">Notifications</h2>
-          <Button variant="ghost" size="sm" onClick={() => markRead("all")} disabled={unread === 0}>
-            Mark all read
-          </Button>
-        </div>
-        <ScrollArea className="h-[400px]">
-          <div className="px-2">
-            <NotificationList
-              items={data?.items ?? []}
-              redirectTo={location.pathname}
-              onRead={(id) => markRead([id])}
-            />
-          </div>
-        </ScrollArea>
-      </PopoverContent>
-    </Popover>
+    <Suspense fallback={bellButton({ "aria-haspopup": "dialog", "aria-expanded": false, "aria-busy": true })}>
+      <NotificationPopover
+        trigger={bellButton({})}
+        items={data?.items ?? []}
+        unread={unread}
+        redirectTo={location.pathname}
+        onRead={markRead}
+      />
+    </Suspense>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { ChevronDown, UserRound } from "lucide-react";
+import { ChevronDown, Printer, UserRound } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -21,8 +21,9 @@ import type { PassportAchievement, PassportProfile } from "./types.ts";
 const FALLBACK_NAME = "Professional";
 
 /**
- * The public passport: profile, timeline and call to action. Used by /passport/{userId} and by
- * the landing page's demo, so both always look the same.
+ * The public passport: profile, timeline and call to action. Used by /passport/{userId} (its
+ * first entries, the paged full list and the print view) and by the landing page's demo, so all
+ * always look the same.
  */
 export function PublicPassportView({
   profile,
@@ -33,6 +34,9 @@ export function PublicPassportView({
   headingLevel = 1,
   avatarDialog,
   canonicalUrl,
+  pager,
+  printHref,
+  variant = "page",
 }: {
   profile: PassportProfile;
   /** The entries loaded so far; the first 8 show until the visitor asks for more. */
@@ -47,13 +51,21 @@ export function PublicPassportView({
   avatarDialog?: ReactNode;
   /** The passport's address, printed on paper so a reader can check it online. */
   canonicalUrl?: string;
+  /** Previous and next pages of the full list (`showAll` shows one page of it). */
+  pager?: ReactNode;
+  /** The print view with every entry, offered to anyone reading a part of the passport. */
+  printHref?: string;
+  /** "print": every entry on one page for paper, without the call to action. */
+  variant?: "page" | "print";
 }) {
   const [revealed, setRevealed] = useState(false);
   const expanded = showAll || revealed;
   const name = profile.fullName?.trim() || FALLBACK_NAME;
   const NameHeading = headingLevel === 1 ? "h1" : "h2";
   const visible = expanded ? achievements : achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
+  // More entries than this page shows: on another page of the full list, or not loaded yet.
   const hasMore = total > visible.length;
+  const offerMore = hasMore && !showAll;
   // Public pages are served without scripts: the profile dialog then opens through the
   // browser's Popover API; once hydrated (the owner's page), it is the radix Dialog.
   const hydrated = useHydrated();
@@ -136,12 +148,22 @@ export function PublicPassportView({
             ))}
           </ol>
         )}
+        {pager}
         {hasMore && canonicalUrl ? (
           <p className="mt-6 hidden text-sm print:block">
-            {total - visible.length} more achievements: {canonicalUrl}?all=1
+            {`${total - visible.length} more achievements: ${canonicalUrl}/print`}
           </p>
         ) : null}
-        {hasMore ? (
+        {printHref && variant === "page" ? (
+          <div className="mt-6 flex justify-center print:hidden">
+            <Button asChild variant="ghost" size="sm">
+              <Link to={printHref} reloadDocument>
+                <Printer aria-hidden /> Print or save as PDF
+              </Link>
+            </Button>
+          </div>
+        ) : null}
+        {offerMore ? (
           <div className="mt-8 flex justify-center print:hidden">
             <Button asChild variant="outline">
               <Link
@@ -169,15 +191,30 @@ export function PublicPassportView({
         </p>
       ) : null}
 
-      <section className="mt-14 rounded-2xl border bg-card p-6 text-center shadow-sm sm:p-10 print:hidden">
-        <h2 className="text-2xl font-semibold tracking-tight">Ready to build your professional story?</h2>
-        <p className="mt-2 text-muted-foreground">
-          Keep every award, course and milestone in one passport that goes wherever your career does.
-        </p>
-        <Button asChild size="lg" className="mt-6">
-          <Link to="/auth?mode=signup">Create Your Passport</Link>
-        </Button>
-      </section>
+      {variant === "print" ? null : (
+        <section className="mt-14 rounded-2xl border bg-card p-6 text-center shadow-sm sm:p-10 print:hidden">
+          <h2 className="text-2xl font-semibold tracking-tight">Ready to build your professional story?</h2>
+          <p className="mt-2 text-muted-foreground">
+            Keep every award, course and milestone in one passport that goes wherever your career does.
+          </p>
+          <Button asChild size="lg" className="mt-6">
+            <Link to="/auth?mode=signup">Create Your Passport</Link>
+          </Button>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** What a passport's pages show when it is unknown, private or archived (with a 404). */
+export function PassportNotFound() {
+  return (
+    <div className="mx-auto max-w-md py-16 text-center">
+      <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
+      <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
+      <Button asChild className="mt-6">
+        <Link to="/">Go Home</Link>
+      </Button>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { FORGOT_PASSWORD_PATH } from "#app/utils/constants.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
@@ -22,13 +23,7 @@ export function SignInScreen() {
         <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex items-center gap-2">
-            <input
-              id="remember"
-              name="remember"
-              type="checkbox"
-              className="size-4 rounded border-input accent-primary"
-              defaultChecked={fields.remember.initialValue === "on"}
-            />
+            <Checkbox id="remember" name="remember" defaultChecked={fields.remember.initialValue === "on"} />
             <Label htmlFor="remember">Keep me signed in</Label>
           </div>
           <Link to={FORGOT_PASSWORD_PATH} className="text-sm font-medium text-primary hover:underline">

@@ -25,7 +25,7 @@ export async function revokeGivenCredential(context: AppLoadContext, adminId: st
   // This location's copy goes now; other locations' copies expire within a minute.
   if (origin) await edgeCache().delete(statusListUrl(origin, credential.statusListId));
   if (credential.userId) {
-    await invalidatePassports(credential.userId);
+    await invalidatePassports(context.env, credential.userId);
     const title = credential.json ? (JSON.parse(credential.json) as { name?: string }).name : undefined;
     await notify(context, [
       {

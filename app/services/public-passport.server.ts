@@ -1,0 +1,44 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { responsiveSrcSet } from "#app/utils/media.server.ts";
+import { hasSessionCookie } from "#app/utils/session.server.ts";
+import { loadAllPassportEntries, loadPassport } from "#db/queries/achievements.ts";
+import { decodeCursor, type PageRequest } from "#db/queries/paging.ts";
+
+const userIdSchema = z.uuid();
+
+/**
+ * One page of a public passport as its reader may see it: null when the id is not a passport,
+ * the account is archived, or the passport is private and the reader is not its owner. With
+ * `everything`, the entries after the page are read too (the print view: no entry left out).
+ */
+export async function readPublicPassport(
+  request: Request,
+  context: AppLoadContext,
+  userIdParam: string | undefined,
+  page: PageRequest,
+  { everything = false } = {},
+) {
+  const userId = userIdSchema.safeParse(userIdParam);
+  if (!userId.success) return null;
+  const passport = await loadPassport(context.db, userId.data, page);
+  // Only a visitor with a session can be the owner: no session lookup for everyone else.
+  const isOwner = Boolean(passport && hasSessionCookie(request) && (await context.getUser())?.id === userId.data);
+  // Archived accounts are never public; a private passport is visible to its owner only.
+  if (!passport || passport.profile.deletedAt || !(passport.profile.isPublic || isOwner)) return null;
+  const after = everything ? decodeCursor(passport.next) : undefined;
+  const rest = after ? await loadAllPassportEntries(context.db, userId.data, page.size, after) : [];
+  // The creation time is only the cursor's: not sent to the page.
+  const achievements = [...passport.achievements, ...rest].map(({ createdAt: _, ...achievement }) => ({
+    ...achievement,
+    imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
+  }));
+  // The page's one address for previews and search engines (the first page, whatever was asked).
+  const canonicalUrl = new URL(`/passport/${userId.data}`, context.env.APP_URL ?? request.url).href;
+  return {
+    userId: userId.data,
+    isOwner,
+    canonicalUrl,
+    passport: { ...passport, achievements, next: everything ? null : passport.next },
+  };
+}

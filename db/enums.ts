@@ -1,0 +1,17 @@
+// The closed value lists of the schema's text columns. No drizzle import: the browser's form
+// schemas read them (app/utils/achievement-schemas.ts) and must not pull the ORM into a page.
+export const USER_TYPES = ["individual", "organization"] as const;
+export const ROLES = ["admin", "member"] as const;
+export const MEMBERSHIP_STATUSES = ["pending", "approved"] as const;
+export const SUBSCRIPTION_STATUSES = ["active", "inactive"] as const;
+export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const;
+/** An achievement that counts: offered and awaiting an answer, or accepted (not declined). */
+export const LIVE_ACHIEVEMENT_STATUSES = ["pending", "accepted"] as const satisfies readonly AchievementStatus[];
+export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
+export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
+
+export type UserType = (typeof USER_TYPES)[number];
+export type Role = (typeof ROLES)[number];
+export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
+export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
