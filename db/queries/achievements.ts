@@ -192,7 +192,10 @@ export function givenAchievementInsert(
 export const achievementExists = (id: string) =>
   sql`exists (select 1 from ${achievements} where ${achievements.id} = ${id})`;
 
-/** A person's own achievement: stored as "title - company", no organisation, accepted at once. Null when already saved. */
+/**
+ * A person's own achievement: stored as "title - company", no organisation, accepted at once.
+ * Null when already saved.
+ */
 export async function insertSelfAchievement(db: Db, userId: string, input: NewAchievement & { company: string }) {
   const { company, ...rest } = input;
   const [row] = await db

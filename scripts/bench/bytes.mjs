@@ -63,7 +63,10 @@ async function scriptGraph(entries) {
   return [...seen];
 }
 
-/** Relative or absolute-path module specifiers in `import … from "x"`, `import "x"`, `export … from "x"` (and `import("x")`). */
+/**
+ * Relative or absolute-path module specifiers in `import … from "x"`, `import "x"`,
+ * `export … from "x"` (and `import("x")`).
+ */
 export function importSpecifiers(source, { dynamic }) {
   const found = [];
   const isPath = (specifier) => /^(\.{1,2}\/|\/)/.test(specifier);

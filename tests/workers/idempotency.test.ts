@@ -20,7 +20,10 @@ import { createOrganisationWithMember, uniqueName } from "./factories.ts";
 const today = () => new Date().toISOString().slice(0, 10);
 const mediaCount = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.length;
 
-/** The key the signed-in layout rendered into the page's forms (a dialog's form: its ?add= address, as without JavaScript). */
+/**
+ * The key the signed-in layout rendered into the page's forms (a dialog's form: its ?add=
+ * address, as without JavaScript).
+ */
 async function renderedKey(path: string, cookie: string) {
   const html = await (await get(path, cookie)).text();
   const key = /name="submissionKey" value="([0-9a-f-]{36})"/.exec(html)?.[1];
