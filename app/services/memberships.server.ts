@@ -59,7 +59,7 @@ export async function requestToJoin(
         message: `${user.fullName} asked to join ${organization.name}.`,
         type: "info",
       },
-      membershipExists(requestId),
+      membershipExists({ membershipId: requestId }),
     ),
   );
   // Announced only when this request is the one that creates the membership (its id is new).
@@ -108,7 +108,7 @@ export async function approve(context: AppLoadContext, adminId: string, membersh
         message: `You are now a member of ${membership.organizationName}.`,
         type: "success",
       },
-      isPendingRequest(membership.id),
+      isPendingRequest({ membershipId: membership.id }),
     ),
     approveMembershipStatements(context.db, membership),
   );
@@ -143,7 +143,7 @@ export async function rejectOrRemove(
   await changeMembership(
     context,
     // Announced only by the request that finds the membership still there.
-    notificationInsert(context.db, notice, membershipExists(membership.id)),
+    notificationInsert(context.db, notice, membershipExists({ membershipId: membership.id })),
     deleteMembershipStatements(context.db, membership, { byAdmin: true }),
   );
   return kind === "reject"

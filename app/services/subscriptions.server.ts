@@ -1,14 +1,13 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type Stripe from "stripe";
 import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
-import { loadMembershipTarget } from "#db/queries/memberships.ts";
 import {
-  applySubscriptionChange,
   findMembershipBySubscription,
   findMembershipOf,
+  loadMembershipTarget,
   type SubscribedMembership,
-  type SubscriptionChange,
-} from "#db/queries/subscriptions.ts";
+} from "#db/queries/memberships.ts";
+import { applySubscriptionChange, type SubscriptionChange } from "#db/queries/subscriptions.ts";
 import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
@@ -189,7 +188,9 @@ async function locate(
   subscriptionId: string | null,
   metadata: Partial<SubscriptionMetadata>,
 ): Promise<SubscribedMembership | null> {
-  const bySubscription = subscriptionId ? await findMembershipBySubscription(context.db, subscriptionId) : null;
+  const bySubscription = subscriptionId
+    ? await findMembershipBySubscription(context.db, { stripeSubscriptionId: subscriptionId })
+    : null;
   if (bySubscription) return bySubscription;
   if (!metadata.organizationId || !metadata.memberUserId) return null;
   const byMember = await findMembershipOf(context.db, {
@@ -269,7 +270,7 @@ export async function handleStripeEvent(context: AppLoadContext, event: Stripe.E
     eventAt: new Date(Math.round(event.created * 1000)),
   };
   const { membership } = located;
-  const result = await applySubscriptionChange(context.db, membership?.id ?? null, change);
+  const result = await applySubscriptionChange(context.db, { membershipId: membership?.id ?? null }, change);
   if (!result.isNew) return "duplicate";
   if (!membership) {
     console.warn(

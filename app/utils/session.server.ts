@@ -1,5 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { findViewerProfile, loadMemberOrganizations, setActiveOrganization } from "#db/queries/profiles.ts";
+import { loadMemberOrganizations } from "#db/queries/memberships.ts";
+import { findViewerProfile, setActiveOrganization } from "#db/queries/profiles.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
@@ -88,7 +89,7 @@ export async function requireViewer(
   );
   const [profile, memberships] = await Promise.all([
     findViewerProfile(context.db, user.id),
-    loadMemberOrganizations(context.db, user.id, switcherPage),
+    loadMemberOrganizations(context.db, { userId: user.id, page: switcherPage }),
   ]);
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
   if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");

@@ -41,7 +41,7 @@ export function verifyStripeEvent(payload: string, signature: string, secret: st
  */
 export async function cancelStripeSubscriptionOf(context: AppLoadContext, membershipId: string) {
   if (!stripeClient(context.env)) return;
-  const row = await findMembershipSubscription(context.db, membershipId);
+  const row = await findMembershipSubscription(context.db, { membershipId });
   if (row)
     await cancelStripeSubscription(context, { subscriptionId: row.subscriptionId, subscriptionStatus: row.status });
 }

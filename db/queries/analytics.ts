@@ -10,12 +10,15 @@ import {
   type AnalyticsRange,
 } from "#app/utils/analytics.ts";
 import type { Db } from "../client.ts";
-import { achievements, LIVE_ACHIEVEMENT_STATUSES, organizationMembers, profiles } from "../schema.ts";
+import { achievements, LIVE_ACHIEVEMENT_STATUSES, profiles } from "../schema.ts";
+import { membersByLastRecognitionQuery } from "./memberships.ts";
 
 // Recognition analytics of one organisation. Every figure is one aggregate that D1 computes over
 // the (organization_id, created_at) and (organization_id, user_id, created_at) indexes; the
 // Worker never sees individual achievements. "Recognition" is an achievement the organisation
 // gave that is pending or accepted (a declined one does not count), dated by when it was given.
+// The members needing recognition read the membership table, so that query lives in
+// memberships.ts (membersByLastRecognitionQuery) and joins this batch.
 
 const given = (organizationId: string) =>
   and(eq(achievements.organizationId, organizationId), inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES));
@@ -44,9 +47,6 @@ export async function loadRecognitionAnalytics(
       : // D1 binds numbers as reals: truncate the quotient to a whole bucket index.
         sql<string>`cast(cast((${createdMs} - ${window.start}) / ${window.bucket === "day" ? DAY_MS : 7 * DAY_MS} as integer) as text)`;
 
-  const lastRecognised = sql<number | null>`max(${achievements.createdAt})`;
-  const since = sql<number>`coalesce(${lastRecognised}, ${organizationMembers.approvedAt}, ${organizationMembers.requestedAt})`;
-
   const [[totals], series, needs, trend, recognisers] = await db.batch([
     db
       .select({
@@ -66,29 +66,7 @@ export async function loadRecognitionAnalytics(
       .from(achievements)
       .where(inRange)
       .groupBy(bucket),
-    db
-      .select({
-        userId: organizationMembers.userId,
-        fullName: profiles.fullName,
-        lastRecognisedAt: lastRecognised,
-        since,
-        total: sql<number>`count(*) over ()`,
-      })
-      .from(organizationMembers)
-      .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
-      .leftJoin(
-        achievements,
-        and(
-          eq(achievements.organizationId, organizationMembers.organizationId),
-          eq(achievements.userId, organizationMembers.userId),
-          inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
-        ),
-      )
-      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, "approved")))
-      .groupBy(organizationMembers.id)
-      .having(sql`${since} <= ${needsSince}`)
-      .orderBy(asc(since), asc(sql`${profiles.fullName} collate nocase`), asc(organizationMembers.userId))
-      .limit(NEEDS_RECOGNITION_LISTED),
+    membersByLastRecognitionQuery(db, { organizationId }, { needsSince, limit: NEEDS_RECOGNITION_LISTED }),
     db
       .select({ key: monthOf, count: sql<number>`count(*)` })
       .from(achievements)

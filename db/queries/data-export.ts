@@ -1,17 +1,8 @@
 import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
-import {
-  achievements,
-  betaFeedback,
-  credentials,
-  notifications,
-  organizationMembers,
-  organizationRoles,
-  organizations,
-  profiles,
-  users,
-} from "../schema.ts";
+import { achievements, betaFeedback, credentials, notifications, organizations, profiles, users } from "../schema.ts";
+import { exportedMembershipsPage, exportedRolesPage } from "./memberships.ts";
 
 // Everything a person takes out with "Download my data": their own rows only, read page by page
 // so no single query is unbounded. Other people appear by name at most, never by e-mail.
@@ -20,14 +11,21 @@ const PAGE = 500;
 /** A hard ceiling per kind of row (far above any real account), so an export always ends. */
 export const MAX_EXPORTED_ROWS = 50_000;
 
-/** Reads `query(limit, offset)` page by page until a short page. */
-async function allPages<T>(query: (limit: number, offset: number) => Promise<T[]>) {
-  const rows: T[] = [];
-  for (let offset = 0; offset < MAX_EXPORTED_ROWS; offset += PAGE) {
-    const page = await query(PAGE, offset);
-    rows.push(...page);
-    if (page.length < PAGE) break;
+type PagedQuery<T> = (page: { limit: number; offset: number }) => Promise<T[]>;
+
+/** The one paging loop: yields `query` page by page until a short page (or the ceiling). */
+async function* pagesOf<T>(query: PagedQuery<T>, pageSize = PAGE) {
+  for (let offset = 0; offset < MAX_EXPORTED_ROWS; offset += pageSize) {
+    const page = await query({ limit: pageSize, offset });
+    yield page;
+    if (page.length < pageSize) return;
   }
+}
+
+/** Every row of `query`, read page by page. */
+async function allPages<T>(query: PagedQuery<T>) {
+  const rows: T[] = [];
+  for await (const page of pagesOf(query)) rows.push(...page);
   return rows;
 }
 
@@ -56,7 +54,7 @@ export async function findExportProfile(db: Db, userId: string) {
 
 /** Every achievement given to the person (or made by them for themself), whatever its status. */
 export function listReceivedAchievements(db: Db, userId: string) {
-  return allPages((limit, offset) =>
+  return allPages(({ limit, offset }) =>
     db
       .select({
         id: achievements.id,
@@ -84,7 +82,7 @@ const recipients = alias(profiles, "recipients");
 
 /** Achievements the person gave to others as an organisation admin: the recipient by name only. */
 export function listGivenAchievements(db: Db, userId: string) {
-  return allPages((limit, offset) =>
+  return allPages(({ limit, offset }) =>
     db
       .select({
         id: achievements.id,
@@ -108,45 +106,15 @@ export function listGivenAchievements(db: Db, userId: string) {
 }
 
 export function listExportMemberships(db: Db, userId: string) {
-  return allPages((limit, offset) =>
-    db
-      .select({
-        organizationId: organizations.id,
-        organizationName: organizations.name,
-        status: organizationMembers.status,
-        requestedAt: organizationMembers.requestedAt,
-        approvedAt: organizationMembers.approvedAt,
-        subscriptionStatus: organizationMembers.subscriptionStatus,
-      })
-      .from(organizationMembers)
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(eq(organizationMembers.userId, userId))
-      .orderBy(asc(organizationMembers.requestedAt), asc(organizationMembers.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  return allPages((page) => exportedMembershipsPage(db, { userId }, page));
 }
 
 export function listExportRoles(db: Db, userId: string) {
-  return allPages((limit, offset) =>
-    db
-      .select({
-        organizationId: organizations.id,
-        organizationName: organizations.name,
-        role: organizationRoles.role,
-        createdAt: organizationRoles.createdAt,
-      })
-      .from(organizationRoles)
-      .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
-      .where(eq(organizationRoles.userId, userId))
-      .orderBy(asc(organizationRoles.createdAt), asc(organizationRoles.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  return allPages((page) => exportedRolesPage(db, { userId }, page));
 }
 
 export function listExportNotifications(db: Db, userId: string) {
-  return allPages((limit, offset) =>
+  return allPages(({ limit, offset }) =>
     db
       .select({
         title: notifications.title,
@@ -164,7 +132,7 @@ export function listExportNotifications(db: Db, userId: string) {
 }
 
 export function listExportFeedback(db: Db, userId: string) {
-  return allPages((limit, offset) =>
+  return allPages(({ limit, offset }) =>
     db
       .select({ message: betaFeedback.message, rating: betaFeedback.rating, createdAt: betaFeedback.createdAt })
       .from(betaFeedback)
@@ -179,16 +147,16 @@ export function listExportFeedback(db: Db, userId: string) {
 const CREDENTIAL_PAGE = 100;
 
 /** The person's signed credentials (revoked ones too: they verify as revoked), page by page. */
-export async function* pagesOfExportCredentials(db: Db, userId: string) {
-  for (let offset = 0; offset < MAX_EXPORTED_ROWS; offset += CREDENTIAL_PAGE) {
-    const page = await db
-      .select({ id: credentials.id, json: credentials.json, issuedAt: credentials.issuedAt })
-      .from(credentials)
-      .where(and(eq(credentials.userId, userId), isNotNull(credentials.json)))
-      .orderBy(asc(credentials.issuedAt), asc(credentials.id))
-      .limit(CREDENTIAL_PAGE)
-      .offset(offset);
-    yield page;
-    if (page.length < CREDENTIAL_PAGE) return;
-  }
+export function pagesOfExportCredentials(db: Db, userId: string) {
+  return pagesOf(
+    ({ limit, offset }) =>
+      db
+        .select({ id: credentials.id, json: credentials.json, issuedAt: credentials.issuedAt })
+        .from(credentials)
+        .where(and(eq(credentials.userId, userId), isNotNull(credentials.json)))
+        .orderBy(asc(credentials.issuedAt), asc(credentials.id))
+        .limit(limit)
+        .offset(offset),
+    CREDENTIAL_PAGE,
+  );
 }

@@ -1,11 +1,12 @@
 // Memberships (organization_members) and roles (organization_roles): every read and write of the
 // two tables lives here. A membership is named by an object, `{ userId, organizationId }`, never
 // by two positional ids, so swapping them cannot pass unnoticed.
-import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { inListLimit, type Db } from "../client.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import {
   achievements,
+  LIVE_ACHIEVEMENT_STATUSES,
   membershipRemovals,
   organizationMembers,
   organizationRoles,
@@ -103,7 +104,7 @@ export async function loadMembershipTarget(
 }
 
 /** The Stripe subscription a membership pays through, if any. */
-export async function findMembershipSubscription(db: Db, membershipId: string) {
+export async function findMembershipSubscription(db: Db, { membershipId }: { membershipId: string }) {
   const [row] = await db
     .select({
       subscriptionId: organizationMembers.stripeSubscriptionId,
@@ -179,6 +180,164 @@ export async function findMembershipIdsOf(db: Db, { userId }: { userId: string }
     .where(eq(organizationMembers.userId, userId))
     .limit(1000);
   return rows.map((row) => row.id);
+}
+
+const byName = sql`${organizations.name} collate nocase`;
+
+/**
+ * The organisation switcher in one round trip: a page of the organisations the user is an
+ * approved member of (keyset, alphabetical, the id breaking ties), how many there are, and the
+ * active one (wherever it falls in the list). The list is read through the user's memberships
+ * (indexed by user) and sorted by name: a person belongs to a few, never to a whole table.
+ */
+export async function loadMemberOrganizations(db: Db, { userId, page }: { userId: string; page: PageRequest }) {
+  const approved = and(eq(organizationMembers.userId, userId), eq(organizationMembers.status, "approved"));
+  const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
+  const [rows, [total], [active]] = await db.batch([
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizationMembers)
+      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+      .where(and(approved, where))
+      .orderBy(...orderBy)
+      .limit(limit),
+    db.select({ value: count() }).from(organizationMembers).where(approved),
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(profiles)
+      .innerJoin(organizationMembers, eq(organizationMembers.organizationId, profiles.activeOrganizationId))
+      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+      .where(and(eq(profiles.id, userId), approved))
+      .limit(1),
+  ]);
+  return {
+    ...toPage(rows, page, (row) => ({ key: row.name, id: row.id })),
+    total: total?.value ?? 0,
+    active: active ?? null,
+  };
+}
+
+/**
+ * The approved members of an organisation whom it recognised least recently (or never), oldest
+ * first, as a statement for the analytics batch: each with when it last gave them a live
+ * achievement, the date it counts from (that one, else their approval, else their request) and
+ * how many members qualify. Only those not recognised since `needsSince` (epoch ms) are listed.
+ */
+export function membersByLastRecognitionQuery(
+  db: Db,
+  { organizationId }: { organizationId: string },
+  { needsSince, limit }: { needsSince: number; limit: number },
+) {
+  const lastRecognised = sql<number | null>`max(${achievements.createdAt})`;
+  const since = sql<number>`coalesce(${lastRecognised}, ${organizationMembers.approvedAt}, ${organizationMembers.requestedAt})`;
+  return db
+    .select({
+      userId: organizationMembers.userId,
+      fullName: profiles.fullName,
+      lastRecognisedAt: lastRecognised,
+      since,
+      total: sql<number>`count(*) over ()`,
+    })
+    .from(organizationMembers)
+    .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+    .leftJoin(
+      achievements,
+      and(
+        eq(achievements.organizationId, organizationMembers.organizationId),
+        eq(achievements.userId, organizationMembers.userId),
+        inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
+      ),
+    )
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, "approved")))
+    .groupBy(organizationMembers.id)
+    .having(sql`${since} <= ${needsSince}`)
+    .orderBy(asc(since), asc(sql`${profiles.fullName} collate nocase`), asc(organizationMembers.userId))
+    .limit(limit);
+}
+
+/** One page of the user's memberships for "Download my data" (oldest request first). */
+export function exportedMembershipsPage(
+  db: Db,
+  { userId }: { userId: string },
+  { limit, offset }: { limit: number; offset: number },
+) {
+  return db
+    .select({
+      organizationId: organizations.id,
+      organizationName: organizations.name,
+      status: organizationMembers.status,
+      requestedAt: organizationMembers.requestedAt,
+      approvedAt: organizationMembers.approvedAt,
+      subscriptionStatus: organizationMembers.subscriptionStatus,
+    })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(eq(organizationMembers.userId, userId))
+    .orderBy(asc(organizationMembers.requestedAt), asc(organizationMembers.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** One page of the user's roles for "Download my data" (oldest first). */
+export function exportedRolesPage(
+  db: Db,
+  { userId }: { userId: string },
+  { limit, offset }: { limit: number; offset: number },
+) {
+  return db
+    .select({
+      organizationId: organizations.id,
+      organizationName: organizations.name,
+      role: organizationRoles.role,
+      createdAt: organizationRoles.createdAt,
+    })
+    .from(organizationRoles)
+    .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
+    .where(eq(organizationRoles.userId, userId))
+    .orderBy(asc(organizationRoles.createdAt), asc(organizationRoles.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+// ---- The subscription columns of a membership (billing) ----
+
+const subscribedMembershipColumns = {
+  id: organizationMembers.id,
+  userId: organizationMembers.userId,
+  organizationId: organizationMembers.organizationId,
+  status: organizationMembers.status,
+  subscriptionStatus: organizationMembers.subscriptionStatus,
+  stripeCustomerId: organizationMembers.stripeCustomerId,
+  stripeSubscriptionId: organizationMembers.stripeSubscriptionId,
+  subscribedBy: organizationMembers.subscribedBy,
+  memberName: profiles.fullName,
+  organizationName: organizations.name,
+};
+
+function selectSubscribedMembership(db: Db) {
+  return db
+    .select(subscribedMembershipColumns)
+    .from(organizationMembers)
+    .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId));
+}
+
+export type SubscribedMembership = NonNullable<Awaited<ReturnType<typeof findMembershipBySubscription>>>;
+
+/** The membership a Stripe subscription pays for, with its billing columns and names. */
+export async function findMembershipBySubscription(db: Db, { stripeSubscriptionId }: { stripeSubscriptionId: string }) {
+  const [row] = await selectSubscribedMembership(db)
+    .where(eq(organizationMembers.stripeSubscriptionId, stripeSubscriptionId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The person's membership of the organisation, with its billing columns and names. */
+export async function findMembershipOf(db: Db, { userId, organizationId }: MemberKey) {
+  const [row] = await selectSubscribedMembership(db)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
+    .limit(1);
+  return row ?? null;
 }
 
 export type MemberListRequest = { page: PageRequest; term: string | null };
@@ -323,10 +482,10 @@ export function founderMembershipSql({ userId, organizationId }: MemberKey, { no
 }
 
 /** Holds while the membership is still a pending request (for a write that announces its approval). */
-export const isPendingRequest = (membershipId: string) =>
+export const isPendingRequest = ({ membershipId }: { membershipId: string }) =>
   sql`exists (select 1 from ${organizationMembers} where ${organizationMembers.id} = ${membershipId} and ${organizationMembers.status} = 'pending')`;
 /** Holds while the membership exists (for a write that announces its end, or its creation). */
-export const membershipExists = (membershipId: string) =>
+export const membershipExists = ({ membershipId }: { membershipId: string }) =>
   sql`exists (select 1 from ${organizationMembers} where ${organizationMembers.id} = ${membershipId})`;
 /** Approves a pending request (a second approval changes nothing): statements for a batch. */
 export function approveMembershipStatements(db: Db, membership: MembershipRef) {
@@ -388,4 +547,49 @@ export function deleteAllMembershipsStatements(db: Db, { userId }: { userId: str
     db.delete(organizationMembers).where(eq(organizationMembers.userId, userId)),
     db.delete(organizationRoles).where(eq(organizationRoles.userId, userId)),
   ] as const;
+}
+
+/** A subscription state as one Stripe event carries it (absent ids keep the stored ones). */
+export type MembershipSubscriptionState = {
+  /** When Stripe created the event: the order in which changes apply. */
+  eventAt: Date;
+  status: "active" | "inactive";
+  stripeSubscriptionId: string | null;
+  stripeCustomerId: string | null;
+  subscribedBy: string | null;
+};
+
+/**
+ * Applies a subscription state to a membership, as a statement for the caller's batch (returning
+ * the row when it changed). It writes only `when` holds and the state is not older than the last
+ * one applied; at an equal time the ending wins, as Stripe sends it last.
+ */
+export function membershipSubscriptionUpdate(
+  db: Db,
+  { membershipId }: { membershipId: string },
+  state: MembershipSubscriptionState,
+  { when }: { when: SQL },
+) {
+  const eventAt = state.eventAt.getTime();
+  return db
+    .update(organizationMembers)
+    .set({
+      subscriptionStatus: state.status,
+      subscriptionEventAt: state.eventAt,
+      stripeSubscriptionId: state.stripeSubscriptionId ?? sql`${organizationMembers.stripeSubscriptionId}`,
+      stripeCustomerId: state.stripeCustomerId ?? sql`${organizationMembers.stripeCustomerId}`,
+      subscribedBy: state.subscribedBy ?? sql`${organizationMembers.subscribedBy}`,
+    })
+    .where(
+      and(
+        eq(organizationMembers.id, membershipId),
+        or(
+          isNull(organizationMembers.subscriptionEventAt),
+          lt(organizationMembers.subscriptionEventAt, state.eventAt),
+          state.status === "inactive" ? sql`${organizationMembers.subscriptionEventAt} = ${eventAt}` : sql`0`,
+        ),
+        when,
+      ),
+    )
+    .returning({ id: organizationMembers.id });
 }

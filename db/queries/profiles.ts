@@ -1,7 +1,6 @@
-import { and, count, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { organizationMembers, organizations, profiles, users } from "../schema.ts";
-import { keyset, toPage, type PageRequest } from "./paging.ts";
+import { profiles, users } from "../schema.ts";
 
 /** What every signed-in page needs to know about its viewer. */
 export async function findViewerProfile(db: Db, userId: string) {
@@ -25,40 +24,8 @@ export async function findViewerProfile(db: Db, userId: string) {
   return row ?? null;
 }
 
-const byName = sql`${organizations.name} collate nocase`;
-
-/**
- * The organisation switcher in one round trip: a page of the organisations the user is an
- * approved member of (keyset, alphabetical, the id breaking ties), how many there are, and the
- * active one (wherever it falls in the list). The list is read through the user's memberships
- * (indexed by user) and sorted by name: a person belongs to a few, never to a whole table.
- */
-export async function loadMemberOrganizations(db: Db, userId: string, page: PageRequest) {
-  const approved = and(eq(organizationMembers.userId, userId), eq(organizationMembers.status, "approved"));
-  const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
-  const [rows, [total], [active]] = await db.batch([
-    db
-      .select({ id: organizations.id, name: organizations.name })
-      .from(organizationMembers)
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(and(approved, where))
-      .orderBy(...orderBy)
-      .limit(limit),
-    db.select({ value: count() }).from(organizationMembers).where(approved),
-    db
-      .select({ id: organizations.id, name: organizations.name })
-      .from(profiles)
-      .innerJoin(organizationMembers, eq(organizationMembers.organizationId, profiles.activeOrganizationId))
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(and(eq(profiles.id, userId), approved))
-      .limit(1),
-  ]);
-  return {
-    ...toPage(rows, page, (row) => ({ key: row.name, id: row.id })),
-    total: total?.value ?? 0,
-    active: active ?? null,
-  };
-}
+// The organisation switcher (the user's memberships, with the active one) is read in
+// memberships.ts: loadMemberOrganizations.
 
 export async function setActiveOrganization(db: Db, userId: string, organizationId: string | null) {
   // Only when it changes: a sign-out of a user with none set writes nothing (not even updated_at).
