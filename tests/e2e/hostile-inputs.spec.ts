@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { E2E_HOSTILE_VALUES } from "../hostile-inputs.ts";
-import { signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, signUpAndConfirm } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 // Hostile values typed into the real forms come back exactly as typed, as text: no script runs
@@ -92,8 +92,7 @@ test("a person's hostile name, bio and achievement show exactly as typed, on eve
 test("a hostile organisation name shows as typed on the dashboard and in search", async ({ page, newPersonPage }) => {
   const name = `${rightToLeft} ${breakout}`;
   const check = await guard(page);
-  await signUpAndConfirm(page, { name: "Olga Org", organizationName: name });
-  await page.goto("/dashboard");
+  await createOrganisation(page, { adminName: "Olga Org", name });
   await expect(page.getByText(name, { exact: true }).first()).toBeVisible();
   await check();
 

@@ -1,8 +1,16 @@
 import type { Page } from "@playwright/test";
-import { confirmationLink, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
+import {
+  confirmationLink,
+  createOrganisation,
+  joinAsNewMember,
+  PASSWORD,
+  signUpAndConfirm,
+  uniqueEmail,
+  uniqueName,
+} from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
-const orgName = () => `Harbour ${crypto.randomUUID().slice(0, 6)}`;
+const orgName = () => uniqueName("Harbour");
 
 async function inviteLink(adminPage: Page) {
   await adminPage.goto("/dashboard");
@@ -19,10 +27,9 @@ test.describe("organisations", () => {
     secondPage: person,
   }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Ivy Admin", organizationName: name });
-    const link = await inviteLink(page);
+    const { invitePath } = await createOrganisation(page, { adminName: "Ivy Admin", name });
 
-    await person.goto(pathOf(link));
+    await person.goto(invitePath);
     await person.getByRole("link", { name: "Sign Up" }).click();
     await person.getByRole("link", { name: /Personal/ }).click();
     const email = uniqueEmail("invited");
@@ -48,8 +55,7 @@ test.describe("organisations", () => {
     secondPage: person,
   }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Ola Admin", organizationName: name });
-    await inviteLink(page);
+    await createOrganisation(page, { adminName: "Ola Admin", name });
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Copy Link" }).click();
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
@@ -86,7 +92,7 @@ test.describe("organisations", () => {
     newPersonPage,
   }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Bea Admin", organizationName: name });
+    await createOrganisation(page, { adminName: "Bea Admin", name });
     const link = await inviteLink(page);
     await signUpAndConfirm(person, { name: "Ned Nocode" });
     await person.goto(new URL(link).pathname);
@@ -121,7 +127,7 @@ test.describe("organisations", () => {
     secondPage: person,
   }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Ada Admin", organizationName: name });
+    await createOrganisation(page, { adminName: "Ada Admin", name });
     await signUpAndConfirm(person, { name: "Rory Request" });
     await person.goto("/dashboard");
     await person.getByLabel("Find your organisation").fill(name.toUpperCase());
@@ -146,11 +152,8 @@ test.describe("organisations", () => {
     secondPage: person,
   }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Remy Admin", organizationName: name });
-    const link = await inviteLink(page);
-    await signUpAndConfirm(person, { name: "Tess Team" });
-    await person.goto(pathOf(link));
-    await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+    const { invitePath } = await createOrganisation(page, { adminName: "Remy Admin", name });
+    await joinAsNewMember(person, invitePath, { name: "Tess Team" });
 
     await page.reload();
     await page.getByRole("button", { name: "Remove Tess Team" }).click();
@@ -165,10 +168,8 @@ test.describe("organisations", () => {
 
   test("a member leaves with confirmation", async ({ page, secondPage: person }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Lena Admin", organizationName: name });
-    const link = await inviteLink(page);
-    await signUpAndConfirm(person, { name: "Leo Leaver" });
-    await person.goto(pathOf(link));
+    const { invitePath } = await createOrganisation(page, { adminName: "Lena Admin", name });
+    await joinAsNewMember(person, invitePath, { name: "Leo Leaver" });
     await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
 
     await person.getByRole("button", { name: `Leave ${name}` }).click();
@@ -189,16 +190,15 @@ test.describe("organisations without JavaScript", () => {
     newPersonPage,
   }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Nora Admin", organizationName: name });
-    const link = await inviteLink(page);
+    const { invitePath, organizationId } = await createOrganisation(page, { adminName: "Nora Admin", name });
     await signUpAndConfirm(person, { name: "Jo Joiner" });
-    await person.goto(pathOf(link));
+    await person.goto(invitePath);
     await person.getByRole("button", { name: `Join ${name}` }).click();
     await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
 
     const asker = await newPersonPage();
     await signUpAndConfirm(asker, { name: "Ash Asker" });
-    await asker.goto(new URL(link).pathname);
+    await asker.goto(`/join/${organizationId}`);
     await asker.getByRole("button", { name: `Request to Join ${name}` }).click();
     await expect(toast(asker, "Request sent")).toBeVisible();
 
@@ -209,7 +209,7 @@ test.describe("organisations without JavaScript", () => {
 
   test("the whole request-and-approve path", async ({ page, secondPage: person }) => {
     const name = orgName();
-    await signUpAndConfirm(page, { name: "Nia Admin", organizationName: name });
+    await createOrganisation(page, { adminName: "Nia Admin", name });
     await signUpAndConfirm(person, { name: "Noel NoScript" });
 
     await person.goto("/dashboard");

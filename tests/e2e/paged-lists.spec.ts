@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
-import { runSql } from "./seed-sql.ts";
+import { seedAchievements, seedNotifications } from "./seed-sql.ts";
 
 // Paging through a long passport and the notifications history, with and without JavaScript,
 // and printing a passport of more than one page (issues 18 and 20).
@@ -21,11 +21,13 @@ async function ownId(page: Page) {
 async function personWithEntries(page: Page, count: number) {
   await signUpAndConfirm(page, { name: "Lou Longcareer" });
   const id = await ownId(page);
-  runSql(
-    Array.from({ length: count }, (_, i) => {
-      const date = new Date(Date.UTC(1990, 0, 1) + i * 86_400_000 * 30).toISOString().slice(0, 10);
-      return `insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, created_at) values ('${crypto.randomUUID()}', '${id}', null, '${id}', '${entryTitle(i)}', '${date}', 'award', 'accepted', 1, ${Date.UTC(2024, 0, 1) + i});`;
-    }),
+  seedAchievements(
+    id,
+    Array.from({ length: count }, (_, i) => ({
+      title: entryTitle(i),
+      date: new Date(Date.UTC(1990, 0, 1) + i * 86_400_000 * 30).toISOString().slice(0, 10),
+      createdAt: Date.UTC(2024, 0, 1) + i,
+    })),
   );
   return id;
 }
@@ -65,12 +67,12 @@ for (const javaScriptEnabled of [true, false]) {
     test("the notifications history pages newest first", async ({ page }) => {
       await signUpAndConfirm(page, { name: "Nat Notified" });
       const id = await ownId(page);
-      runSql(
-        Array.from(
-          { length: NOTIFICATIONS_PAGE + 5 },
-          (_, i) =>
-            `insert into notifications (id, user_id, title, message, type, read, created_at) values ('${crypto.randomUUID()}', '${id}', '${entryTitle(i)}', 'Seeded', 'info', 1, ${Date.UTC(2024, 0, 1) + i * 60_000});`,
-        ),
+      seedNotifications(
+        id,
+        Array.from({ length: NOTIFICATIONS_PAGE + 5 }, (_, i) => ({
+          title: entryTitle(i),
+          createdAt: Date.UTC(2024, 0, 1) + i * 60_000,
+        })),
       );
       await page.goto("/notifications");
       const pager = page.getByRole("navigation", { name: "Notification pages" });

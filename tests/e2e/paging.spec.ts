@@ -1,30 +1,19 @@
 import type { Page } from "@playwright/test";
-import { signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, uniqueName } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
-import { runSql } from "./seed-sql.ts";
+import { seedMembers } from "./seed-sql.ts";
 
 const PAGE = 50; // PAGE_SIZES.teamMembers
 
-/** `count` members of the organisation, written straight into the test server's local D1. */
-function seedMembers(organizationId: string, count: number) {
-  const rows = Array.from({ length: count }, (_, i) => {
-    const id = crypto.randomUUID();
-    const name = `Crew ${String(i).padStart(2, "0")}`;
-    const at = Date.UTC(2024, 0, 1) + i * 60_000;
-    return [
-      `insert into users (id, name, email, email_verified, created_at, updated_at) values ('${id}', '${name}', '${id}@example.com', 1, 0, 0);`,
-      `insert into profiles (id, full_name, user_type, is_public, created_at, updated_at) values ('${id}', '${name}', 'individual', 1, 0, 0);`,
-      `insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) values ('${crypto.randomUUID()}', '${id}', '${organizationId}', 'approved', ${at}, ${at}, 'inactive');`,
-    ].join("\n");
-  });
-  runSql(rows);
-}
-
 async function organisationWithManyMembers(page: Page) {
-  await signUpAndConfirm(page, { name: "Pia Pages", organizationName: `Crewed ${crypto.randomUUID().slice(0, 6)}` });
-  await page.goto("/dashboard");
-  const link = await page.getByRole("textbox", { name: "Invite link" }).inputValue();
-  seedMembers(new URL(link).pathname.split("/")[2]!, 60);
+  const { organizationId } = await createOrganisation(page, { adminName: "Pia Pages", name: uniqueName("Crewed") });
+  seedMembers(
+    organizationId,
+    Array.from({ length: 60 }, (_, i) => ({
+      name: `Crew ${String(i).padStart(2, "0")}`,
+      approvedAt: Date.UTC(2024, 0, 1) + i * 60_000,
+    })),
+  );
   await page.reload();
 }
 

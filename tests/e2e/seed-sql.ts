@@ -16,3 +16,43 @@ export function runSql(statements: string[]) {
     { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" } },
   );
 }
+
+// The bulk rows the e2e specs seed, the same shapes as tests/workers/seed.ts: kept here so that
+// no spec writes its own SQL.
+
+/** A SQL string literal. */
+const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/** People (a user and a public individual profile each), approved members of the organisation at the given times. */
+export function seedMembers(organizationId: string, rows: { name: string; approvedAt: number }[]) {
+  runSql(
+    rows.flatMap(({ name, approvedAt }) => {
+      const id = crypto.randomUUID();
+      return [
+        `insert into users (id, name, email, email_verified, created_at, updated_at) values (${text(id)}, ${text(name)}, ${text(`${id}@example.com`)}, 1, 0, 0);`,
+        `insert into profiles (id, full_name, user_type, is_public, created_at, updated_at) values (${text(id)}, ${text(name)}, 'individual', 1, 0, 0);`,
+        `insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) values (${text(crypto.randomUUID())}, ${text(id)}, ${text(organizationId)}, 'approved', ${approvedAt}, ${approvedAt}, 'inactive');`,
+      ];
+    }),
+  );
+}
+
+/** Accepted, shown achievements a person added themselves, with their own dates and creation times. */
+export function seedAchievements(userId: string, rows: { title: string; date: string; createdAt: number }[]) {
+  runSql(
+    rows.map(
+      ({ title, date, createdAt }) =>
+        `insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, created_at) values (${text(crypto.randomUUID())}, ${text(userId)}, null, ${text(userId)}, ${text(title)}, ${text(date)}, 'award', 'accepted', 1, ${createdAt});`,
+    ),
+  );
+}
+
+/** Read notifications for a person, titled as given, at the given times. */
+export function seedNotifications(userId: string, rows: { title: string; createdAt: number }[]) {
+  runSql(
+    rows.map(
+      ({ title, createdAt }) =>
+        `insert into notifications (id, user_id, title, message, type, read, created_at) values (${text(crypto.randomUUID())}, ${text(userId)}, ${text(title)}, 'Seeded', 'info', 1, ${createdAt});`,
+    ),
+  );
+}

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { purgeUser } from "#app/services/account-purge.server.ts";
 import { didOf, rotateKey } from "#app/services/credentials/keys.server.ts";
 import { createDb } from "#db/client.ts";
-import { createAccount, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import { get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import { createOrganisation } from "./factories.ts";
 import {
   credentialJson,
   credentialOf,
@@ -94,7 +95,7 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
 
   it("refuses revocation by anyone but an admin of the issuing organisation", async () => {
     const { member, credentialId } = await issuedCredential();
-    const otherAdmin = await createAccount({ name: "Otto Other", organizationName: "Other Org" });
+    const { admin: otherAdmin } = await createOrganisation({ adminName: "Otto Other", name: "Other Org" });
     for (const cookie of [member.cookie, otherAdmin.cookie]) {
       expect((await revoke(cookie, credentialId)).status).toBe(403);
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatRelativeTime, unreadBadge } from "#app/utils/relative-time.ts";
 import { createDb } from "#db/client.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
+import { createOrganisation } from "./factories.ts";
 import { cookiesFrom, createAccount, postForm, signIn } from "./helpers.ts";
 
 async function openSocket(cookie: string) {
@@ -45,22 +46,15 @@ const unreadOf = async (userId: string) =>
 
 describe("live notifications", () => {
   it("a new notification reaches both sockets of its user and none of another user's", async () => {
-    const admin = await createAccount({ name: "Hub Admin", organizationName: "Hub Org" });
+    const { admin, organizationId } = await createOrganisation({ adminName: "Hub Admin", name: "Hub Org" });
     const secondTab = cookiesFrom(await signIn(admin.email));
     const person = await createAccount({ name: "Hub Person" });
-    const organization = await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?")
-      .bind(admin.id)
-      .first<{ id: string }>();
 
     const first = await openSocket(admin.cookie);
     const second = await openSocket(secondTab);
     const stranger = await openSocket(person.cookie);
 
-    await postForm(
-      "/dashboard",
-      { intent: "request-join", organizationId: organization!.id },
-      { cookie: person.cookie },
-    );
+    await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
     await until(() => first.received.length > 0 && second.received.length > 0);
     for (const tab of [first, second]) {
       expect(tab.received).toEqual([

@@ -1,7 +1,9 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "#db/queries/paging.ts";
+import { createOrganisation, uniqueName } from "./factories.ts";
 import { createAccount, get, joinByInviteLink, ORIGIN, postForm } from "./helpers.ts";
+import { seedAchievements, seedNotifications, seedOrganisations } from "./seed.ts";
 
 // The lists issue 18 pages on top of Team Members and the directory: the full passport (and its
 // print view, issue 20), the own passport, given achievements, notifications history and the
@@ -27,27 +29,19 @@ const entries = (html: string) => [...html.matchAll(/>(Entry \d{4})<\/h3>/g)].ma
  * fourth pair shares a date, and some of those also share a creation time, so both tie-breaks
  * (creation time, then id) are exercised.
  */
-async function seedEntries(userId: string, count: number, { hidden = 0 } = {}) {
-  const statements = [];
-  for (let i = 0; i < count; i++) {
-    const day = Math.floor(i / 2) + (i % 4 === 0 ? 0 : i % 2);
-    const date = new Date(Date.UTC(2000, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
-    const createdAt = Date.UTC(2024, 0, 1) + Math.floor(i / 3) * 1000;
-    statements.push(
-      env.DB.prepare(
-        "insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, created_at) values (?, ?, null, ?, ?, ?, 'award', 'accepted', ?, ?)",
-      ).bind(
-        crypto.randomUUID(),
+function seedEntries(userId: string, count: number, { hidden = 0 } = {}) {
+  return seedAchievements(
+    Array.from({ length: count }, (_, i) => {
+      const day = Math.floor(i / 2) + (i % 4 === 0 ? 0 : i % 2);
+      return {
         userId,
-        userId,
-        `Entry ${String(i).padStart(4, "0")}`,
-        date,
-        i < hidden ? 0 : 1,
-        createdAt,
-      ),
-    );
-  }
-  for (let start = 0; start < statements.length; start += 500) await env.DB.batch(statements.slice(start, start + 500));
+        title: `Entry ${String(i).padStart(4, "0")}`,
+        date: new Date(Date.UTC(2000, 0, 1) + day * 86_400_000).toISOString().slice(0, 10),
+        visible: i >= hidden,
+        createdAt: Date.UTC(2024, 0, 1) + Math.floor(i / 3) * 1000,
+      };
+    }),
+  );
 }
 
 /** The shown entries in the passport's order, straight from D1. */
@@ -254,18 +248,13 @@ describe("the own passport", () => {
 
     // Pending offers page on their own, newest first, keeping the other list's place.
     const size = PAGE_SIZES.ownPendingAchievements;
-    await env.DB.batch(
-      Array.from({ length: size + 3 }, (_, i) =>
-        env.DB.prepare(
-          "insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, created_at) values (?, ?, null, ?, ?, '2024-01-01', 'award', 'pending', 1, ?)",
-        ).bind(
-          crypto.randomUUID(),
-          person.id,
-          person.id,
-          `Offer ${String(i).padStart(4, "0")}`,
-          Date.UTC(2024, 0, 1) + i,
-        ),
-      ),
+    await seedAchievements(
+      Array.from({ length: size + 3 }, (_, i) => ({
+        userId: person.id,
+        title: `Offer ${String(i).padStart(4, "0")}`,
+        status: "pending" as const,
+        createdAt: Date.UTC(2024, 0, 1) + i,
+      })),
     );
     const onSecond = pagerLink(pages[0]!, "Your achievements pages", "Next")!;
     const withOffers = await (await get(onSecond, person.cookie)).text();
@@ -288,33 +277,17 @@ describe("given achievements (/dashboard/achievements)", () => {
   const LABEL = "Given achievements pages";
 
   async function adminGiving(count: number) {
-    const admin = await createAccount({
-      name: "Gia Giver",
-      organizationName: `Givers ${crypto.randomUUID().slice(0, 6)}`,
-    });
-    const { id: organizationId } = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(admin.id)
-      .first<{ id: string }>())!;
-    const statements = [];
-    for (let i = 0; i < count; i++) {
-      // Every other pair shares a creation time: the id decides between them.
-      const createdAt = Date.UTC(2024, 0, 1) + Math.floor(i / 2) * 1000;
-      statements.push(
-        env.DB.prepare(
-          "insert into achievements (id, user_id, organization_id, created_by, title, date, type, status, is_visible, created_at) values (?, ?, ?, ?, ?, '2024-01-01', 'award', 'pending', 1, ?)",
-        ).bind(
-          crypto.randomUUID(),
-          admin.id,
-          organizationId,
-          admin.id,
-          `Entry ${String(i).padStart(4, "0")}`,
-          createdAt,
-        ),
-      );
-    }
-    if (statements.length) await env.DB.batch(statements);
+    const { admin, organizationId } = await createOrganisation({ adminName: "Gia Giver", name: uniqueName("Givers") });
+    await seedAchievements(
+      Array.from({ length: count }, (_, i) => ({
+        userId: admin.id,
+        organizationId,
+        title: `Entry ${String(i).padStart(4, "0")}`,
+        status: "pending" as const,
+        // Every other pair shares a creation time: the id decides between them.
+        createdAt: Date.UTC(2024, 0, 1) + Math.floor(i / 2) * 1000,
+      })),
+    );
     return { admin, organizationId };
   }
   const given = (html: string) => [...html.matchAll(/>(Entry \d{4})<\/p>/g)].map((match) => match[1]!);
@@ -354,16 +327,13 @@ describe("notifications history (/notifications)", () => {
   async function personWithNotifications(count: number) {
     const person = await createAccount();
     // The account's own welcome notifications, if any, are part of the history too.
-    const statements = [];
-    for (let i = 0; i < count; i++) {
-      const createdAt = Date.UTC(2024, 0, 1) + Math.floor(i / 2) * 1000;
-      statements.push(
-        env.DB.prepare(
-          "insert into notifications (id, user_id, title, message, type, read, created_at) values (?, ?, ?, 'm', 'info', 0, ?)",
-        ).bind(crypto.randomUUID(), person.id, `Entry ${String(i).padStart(4, "0")}`, createdAt),
-      );
-    }
-    if (statements.length) await env.DB.batch(statements);
+    await seedNotifications(
+      person.id,
+      Array.from({ length: count }, (_, i) => ({
+        title: `Entry ${String(i).padStart(4, "0")}`,
+        createdAt: Date.UTC(2024, 0, 1) + Math.floor(i / 2) * 1000,
+      })),
+    );
     return person;
   }
   const titles = (html: string) => {
@@ -411,19 +381,7 @@ describe("the organisation switcher", () => {
       { length: SIZE + 5 },
       (_, i) => `${i % 2 ? "a" : "A"}${token} ${String(i).padStart(3, "0")}`,
     );
-    const ids = names.map(() => crypto.randomUUID());
-    await env.DB.batch(
-      names.flatMap((name, i) => [
-        env.DB.prepare("insert into organizations (id, name, invite_code, created_at) values (?, ?, ?, 0)").bind(
-          ids[i],
-          name,
-          crypto.randomUUID(),
-        ),
-        env.DB.prepare(
-          "insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) values (?, ?, ?, 'approved', 0, 0, 'inactive')",
-        ).bind(crypto.randomUUID(), person.id, ids[i]),
-      ]),
-    );
+    const ids = await seedOrganisations(names, { memberId: person.id });
     const switcher = (html: string) => [
       ...new Set(
         [...html.matchAll(new RegExp(`value="[^"]+"[^>]*>([aA]${token} \\d{3})</button>`, "g"))].map((m) => m[1]!),
@@ -452,18 +410,13 @@ describe("the organisation switcher", () => {
   });
 
   it("one organisation shows no pager; an organisation the person left cannot be switched to", async () => {
-    const admin = await createAccount({ name: "Ola One", organizationName: `Solo ${crypto.randomUUID().slice(0, 6)}` });
+    const { admin } = await createOrganisation({ adminName: "Ola One", name: uniqueName("Solo") });
     const html = await (await get("/passport", admin.cookie)).text();
     expect(html).not.toContain(`aria-label="${LABEL}"`);
-    const other = await createAccount({
-      name: "Ora Other",
-      organizationName: `Else ${crypto.randomUUID().slice(0, 6)}`,
+    const { organizationId: elsewhere } = await createOrganisation({
+      adminName: "Ora Other",
+      name: uniqueName("Else"),
     });
-    const { id: elsewhere } = (await env.DB.prepare(
-      "select organization_id as id from organization_roles where user_id = ?",
-    )
-      .bind(other.id)
-      .first<{ id: string }>())!;
     const refused = await postForm("/organizations/active", { organizationId: elsewhere }, { cookie: admin.cookie });
     expect(refused.status).toBe(403);
     await joinByInviteLink(elsewhere, admin.cookie);

@@ -1,45 +1,28 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZES, decodeCursor, encodeCursor } from "#db/queries/paging.ts";
+import { createOrganisation, uniqueName } from "./factories.ts";
 import { createAccount, get } from "./helpers.ts";
+import { seedMembers, seedOrganisations } from "./seed.ts";
 
 const PAGE = PAGE_SIZES.teamMembers;
 
-async function adminWithOrganisation() {
-  const admin = await createAccount({
-    name: "Paula Pager",
-    organizationName: `Paged ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const { id } = (await env.DB.prepare("select organization_id as id from organization_roles where user_id = ?")
-    .bind(admin.id)
-    .first<{ id: string }>())!;
-  return { admin, organizationId: id };
-}
+const adminWithOrganisation = () => createOrganisation({ adminName: "Paula Pager", name: uniqueName("Paged") });
 
 /**
  * `count` people in the organisation with `status`, named `${prefix} 000`…, the higher number the
  * newer; every third pair shares a request time, so the id decides between them.
  */
-async function seedPeople(organizationId: string, count: number, prefix: string, status: "approved" | "pending") {
+function seedPeople(organizationId: string, count: number, prefix: string, status: "approved" | "pending") {
   const base = Date.UTC(2024, 0, 1);
-  const statements = [];
-  for (let i = 0; i < count; i++) {
-    const id = crypto.randomUUID();
-    const at = base + Math.floor(i / 2) * 2 * 60_000 + (i % 3 === 0 ? 0 : (i % 2) * 60_000);
-    const name = `${prefix} ${String(i).padStart(3, "0")}`;
-    statements.push(
-      env.DB.prepare(
-        "insert into users (id, name, email, email_verified, created_at, updated_at) values (?, ?, ?, 1, 0, 0)",
-      ).bind(id, name, `${id}@example.com`),
-      env.DB.prepare(
-        "insert into profiles (id, full_name, user_type, is_public, created_at, updated_at) values (?, ?, 'individual', 1, 0, 0)",
-      ).bind(id, name),
-      env.DB.prepare(
-        "insert into organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) values (?, ?, ?, ?, ?, ?, 'inactive')",
-      ).bind(crypto.randomUUID(), id, organizationId, status, at, status === "approved" ? at : null),
-    );
-  }
-  await env.DB.batch(statements);
+  return seedMembers(
+    organizationId,
+    Array.from({ length: count }, (_, i) => ({
+      name: `${prefix} ${String(i).padStart(3, "0")}`,
+      status,
+      requestedAt: base + Math.floor(i / 2) * 2 * 60_000 + (i % 3 === 0 ? 0 : (i % 2) * 60_000),
+    })),
+  );
 }
 
 const decode = (html: string) => html.replace(/&amp;/g, "&").replace(/&#x27;/g, "'");
@@ -170,15 +153,7 @@ describe("organisation search paging", () => {
       { length: size + 5 },
       (_, i) => `${i % 2 ? "b" : "B"}${token} ${String(i).padStart(2, "0")}`,
     );
-    await env.DB.batch(
-      names.map((name) =>
-        env.DB.prepare("insert into organizations (id, name, invite_code, created_at) values (?, ?, ?, 0)").bind(
-          crypto.randomUUID(),
-          name,
-          crypto.randomUUID(),
-        ),
-      ),
-    );
+    await seedOrganisations(names);
     const person = await createAccount();
     const first = await (await get(`/dashboard?q=${token}`, person.cookie)).text();
     expect(first).toContain(`Showing ${size} of ${size + 5} matching organisations`);

@@ -1,6 +1,12 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, inviteCode, joinByInviteLink, postForm } from "./helpers.ts";
+import {
+  createOrganisation,
+  createOrganisationWithMember,
+  giveAchievement,
+  membershipOf,
+  uniqueName,
+} from "./factories.ts";
+import { createAccount, inviteCode, postForm } from "./helpers.ts";
 
 // Issue 18, "Cheap writes": every action reads what it needs in at most one D1 round trip and
 // writes in at most one batch (the notification row included). The session guard every action
@@ -18,59 +24,23 @@ const roundTrips = (response: Response) => {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function membershipOf(userId: string, organizationId: string) {
-  const row = await env.DB.prepare("select id from organization_members where user_id = ? and organization_id = ?")
-    .bind(userId, organizationId)
-    .first<{ id: string }>();
-  return row!.id;
-}
+const organisation = () => createOrganisation({ adminName: "Ada Admin", name: uniqueName("Budget") });
 
-async function organisation() {
-  const admin = await createAccount({
-    name: "Ada Admin",
-    organizationName: `Budget ${crypto.randomUUID().slice(0, 6)}`,
-  });
-  const { id: organizationId } = (await env.DB.prepare(
-    "select organization_id as id from organization_roles where user_id = ?",
-  )
-    .bind(admin.id)
-    .first<{ id: string }>())!;
-  return { admin, organizationId };
-}
-
-async function organisationWithMember() {
-  const { admin, organizationId } = await organisation();
-  const member = await createAccount({ name: "Mo Member" });
-  await joinByInviteLink(organizationId, member.cookie);
-  return { admin, member, organizationId, membershipId: await membershipOf(member.id, organizationId) };
-}
+const organisationWithMember = () =>
+  createOrganisationWithMember({ adminName: "Ada Admin", memberName: "Mo Member", name: uniqueName("Budget") });
 
 async function organisationWithRequest() {
   const { admin, organizationId } = await organisation();
   const person = await createAccount({ name: "Rae Requester" });
   await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
-  return { admin, person, organizationId, membershipId: await membershipOf(person.id, organizationId) };
+  return { admin, person, organizationId, membershipId: await membershipOf({ organizationId, userId: person.id }) };
 }
 
 /** A member with an achievement offered by their organisation, waiting for an answer. */
 async function memberWithOffer() {
-  const { admin, member, organizationId } = await organisationWithMember();
-  await postForm(
-    "/dashboard",
-    {
-      intent: "give-achievement",
-      formId: "give",
-      type: "award",
-      date: today(),
-      title: "Budget Star",
-      userId: member.id,
-    },
-    { cookie: admin.cookie },
-  );
-  const row = await env.DB.prepare("select id from achievements where user_id = ? and organization_id = ?")
-    .bind(member.id, organizationId)
-    .first<{ id: string }>();
-  return { member, achievementId: row!.id };
+  const { admin, member } = await organisationWithMember();
+  const { achievementId } = await giveAchievement(admin.cookie, { userId: member.id, title: "Budget Star" });
+  return { member, achievementId: achievementId! };
 }
 
 type Case = {

@@ -17,6 +17,7 @@ import {
   uniqueEmail,
   joinByInviteLink,
 } from "./helpers.ts";
+import { createOrganisation, membershipOf } from "./factories.ts";
 
 // Issue 9, item 7: authentication failures, authorization denials, cross-site refusals and
 // webhook signature failures are logged as structured events, and no secret ever reaches a log.
@@ -136,11 +137,9 @@ describe("security events", () => {
   });
 
   it("the shared guards log their denials: signed out, archived, not an admin, not the recipient", async () => {
-    const admin = await createAccount({ organizationName: "Logged Org" });
+    const { admin, organizationId } = await createOrganisation({ name: "Logged Org" });
     const stranger = await createAccount();
-    const membership = await env.DB.prepare("select id from organization_members where user_id = ?")
-      .bind(admin.id)
-      .first<{ id: string }>();
+    const membership = { id: await membershipOf({ organizationId, userId: admin.id }) };
 
     expect((await get("/dashboard")).status).toBe(302);
     expect(

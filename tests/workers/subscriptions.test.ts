@@ -5,7 +5,7 @@ import { rejectOrRemove } from "#app/services/memberships.server.ts";
 import { createPersonalSubscription } from "#app/services/subscriptions.server.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import { countRows, createAccount, get, ORIGIN, postForm } from "./helpers.ts";
-import { createOrganisationWithMember, membershipOf, organisationAdministeredBy, uniqueName } from "./factories.ts";
+import { createOrganisation, createOrganisationWithMember, membershipOf, uniqueName } from "./factories.ts";
 
 const SECRET = "whsec_test_0123456789abcdef";
 
@@ -99,11 +99,7 @@ describe("create-personal-subscription", () => {
   });
 
   it("is forbidden for a pending member", async () => {
-    const admin = await createAccount({
-      name: "Ada Admin",
-      organizationName: `Payers ${crypto.randomUUID().slice(0, 6)}`,
-    });
-    const organizationId = await organisationAdministeredBy(admin.id);
+    const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: uniqueName("Payers") });
     const person = await createAccount({ name: "Pat Pending" });
     await postForm("/dashboard", { intent: "request-join", organizationId }, { cookie: person.cookie });
     const membershipId = await membershipOf({ organizationId, userId: person.id });
