@@ -32,7 +32,7 @@ import {
   resetInviteCode,
   searchOrganizations,
 } from "#db/queries/organizations.ts";
-import { isOrganizationAdmin, loadAdminDashboard, membershipStatuses } from "#db/queries/memberships.ts";
+import { loadAdminDashboard, membershipStatuses } from "#db/queries/memberships.ts";
 import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
@@ -49,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const active = viewer.activeOrganization;
 
-  if (active && (await isOrganizationAdmin(context.db, { userId: viewer.id, organizationId: active.id }))) {
+  if (active?.isAdmin) {
     const origin = context.env.APP_URL ?? new URL(request.url).origin;
     const url = new URL(request.url);
     const range = parseAnalyticsRange(url.searchParams.get("range"));

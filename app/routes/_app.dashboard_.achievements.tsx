@@ -10,7 +10,6 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
-import { isOrganizationAdmin } from "#db/queries/memberships.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 
 export const meta: MetaFunction = () => [{ title: `Given achievements · ${PRODUCT_NAME}` }];
@@ -21,8 +20,7 @@ const revokeSchema = z.object({ intent: z.literal("revoke"), credentialId: z.uui
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const active = viewer.activeOrganization;
-  if (!active || !(await isOrganizationAdmin(context.db, { userId: viewer.id, organizationId: active.id })))
-    throw redirect("/dashboard");
+  if (!active?.isAdmin) throw redirect("/dashboard");
   const page = pageRequestFrom(new URL(request.url).searchParams, "", PAGE_SIZES.givenAchievements);
   const { items, next, previous, total } = await listGivenAchievements(context.db, active.id, page);
   // The creation time is only the cursor's.

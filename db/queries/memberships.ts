@@ -193,9 +193,17 @@ const byName = sql`${organizations.name} collate nocase`;
 export async function loadMemberOrganizations(db: Db, { userId, page }: { userId: string; page: PageRequest }) {
   const approved = and(eq(organizationMembers.userId, userId), eq(organizationMembers.status, "approved"));
   const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
+  // Whether the person administers each organisation: pages decide admin or member view from it
+  // without a read of their own.
+  const isAdmin = sql<number>`exists (select 1 from ${organizationRoles} where ${and(
+    eq(organizationRoles.userId, userId),
+    eq(organizationRoles.organizationId, organizations.id),
+    eq(organizationRoles.role, "admin"),
+  )})`.mapWith(Boolean);
+  const columns = { id: organizations.id, name: organizations.name, isAdmin };
   const [rows, [total], [active]] = await db.batch([
     db
-      .select({ id: organizations.id, name: organizations.name })
+      .select(columns)
       .from(organizationMembers)
       .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
       .where(and(approved, where))
@@ -203,7 +211,7 @@ export async function loadMemberOrganizations(db: Db, { userId, page }: { userId
       .limit(limit),
     db.select({ value: count() }).from(organizationMembers).where(approved),
     db
-      .select({ id: organizations.id, name: organizations.name })
+      .select(columns)
       .from(profiles)
       .innerJoin(organizationMembers, eq(organizationMembers.organizationId, profiles.activeOrganizationId))
       .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
