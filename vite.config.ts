@@ -57,6 +57,9 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
   },
   build: {
     minify: true,
+    // `SOURCEMAP=1 npm run build` writes the client's source maps, to see which modules fill a
+    // chunk (docs/decisions/039); never in a build that is measured or shipped.
+    sourcemap: process.env.SOURCEMAP === "1" && !isSsrBuild,
     // The client's lazy chunks (dialogs, the notification popover, the toaster: decision 035) are
     // one module on the server, which renders them anyway: the server build stays one file.
     rollupOptions: isSsrBuild ? { output: { inlineDynamicImports: true } } : undefined,

@@ -35,6 +35,7 @@ import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { bioSchema } from "#app/utils/form-schemas.ts";
+import { bioValidator } from "#app/utils/form-validators.ts";
 import { Pager } from "#app/components/pager.tsx";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
@@ -339,7 +340,7 @@ function Biography({ bio }: { bio: string | null }) {
     : new URLSearchParams(location.search).get("edit") === "bio" || Boolean(mine);
   const { fields, formProps } = useValidatedForm({
     id: "bio",
-    schema: bioSchema,
+    validator: bioValidator,
     actionData: mine,
     defaultValue: { bio: bio ?? "" },
   });

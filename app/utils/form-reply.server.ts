@@ -2,7 +2,7 @@ import { data } from "@remix-run/cloudflare";
 import type { Toast } from "./cookies.server.ts";
 import type { FormReply } from "./form-reply.ts";
 import { log } from "./log.server.ts";
-import { validationToast } from "./validation.ts";
+import { validationToast } from "./validation-toast.ts";
 
 // The one way a failed form submission is answered (docs/decisions/017): the same page again,
 // with a destructive toast (rendered in the page's status region with or without JavaScript),

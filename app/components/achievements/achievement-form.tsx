@@ -8,11 +8,8 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/native-select.tsx";
 import { acceptImageSize, prepareVideo } from "#app/components/media-inputs.tsx";
-import {
-  ACHIEVEMENT_TYPE_LABELS,
-  giveAchievementSchema,
-  selfAchievementSchema,
-} from "#app/utils/achievement-schemas.ts";
+import type { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { giveAchievementValidator, selfAchievementValidator } from "#app/utils/form-validators.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
@@ -24,6 +21,8 @@ function localToday() {
   const now = new Date();
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 }
+
+const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
 
 type Member = { userId: string; fullName: string };
 type AchievementField =
@@ -81,10 +80,10 @@ function AchievementForm({
   defaultUserId?: string;
 }) {
   const location = useLocation();
-  const schema = kind === "give" ? giveAchievementSchema : selfAchievementSchema;
-  const { form, fields, formProps } = useValidatedForm({
+  const validator = kind === "give" ? giveAchievementValidator : selfAchievementValidator;
+  const { form, fields, formProps } = useValidatedForm<typeof giveAchievementSchema | typeof selfAchievementSchema>({
     id: formId,
-    schema,
+    validator,
     actionData,
     defaultValue: { type: "award", date: localToday(), ...(kind === "give" ? { userId: defaultUserId } : {}) },
   });

@@ -5,7 +5,7 @@ import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
-import { createOrganizationSchema } from "#app/utils/form-schemas.ts";
+import { createOrganizationValidator } from "#app/utils/form-validators.ts";
 
 /** The create-organisation dialog; without JavaScript, ?create=1 shows the same form inline. */
 export function CreateOrganization() {
@@ -30,7 +30,7 @@ export function CreateOrganization() {
 function CreateOrganizationForm({ actionData }: { actionData: FormReply | undefined }) {
   const { form, fields, formProps } = useValidatedForm({
     id: "create-organization",
-    schema: createOrganizationSchema,
+    validator: createOrganizationValidator,
     actionData,
   });
   return (
