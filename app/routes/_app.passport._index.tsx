@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { Check, Download, ExternalLink, Eye, EyeOff, Plus, Printer, ShieldCheck, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
-import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
+import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton, TextareaField } from "#app/components/forms.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
