@@ -5,7 +5,10 @@ import { useFormReply } from "#app/utils/form-reply.ts";
 import { CreateOrganizationForm as CreateOrganizationFormNow } from "./create-organization-form.tsx";
 
 const loadCreateOrganizationForm = () => import("./create-organization-form.tsx");
-/** The form loads with the dialog's first opening in the browser; the server renders it at once (docs/decisions/039). */
+/**
+ * The form loads with the dialog's first opening in the browser; the server renders it at once
+ * (docs/decisions/039; achievement-dialog.tsx says how).
+ */
 const CreateOrganizationForm = import.meta.env.SSR
   ? CreateOrganizationFormNow
   : lazy(() => loadCreateOrganizationForm().then((module) => ({ default: module.CreateOrganizationForm })));
