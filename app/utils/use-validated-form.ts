@@ -72,10 +72,16 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
 
   const loadSchema = () => {
     if (loaded.has(validator)) return;
-    void loadValidation(validator).then(() => {
-      for (const name of blurredEarly.current) form.validate({ name });
-      blurredEarly.current.clear();
-    });
+    loadValidation(validator).then(
+      () => {
+        const names = [...blurredEarly.current];
+        blurredEarly.current.clear();
+        // The form may be gone by then: its dialog closed after a submit the server took.
+        if (!document.forms.namedItem(form.id)) return;
+        for (const name of names) form.validate({ name });
+      },
+      () => {}, // offline: the server validates, and the next focus or press tries again
+    );
   };
   return { form, fields, formProps: { ...getFormProps(form), onFocus: loadSchema, onPointerDown: loadSchema } };
 }
