@@ -21,7 +21,7 @@ export const SIGNED_IN_JS_BUDGET = 100 * 1024;
  * says what is left: the framework, tailwind-merge, Conform on /settings), so nothing grows back.
  * Lower it with every cut; it meets SIGNED_IN_JS_BUDGET when the issue is done. 132 KiB since
  * the forms' schemas and the dialogs' forms load on first use and terser minifies (decision 039;
- * /settings 131.0 KiB, /passport 125.4, /dashboard 124.0).
+ * /settings 131.1 KiB, /passport 125.6, /dashboard 124.2).
  */
 export const SIGNED_IN_JS_CEILING = 132 * 1024;
 
