@@ -323,8 +323,11 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     {
       name: "'Error loading members' on the admin dashboard",
       viewer: async () => (await organisationAdmin()).admin,
-      // The members' part also reads the organisation's invite code; nothing else on the page does.
-      breakage: "alter table organizations drop column invite_code",
+      // (The 'needs recognition' index is built on approved_at: it goes first.)
+      breakage: [
+        "drop index organization_members_recognised_since_idx",
+        "alter table organization_members drop column approved_at",
+      ],
       path: "/dashboard",
       toast: "Error loading members",
       stillShows: "Organisation Admin",
@@ -332,23 +335,28 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     {
       name: "'Error loading dashboard' on the personal dashboard",
       viewer: () => createAccount({ name: "Pat Person" }),
-      breakage: "alter table achievements drop column description",
+      breakage: ["alter table achievements drop column description"],
       path: "/dashboard",
       toast: "Error loading dashboard",
       stillShows: "Pat Person",
     },
     {
       name: "'Error searching organizations'",
-      viewer: () => createAccount(),
-      // The search leaves out organisations the person administers, read from organization_roles.
-      breakage: "alter table organization_roles rename to organization_roles_gone",
+      // An organisation for the search to find.
+      viewer: async () => (await organisationAdmin(), createAccount()),
+      // The search reads the organisations' descriptions; the viewer's own organisations (read by
+      // the session guard) do not. A description becomes a value the database fails on.
+      breakage: [
+        "alter table organizations rename to organizations_kept",
+        "create view organizations as select id, name, json('{') as description, created_at from organizations_kept",
+      ],
       path: "/dashboard?q=Org",
       toast: "Error searching organizations",
       stillShows: 'value="Org"',
     },
   ])("$name", async ({ viewer, breakage, path, toast, stillShows }) => {
     const { cookie } = await viewer();
-    await env.DB.prepare(breakage).run();
+    await env.DB.batch(breakage.map((statement) => env.DB.prepare(statement)));
     const response = await get(path, cookie);
     expect(response.status).toBe(200);
     const { title, html } = await pageToast(response);
