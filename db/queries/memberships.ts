@@ -1,7 +1,7 @@
 // Memberships (organization_members) and roles (organization_roles): every read and write of the
 // two tables lives here. A membership is named by an object, `{ userId, organizationId }`, never
 // by two positional ids, so swapping them cannot pass unnoticed.
-import { and, asc, count, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
