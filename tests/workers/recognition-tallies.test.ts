@@ -13,32 +13,36 @@ import { credentialOf } from "./credentials-helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
+type Day = { day: number; givenBy: string; live: number; given: number };
+type Organisation = { given: number; approved: number; pending: number };
+type Member = { userId: string; last: number | null };
+
 /** What the triggers keep, read as stored and as recomputed from achievements and memberships. */
 async function tallies(organizationId: string) {
   const rows = async <T>(sql: string) => (await env.DB.prepare(sql).bind(organizationId).all<T>()).results;
   const stored = {
-    days: await rows(
+    days: await rows<Day>(
       "select day, given_by as givenBy, live, given from recognition_days where organization_id = ?1 order by day, given_by",
     ),
-    organisation: await rows(
+    organisation: await rows<Organisation>(
       "select achievements_given as given, approved_members as approved, pending_members as pending from organizations where id = ?1",
     ),
-    members: await rows(
+    members: await rows<Member>(
       "select user_id as userId, last_recognised_at as last from organization_members where organization_id = ?1 order by user_id",
     ),
   };
   const recomputed = {
-    days: await rows(
+    days: await rows<Day>(
       `select cast(created_at / 86400000 as integer) as day, coalesce(created_by, '') as givenBy,
          sum(status in ('pending', 'accepted')) as live, count(*) as given
        from achievements where organization_id = ?1 group by 1, 2 order by 1, 2`,
     ),
-    organisation: await rows(
+    organisation: await rows<Organisation>(
       `select (select count(*) from achievements where organization_id = ?1) as given,
          (select count(*) from organization_members where organization_id = ?1 and status = 'approved') as approved,
          (select count(*) from organization_members where organization_id = ?1 and status = 'pending') as pending`,
     ),
-    members: await rows(
+    members: await rows<Member>(
       `select m.user_id as userId, (select max(a.created_at) from achievements a where a.organization_id = m.organization_id
          and a.user_id = m.user_id and a.status in ('pending', 'accepted')) as last
        from organization_members m where m.organization_id = ?1 order by m.user_id`,
@@ -69,13 +73,13 @@ describe("the kept recognition figures", () => {
     const declined = (await giveAchievement(admin.cookie, { userId: member.id, title: "Declined" })).achievementId!;
     const after = await expectExact(organizationId);
     expect(after.organisation).toEqual([{ given: 2, approved: 2, pending: 0 }]);
-    expect(after.days.reduce((sum, row) => sum + Number((row as { live: number }).live), 0)).toBe(2);
+    expect(after.days.reduce((sum, row) => sum + row.live, 0)).toBe(2);
 
     expect((await answer(member.cookie, "accept", kept)).status).toBe(302);
     await expectExact(organizationId);
     expect((await answer(member.cookie, "reject", declined)).status).toBe(302);
     const answered = await expectExact(organizationId);
-    expect(answered.days.reduce((sum, row) => sum + Number((row as { live: number }).live), 0)).toBe(1);
+    expect(answered.days.reduce((sum, row) => sum + row.live, 0)).toBe(1);
 
     await postForm(
       "/passport",
@@ -103,7 +107,7 @@ describe("the kept recognition figures", () => {
     await postForm("/dashboard", { intent: "approve", membershipId: request }, { cookie: admin.cookie });
     const back = await expectExact(organizationId);
     expect(back.organisation).toEqual([{ given: 2, approved: 2, pending: 0 }]);
-    expect(back.members.find((row) => (row as { userId: string }).userId === member.id)).toMatchObject({
+    expect(back.members.find((row) => row.userId === member.id)).toMatchObject({
       last: expect.any(Number),
     });
 
@@ -136,7 +140,7 @@ describe("the kept recognition figures", () => {
     // The cascades of deleting an account (as the purge does): set null on the giver's, delete the recipient's.
     await env.DB.prepare("delete from users where id = ?").bind(second.id).run();
     const withoutGiver = await expectExact(organizationId);
-    expect(withoutGiver.days.some((row) => (row as { givenBy: string }).givenBy === "")).toBe(true);
+    expect(withoutGiver.days.some((row) => row.givenBy === "")).toBe(true);
     await env.DB.prepare("delete from users where id = ?").bind(member.id).run();
     expect((await expectExact(organizationId)).organisation).toEqual([{ given: 1, approved: 1, pending: 0 }]);
   });
