@@ -226,9 +226,9 @@ export async function loadMemberOrganizations(db: Db, { userId, page }: { userId
  * first, and how many qualify: two statements for the analytics batch. Each member comes with
  * when the organisation last gave them a live achievement (`last_recognised_at`, kept by
  * triggers: decision 037) and the moment they count from (that, else their approval, else their
- * request). Only those not recognised since `needsSince` (epoch ms) qualify. Both read the
- * `organization_members_recognised_since_idx` range of the qualifying members, in order: the
- * list stops after `limit`, the count reads index entries only.
+ * request). Only those not recognised since `needsSince` (epoch ms) qualify. Both read
+ * `organization_members_recognised_since_idx`: the list in its order, stopping after `limit`;
+ * the count the entries of the members who do not qualify.
  */
 export function membersByLastRecognitionQueries(
   db: Db,
@@ -255,7 +255,20 @@ export function membersByLastRecognitionQueries(
       .where(needing)
       .orderBy(asc(since), asc(sql`${profiles.fullName} collate nocase`), asc(organizationMembers.userId))
       .limit(limit),
-    db.select({ value: count() }).from(organizationMembers).where(needing),
+    // How many qualify: the approved members (the organisation's kept count) less those who do
+    // not, counted over the index range after `needsSince`. That side is the smaller one where
+    // the list matters (a large organisation recognising a few people a month): it holds only
+    // members recognised or approved in the last 60 days.
+    db
+      .select({
+        value: sql<number>`${organizations.approvedMembers} - (select count(*) from ${organizationMembers} where ${and(
+          eq(organizationMembers.organizationId, organizationId),
+          eq(organizationMembers.status, "approved"),
+          sql`${since} > ${needsSince}`,
+        )})`,
+      })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId)),
   ] as const;
 }
 
