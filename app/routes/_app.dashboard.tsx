@@ -123,7 +123,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         : toast,
     };
   }
-  const [[loaded, found, statusOf], toast] = await loadParts(context, [summary, directoryPart, statuses]);
+  // In this order, the first failing part's toast is the one shown (the directory's before the rest).
+  const [[found, statusOf, loaded], toast] = await loadParts(context, [directoryPart, statuses, summary]);
   return {
     kind: "personal" as const,
     summary: loaded,
