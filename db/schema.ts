@@ -184,7 +184,11 @@ export const organizationRoles = sqliteTable(
   ],
 );
 
-/** When a membership counts from for 'Needs recognition' (its index orders by exactly this). */
+/**
+ * When a membership counts from for 'Needs recognition' (its index orders by exactly this).
+ * drizzle-kit splits an index expression at its commas, so migration 0008 writes this index's
+ * CREATE INDEX by hand; a change to it needs the same.
+ */
 export const recognisedSince = sql`coalesce(last_recognised_at, approved_at, requested_at)`;
 
 export const organizationMembers = sqliteTable(
