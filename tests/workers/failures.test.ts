@@ -342,10 +342,14 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     },
     {
       name: "'Error searching organizations'",
-      // An organisation for the search to find.
-      viewer: async () => (await organisationAdmin(), createAccount()),
-      // The search reads the organisations' descriptions; the viewer's own organisations (read by
-      // the session guard) do not. A description becomes a value the database fails on.
+      // Someone else's organisation for the search to find.
+      viewer: async () => {
+        await organisationAdmin();
+        return createAccount();
+      },
+      // The search reads each match's description; the viewer's own organisations (read with the
+      // session by the guard, as is organization_roles) do not. A description becomes a value the
+      // database fails on.
       breakage: [
         "alter table organizations rename to organizations_kept",
         "create view organizations as select id, name, json('{') as description, created_at from organizations_kept",
@@ -356,7 +360,7 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     },
   ])("$name", async ({ viewer, breakage, path, toast, stillShows }) => {
     const { cookie } = await viewer();
-    await env.DB.batch(breakage.map((statement) => env.DB.prepare(statement)));
+    await env.DB.batch([breakage].flat().map((statement) => env.DB.prepare(statement)));
     const response = await get(path, cookie);
     expect(response.status).toBe(200);
     const { title, html } = await pageToast(response);
