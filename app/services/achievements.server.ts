@@ -163,11 +163,13 @@ function ownAchievement<Row extends { userId: string }>(
 }
 
 /**
- * How many times accepting reads and signs again when a concurrent acceptance in the same
- * organisation took the status-list entry (or key version) this one signed with. After that, the
- * achievement is accepted without its credential and the failure logged, as a failed signing is.
+ * How many times accepting reads and signs, when concurrent acceptances in the same organisation
+ * keep taking the status-list entry (or key version) it signed with. Each lost attempt means
+ * another acceptance was stored, so with this many attempts every one of that many acceptances
+ * at the same moment gets its credential. Past that, the achievement is accepted without its
+ * credential and the failure logged, as a failed signing is (decision 020).
  */
-const ISSUANCE_ATTEMPTS = 3;
+const ISSUANCE_ATTEMPTS = 4;
 
 /**
  * Only the recipient answers; answering twice changes nothing. The giver hears the answer.
