@@ -227,7 +227,8 @@ export async function answer(
             },
           )
         : null;
-    // The answer goes last: everything before it is written only while it is still to come.
+    // The answer follows every statement that holds only while it is still to come; statements
+    // appended after it see it recorded.
     const statements: BatchItem<"sqlite">[] = [
       ...(notice ? [notice] : []),
       ...(issuance ? issuanceWrites(db, issuance, awaiting) : []),
