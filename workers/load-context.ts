@@ -3,6 +3,7 @@ import { createDb, type Db } from "#db/client.ts";
 import { createAuth, type Auth, type SessionData, type SessionUser } from "#app/utils/auth.server.ts";
 import { readEnv, type AppEnv } from "#app/utils/env.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
+import { readSignedIn, type SignedIn } from "#app/utils/viewer-session.server.ts";
 import { isSafeMethod } from "./middleware/security.ts";
 
 export interface CloudflareContext {
@@ -21,7 +22,12 @@ declare module "@remix-run/cloudflare" {
     /** drizzle over this request's D1 session, opened on first use. */
     db: Db;
     auth: Auth;
-    /** The signed-in session, looked up at most once per request and only when asked. */
+    /**
+     * The signed-in session with the viewer's rows, read at most once per request and only when
+     * asked: one D1 round trip on the normal path (docs/decisions/036).
+     */
+    getSignedIn(): Promise<SignedIn | null>;
+    /** The signed-in session (of getSignedIn). */
     getSession(): Promise<SessionData | null>;
     getUser(): Promise<SessionUser | null>;
     /** The D1 session's latest bookmark, or null when the request never reached D1. */
@@ -81,8 +87,9 @@ export function getLoadContext({
   // (a visitor's public passport or landing page never does).
   let auth: Auth | undefined;
   const getAuth = () => (auth ??= createAuth({ db: d1.db(), env, origin: new URL(request.url).origin }));
-  let session: Promise<SessionData | null> | undefined;
-  const getSession = () => (session ??= getAuth().api.getSession({ headers: request.headers }));
+  let signedIn: Promise<SignedIn | null> | undefined;
+  const getSignedIn = () => (signedIn ??= readSignedIn({ request, auth: getAuth(), db: d1.db() }));
+  const getSession = () => getSignedIn().then((read) => read?.session ?? null);
   return {
     cloudflare: context.cloudflare,
     env,
@@ -92,6 +99,7 @@ export function getLoadContext({
     get auth() {
       return getAuth();
     },
+    getSignedIn,
     getSession,
     getUser: () => getSession().then((data) => data?.user ?? null),
     d1Bookmark: d1.bookmark,

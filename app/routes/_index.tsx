@@ -10,8 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { socialMeta } from "#app/utils/social-meta.ts";
-import { hasSessionCookie } from "#app/utils/session.server.ts";
-import { findViewerProfile } from "#db/queries/profiles.ts";
+import { findSignedIn, hasSessionCookie } from "#app/utils/session.server.ts";
 
 const LANDING_TITLE = `${PRODUCT_NAME} · Your lifelong record of achievements`;
 const LANDING_DESCRIPTION =
@@ -36,10 +35,9 @@ export const handle: RouteHandle = { hydrate: (data) => (data as { viewer?: unkn
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // No session cookie, no session lookup: the landing page costs visitors no D1 round trip.
-  const user = hasSessionCookie(request) ? await context.getUser() : null;
-  const profile = user ? await findViewerProfile(context.db, user.id) : null;
+  const signedIn = hasSessionCookie(request) ? await findSignedIn(request, context) : null;
   return {
-    viewer: user ? { hasActiveOrganization: Boolean(profile?.activeOrganizationId) } : null,
+    viewer: signedIn ? { hasActiveOrganization: Boolean(signedIn.profile?.activeOrganizationId) } : null,
     showWholeDemo: new URL(request.url).searchParams.get("demo") === "all",
     canonicalUrl: new URL("/", context.env.APP_URL ?? request.url).href,
   };

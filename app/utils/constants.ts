@@ -4,9 +4,12 @@ export const COPYRIGHT_YEAR = 2025;
 
 /** The member subscription: one constant, rendered on the terms page and charged by Stripe. */
 export const MEMBER_SUBSCRIPTION = { unitAmount: 299, currency: "GBP", interval: "month" } as const;
-export const formatMoney = (minorUnits: number, currency: string) =>
-  new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(minorUnits / 100);
-export const MEMBER_PRICE_LABEL = formatMoney(MEMBER_SUBSCRIPTION.unitAmount, MEMBER_SUBSCRIPTION.currency);
+/**
+ * MEMBER_SUBSCRIPTION's price as en-GB writes it. Written out, not formatted at import: every page
+ * loads this module, and a currency formatter there cost each one the browser's locale data (see
+ * app/utils/on-first-use.ts). tests/workers/subscriptions.test.ts holds it to the charged amount.
+ */
+export const MEMBER_PRICE_LABEL = "£2.99";
 export const SUBSCRIPTION_PRODUCT = `${PRODUCT_NAME} member subscription`;
 
 export const MINIMUM_AGE = 16;

@@ -1,7 +1,10 @@
+import { onFirstUse } from "./on-first-use.ts";
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const localeDate = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium" });
+// Every signed-in page imports this module for the bell's badge; only the popover formats times.
+const localeDate = onFirstUse(() => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium" }));
 
 /** Notification times, as the spec words them: 'Just now', 'Nm ago', 'Nh ago', 'Nd ago', then a date. */
 export function formatRelativeTime(value: Date | string | number, now: number = Date.now()) {
@@ -11,7 +14,7 @@ export function formatRelativeTime(value: Date | string | number, now: number = 
   if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)}m ago`;
   if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h ago`;
   if (elapsed < 7 * DAY) return `${Math.floor(elapsed / DAY)}d ago`;
-  return localeDate.format(time);
+  return localeDate().format(time);
 }
 
 /** The unread badge: the count, or '9+' above 9. */

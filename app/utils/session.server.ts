@@ -1,11 +1,9 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { loadMemberOrganizations } from "#db/queries/memberships.ts";
-import { findViewerProfile, setActiveOrganization } from "#db/queries/profiles.ts";
-import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
-import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
+import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { loadViewerRows, type ViewerRows } from "./viewer-session.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {
@@ -35,10 +33,21 @@ export async function requireSession(request: Request, context: AppLoadContext) 
  */
 export async function requireUser(request: Request, context: AppLoadContext) {
   const { user } = await requireSession(request, context);
-  const profile = await findViewerProfile(context.db, user.id);
+  const { profile } = await viewerRowsOf(request, context, user.id);
   if (!profile || profile.deletedAt)
     await refuseArchived(request, context, user.id, profile ? "archived account" : "no profile");
   return user;
+}
+
+/**
+ * The signed-in user and their profile, or null when signed out: for what is open to everyone
+ * but greets a signed-in person differently (the landing page, the notification socket).
+ */
+export async function findSignedIn(request: Request, context: AppLoadContext) {
+  const session = await context.getSession();
+  if (!session) return null;
+  const { profile } = await viewerRowsOf(request, context, session.user.id);
+  return { user: session.user, profile };
 }
 
 /** Signs out an account that may not be here (archived, or without a profile) and sends it home. */
@@ -81,16 +90,7 @@ export async function requireViewer(
   { allowArchived = false }: { allowArchived?: boolean } = {},
 ) {
   const { user, session } = await requireSession(request, context);
-  // The switcher pages through its own parameters on whatever page it is open.
-  const switcherPage = pageRequestFrom(
-    new URL(request.url).searchParams,
-    ORGANIZATION_SWITCHER_PREFIX,
-    PAGE_SIZES.memberOrganizations,
-  );
-  const [profile, memberships] = await Promise.all([
-    findViewerProfile(context.db, user.id),
-    loadMemberOrganizations(context.db, { userId: user.id, page: switcherPage }),
-  ]);
+  const { profile, memberships } = await viewerRowsOf(request, context, user.id);
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
   if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");
 
@@ -121,6 +121,23 @@ export async function requireViewer(
 }
 
 export type Viewer = Awaited<ReturnType<typeof requireViewer>>;
+
+/** The requests whose viewer rows (read with the session) a guard has already used. */
+const viewerRowsUsed = new WeakSet<AppLoadContext>();
+
+/**
+ * The viewer's profile and organisations: those read in the session's batch (docs/decisions/036),
+ * shared by every guard of a request that only reads (a page's loaders). A request that writes
+ * gives them to its first guard only (the action's): loaders rendering after the action read
+ * again, since the action may have changed them.
+ */
+async function viewerRowsOf(request: Request, context: AppLoadContext, userId: string): Promise<ViewerRows> {
+  const first = !viewerRowsUsed.has(context);
+  viewerRowsUsed.add(context);
+  const read = (await context.getSignedIn())?.viewer;
+  const readsOnly = request.method === "GET" || request.method === "HEAD";
+  return read && (first || readsOnly) ? read : loadViewerRows(context.db, request, userId);
+}
 
 // Secure contexts prefix the name with __Secure-.
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.session_token=`);

@@ -167,6 +167,23 @@ export async function deleteUnconfirmedAccount(db: Db, email: string) {
   await db.delete(users).where(and(eq(users.email, email.toLowerCase()), eq(users.emailVerified, false)));
 }
 
+/**
+ * A session row by its token (the cookie's, already verified as signed by us), with the columns
+ * the auth library's own lookup returns, for the guard's batch (docs/decisions/036).
+ */
+export function sessionByTokenQuery(db: Db, token: string) {
+  return db.select().from(sessions).where(eq(sessions.token, token)).limit(1);
+}
+
+/** A user row with the columns the auth library returns, as a statement for a batch. */
+export function sessionUserQuery(db: Db, userId: string | SQL<string>) {
+  return db.select().from(users).where(eq(users.id, userId)).limit(1);
+}
+
+/** The id of the user a session token belongs to, as an expression: rows keyed by it join the same batch. */
+export const userIdOfSession = (token: string): SQL<string> =>
+  sql<string>`(select ${sessions.userId} from ${sessions} where ${sessions.token} = ${token})`;
+
 /** Ends one session, by its token (a session started where it should not have been). */
 export async function deleteSessionByToken(db: Db, token: string) {
   await db.delete(sessions).where(eq(sessions.token, token));

@@ -213,12 +213,14 @@ export async function findMembershipIdsOf(db: Db, { userId }: { userId: string }
 const byName = sql`${organizations.name} collate nocase`;
 
 /**
- * The organisation switcher in one round trip: a page of the organisations the user is an
- * approved member of (keyset, alphabetical, the id breaking ties), how many there are, and the
- * active one (wherever it falls in the list). The list is read through the user's memberships
- * (indexed by user) and sorted by name: a person belongs to a few, never to a whole table.
+ * The organisation switcher, as the statements of one batch: a page of the organisations the user
+ * is an approved member of (keyset, alphabetical, the id breaking ties), how many there are, and
+ * the active one (wherever it falls in the list), with `toResult` to shape their answers. The
+ * list is read through the user's memberships (indexed by user) and sorted by name: a person
+ * belongs to a few, never to a whole table. `userId` may be an expression (the session's user):
+ * the guard reads this in the batch that checks the session (docs/decisions/036).
  */
-export async function loadMemberOrganizations(db: Db, { userId, page }: { userId: string; page: PageRequest }) {
+export function memberOrganizationsRead(db: Db, { userId, page }: { userId: string | SQL<string>; page: PageRequest }) {
   const approved = and(eq(organizationMembers.userId, userId), eq(organizationMembers.status, "approved"));
   const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
   // Whether the person administers each organisation: pages decide admin or member view from it
@@ -229,29 +231,36 @@ export async function loadMemberOrganizations(db: Db, { userId, page }: { userId
     eq(organizationRoles.role, "admin"),
   )})`.mapWith(Boolean);
   const columns = { id: organizations.id, name: organizations.name, isAdmin };
-  const [rows, [total], [active]] = await db.batch([
-    db
-      .select(columns)
-      .from(organizationMembers)
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(and(approved, where))
-      .orderBy(...orderBy)
-      .limit(limit),
-    db.select({ value: count() }).from(organizationMembers).where(approved),
-    db
-      .select(columns)
-      .from(profiles)
-      .innerJoin(organizationMembers, eq(organizationMembers.organizationId, profiles.activeOrganizationId))
-      .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-      .where(and(eq(profiles.id, userId), approved))
-      .limit(1),
-  ]);
+  const pageRows = db
+    .select(columns)
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(approved, where))
+    .orderBy(...orderBy)
+    .limit(limit);
+  const total = db.select({ value: count() }).from(organizationMembers).where(approved);
+  const active = db
+    .select(columns)
+    .from(profiles)
+    .innerJoin(organizationMembers, eq(organizationMembers.organizationId, profiles.activeOrganizationId))
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(profiles.id, userId), approved))
+    .limit(1);
   return {
-    ...toPage(rows, page, (row) => ({ key: row.name, id: row.id })),
-    total: total?.value ?? 0,
-    active: active ?? null,
+    statements: [pageRows, total, active] as const,
+    toResult: ([rows, [totalRow], [activeRow]]: [
+      Awaited<typeof pageRows>,
+      Awaited<typeof total>,
+      Awaited<typeof active>,
+    ]) => ({
+      ...toPage(rows, page, (row) => ({ key: row.name, id: row.id })),
+      total: totalRow?.value ?? 0,
+      active: activeRow ?? null,
+    }),
   };
 }
+
+export type MemberOrganizations = ReturnType<ReturnType<typeof memberOrganizationsRead>["toResult"]>;
 
 /**
  * The approved members of an organisation whom it recognised least recently (or never), oldest

@@ -1,10 +1,16 @@
-import { and, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { profiles, users } from "../schema.ts";
 
 /** What every signed-in page needs to know about its viewer. */
 export async function findViewerProfile(db: Db, userId: string) {
-  const [row] = await db
+  const [row] = await viewerProfileQuery(db, userId);
+  return row ?? null;
+}
+
+/** The same read as a statement; `userId` may be an expression (the session's user, in the guard's batch). */
+export function viewerProfileQuery(db: Db, userId: string | SQL<string>) {
+  return db
     .select({
       fullName: profiles.fullName,
       userType: profiles.userType,
@@ -21,8 +27,9 @@ export async function findViewerProfile(db: Db, userId: string) {
     .from(profiles)
     .where(eq(profiles.id, userId))
     .limit(1);
-  return row ?? null;
 }
+
+export type ViewerProfile = NonNullable<Awaited<ReturnType<typeof findViewerProfile>>>;
 
 // The organisation switcher (the user's memberships, with the active one) is read in
 // memberships.ts: loadMemberOrganizations.

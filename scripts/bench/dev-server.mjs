@@ -5,13 +5,26 @@
 // debugging harness that a deployed Worker does not have. See docs/decisions/013.
 //
 // Usage: node scripts/bench/dev-server.mjs <port> <persist-to> <environment>
-import { unstable_startWorker } from "wrangler";
+import { unstable_DevEnv } from "wrangler";
 
 const [port, persistTo, environment] = process.argv.slice(2);
 const plain = (value) => ({ type: "plain_text", value });
+// wrangler.toml's `nodejs_compat` flag at its compatibility date (after 2024-09-23) is mode "v2".
+const nodejsCompatMode = (config) => (config.compatibility_flags.includes("nodejs_compat") ? "v2" : null);
 
-const worker = await unstable_startWorker({
+// wrangler only logs its controllers' errors at debug level; a failed bundle would leave a proxy
+// that accepts requests and never answers them. Say so and stop, so the bench fails at once.
+const devEnv = new unstable_DevEnv();
+devEnv.on("error", (event) => {
+  console.error(`dev-server: ${event.source}: ${event.reason}`, event.cause ?? "");
+  if (event.source === "BundlerController") process.exit(1);
+});
+const worker = await devEnv.startWorker({
   config: "wrangler.toml",
+  // The `wrangler dev` command derives the bundler's Node.js compatibility from the config's
+  // flags; the API does not, and without it the bundle fails on `node:crypto` (better-auth,
+  // password.server.ts) while the dev proxy, already listening, holds every request forever.
+  build: { nodejsCompatMode: nodejsCompatMode },
   // `development` keeps the diagnostic headers (X-D1-Round-Trips) on, whatever .dev.vars says.
   bindings: { ENVIRONMENT: plain(environment), APP_URL: plain(`http://localhost:${port}`) },
   dev: { inspector: false, persist: persistTo, server: { port: Number(port) }, watch: false, liveReload: false },

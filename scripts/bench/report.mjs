@@ -19,6 +19,12 @@ export const BUDGETS = {
   signedIn: { jsGzip: SIGNED_IN_JS_BUDGET, lcpMs: 1500, cls: 0.01, tbtMs: 150 },
 };
 
+// How the bench started the server (scripts/bench/server.mjs, BENCH_VIA).
+const SERVER_START = {
+  api: "started through its API with the DevTools inspector off: docs/decisions/013",
+  cli: "started by its command, DevTools inspector on: every D1 query costs the relay some CPU (decision 040)",
+};
+const loadAverage = (averages) => averages.map((value) => value.toFixed(1)).join(", ");
 const ms = (value) => (value == null || Number.isNaN(value) ? "n/a" : `${value.toFixed(1)} ms`);
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 const ratio = (value) => (value == null || Number.isNaN(value) ? "n/a" : `${value.toFixed(2)}×`);
@@ -50,7 +56,8 @@ export function buildReport(results) {
     "",
     "## Setup",
     "",
-    `- Production build under \`wrangler dev\` (${results.wrangler}, started through its API with the DevTools inspector off: docs/decisions/013) on ${results.origin}, fresh local state, seeded.`,
+    `- Production build under \`wrangler dev\` (${results.wrangler}, ${SERVER_START[results.via]}) on ${results.origin}, fresh local state, seeded.`,
+    `- Machine load average (1, 5, 15 min): ${loadAverage(results.loadAverage.before)} before the run, ${loadAverage(results.loadAverage.after)} after it (2 CPUs, shared: above 2, every timing here is inflated).`,
     `- Public passport: \`${results.passportPath}\`, ${results.passportAchievements} accepted, visible achievements.`,
     `- Static asset for comparison: \`${results.staticPath}\` (${kB(results.staticBytes)}), served from build/client by the same Worker; passport HTML is ${kB(results.passportHtmlBytes)} uncompressed.`,
     `- Load: closed loop, keep-alive, ${results.durationMs / 1000} s per scenario after a 2 s warm-up, no Accept-Encoding. Uncached = \`Cache-Control: no-cache\` on every request (rendered, not stored); cached = plain GETs after one warm-up request.`,

@@ -57,8 +57,8 @@ export async function startServer(
   { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development", via = "api" } = {},
 ) {
   const log = openSync(logFile, "w");
-  // `via: "cli"` runs the `wrangler dev` command instead (DevTools inspector on): on a loaded
-  // machine the API-started server has been seen to accept connections and never answer.
+  // `via: "cli"` runs the `wrangler dev` command instead (DevTools inspector on). The API-started
+  // server once listened and never answered: its bundle had failed (dev-server.mjs, decision 040).
   const [command, args] =
     via === "cli"
       ? [
@@ -109,7 +109,8 @@ async function waitUntilReady(origin, child, logFile, timeoutMs = 120_000) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${logTail(logFile)}`);
     try {
-      const response = await fetch(`${origin}/api/auth/ok`);
+      // A server that accepts and never answers must not hold the wait past its deadline.
+      const response = await fetch(`${origin}/api/auth/ok`, { signal: AbortSignal.timeout(10_000) });
       if (response.ok) return;
     } catch {
       // Not listening yet.

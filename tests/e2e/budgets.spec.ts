@@ -105,3 +105,62 @@ test.describe("signed-in pages", () => {
     await expect(page.getByRole("dialog").getByRole("heading", { name: "Notifications" })).toBeVisible();
   });
 });
+
+// Issue 19's CLS budget (at most 0.01) for the signed-in pages, held at zero: nothing the server
+// renders moves while the page loads its scripts and hydrates, on a phone or a desktop. Every
+// layout shift Chromium records from the first paint until hydration is done fails the test.
+test.describe("signed-in pages do not shift while they load and hydrate", () => {
+  const PAGES = [
+    { page: "the admin's dashboard", path: "/dashboard", email: "admin@example.com" },
+    { page: "a member's dashboard", path: "/dashboard", email: "alex@example.com" },
+    { page: "a member's passport", path: "/passport", email: "alex@example.com" },
+    { page: "a member's settings", path: "/settings", email: "alex@example.com" },
+  ];
+  const VIEWPORTS = [
+    { device: "phone", viewport: { width: 412, height: 823 } },
+    { device: "desktop", viewport: { width: 1280, height: 720 } },
+  ];
+  for (const { device, viewport } of VIEWPORTS) {
+    for (const { page: name, path, email } of PAGES) {
+      test(`${name} on a ${device}`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        // page.request shares the page's cookies: the session is the page's.
+        const signIn = await page.request.post("/auth", {
+          form: { intent: "signin", email, password: "passport-demo" },
+        });
+        expect(signIn.ok()).toBe(true);
+        await page.addInitScript(() => {
+          const shifts: string[] = [];
+          Object.assign(window, { __layoutShifts: shifts });
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & {
+              value: number;
+              hadRecentInput: boolean;
+              sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+            })[]) {
+              if (entry.hadRecentInput) continue;
+              const moved = entry.sources.map(({ node, previousRect: from, currentRect: to }) => {
+                const element = node instanceof Element ? node : node?.parentElement;
+                const what = element ? `<${element.tagName.toLowerCase()} class="${element.className}">` : "a node";
+                return `${what} from ${from.x},${from.y} ${from.width}×${from.height} to ${to.x},${to.y} ${to.width}×${to.height}`;
+              });
+              shifts.push(`${entry.value.toFixed(4)} at ${entry.startTime.toFixed(0)} ms: ${moved.join("; ")}`);
+            }
+          }).observe({ type: "layout-shift", buffered: true });
+        });
+        await page.goto(path, { waitUntil: "networkidle" });
+        expect(new URL(page.url()).pathname).toBe(path);
+        // Hydrated: React has claimed the server's <main> (its fiber is on the element).
+        await page.waitForFunction(() => {
+          const main = document.querySelector("main");
+          return main !== null && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+        });
+        // Two frames, so a shift caused by hydration's last commit is laid out and recorded.
+        await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+        expect(await page.evaluate(() => (window as unknown as { __layoutShifts: string[] }).__layoutShifts)).toEqual(
+          [],
+        );
+      });
+    }
+  }
+});

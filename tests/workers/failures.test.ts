@@ -338,16 +338,25 @@ describe("a part of a page that fails to load: the rest renders, with the spec's
     },
     {
       name: "'Error searching organizations'",
-      viewer: () => createAccount(),
-      // The search leaves out organisations the person administers, read from organization_roles.
-      breakage: "alter table organization_roles rename to organization_roles_gone",
+      // Someone else's organisation for the search to find.
+      viewer: async () => {
+        await organisationAdmin();
+        return createAccount();
+      },
+      // The search reads each match's description; the viewer's own organisations (read with the
+      // session by the guard, as is organization_roles) do not. A description becomes a value the
+      // database fails on.
+      breakage: [
+        "alter table organizations rename to organizations_kept",
+        "create view organizations as select id, name, json('{') as description, created_at from organizations_kept",
+      ],
       path: "/dashboard?q=Org",
       toast: "Error searching organizations",
       stillShows: 'value="Org"',
     },
   ])("$name", async ({ viewer, breakage, path, toast, stillShows }) => {
     const { cookie } = await viewer();
-    await env.DB.prepare(breakage).run();
+    await env.DB.batch([breakage].flat().map((statement) => env.DB.prepare(statement)));
     const response = await get(path, cookie);
     expect(response.status).toBe(200);
     const { title, html } = await pageToast(response);

@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import { describe, expect, inject, it } from "vitest";
 import { rejectOrRemove } from "#app/services/memberships.server.ts";
 import { createPersonalSubscription } from "#app/services/subscriptions.server.ts";
+import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION } from "#app/utils/constants.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import { countRows, createAccount, get, ORIGIN, postForm } from "./helpers.ts";
 import { createOrganisation, createOrganisationWithMember, membershipOf, uniqueName } from "./factories.ts";
@@ -30,6 +31,12 @@ function contextWith(overrides: Record<string, string>) {
 }
 
 describe("create-personal-subscription", () => {
+  it("states the price it charges: the written-out label is the subscription's amount as en-GB formats it", () => {
+    const { unitAmount, currency } = MEMBER_SUBSCRIPTION;
+    const charged = new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(unitAmount / 100);
+    expect(MEMBER_PRICE_LABEL).toBe(charged);
+  });
+
   it("an admin opens checkout for an approved member: the local simulated checkout completes it", async () => {
     const { admin, member, membershipId } = await organisationWithMember();
     const response = await postForm("/dashboard", { intent: "subscribe", membershipId }, { cookie: admin.cookie });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { isOwnOrigin } from "../middleware/security.ts";
-import { findViewerProfile } from "#db/queries/profiles.ts";
+import { findSignedIn } from "#app/utils/session.server.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
@@ -23,8 +23,8 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
   }
 
   const context = c.get("loadContext");
-  const user = await context.getUser();
-  if (!user) {
+  const signedIn = await findSignedIn(c.req.raw, context);
+  if (!signedIn) {
     securityEvent("authz.denied", {
       reason: "signed out",
       status: 401,
@@ -34,7 +34,7 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
     return c.text("Unauthorized", 401);
   }
   // An archived account is signed out everywhere but Settings: it gets no live feed either.
-  const profile = await findViewerProfile(context.db, user.id);
+  const { user, profile } = signedIn;
   if (!profile || profile.deletedAt) {
     securityEvent("authz.denied", {
       reason: "archived account",
