@@ -1,6 +1,6 @@
-import type { SQL } from "drizzle-orm";
+import { getTableColumns, is, SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { SQLiteAsyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema.ts";
 
 /**
@@ -39,4 +39,27 @@ export function batchSql(db: Db, statements: SQL[]) {
       return d1.prepare(query.sql).bind(...query.params);
     }),
   );
+}
+
+/**
+ * `INSERT INTO table SELECT <row> WHERE <when>`: a row written only if `when` holds when the
+ * statement runs, for a batch whose checks must happen inside its own transaction (decision 038).
+ * The row's values are bound as plain `insert().values()` would bind them (the columns' own
+ * encodings, their defaults where a value is missing); a value may also be SQL (a subquery).
+ * The statement is drizzle's own insert: `.onConflictDoNothing()` and `.returning()` chain on.
+ */
+export function insertWhen<T extends SQLiteTable>(db: Db, table: T, row: T["$inferInsert"], when: SQL) {
+  const values = Object.entries(getTableColumns(table))
+    // The columns drizzle's insert lists, in its order (generated columns are left out).
+    .filter(([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert())
+    .map(([key, column]) => {
+      const value = (row as Record<string, unknown>)[key];
+      if (is(value, SQL)) return value;
+      if (value !== undefined) return sql.param(value, column);
+      if (column.defaultFn) return sql.param(column.defaultFn(), column);
+      if (column.default !== undefined)
+        return is(column.default, SQL) ? column.default : sql.param(column.default, column);
+      return sql`null`;
+    });
+  return db.insert(table).select(sql`select ${sql.join(values, sql`, `)} where ${when}`);
 }

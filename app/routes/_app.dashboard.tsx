@@ -33,7 +33,7 @@ import {
   resetInviteCode,
 } from "#db/queries/organizations.ts";
 import { adminDashboardPart, membershipStatusesPart } from "#db/queries/memberships.ts";
-import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
 
@@ -170,10 +170,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const back = (toast: Toast) => redirectWithToast(context.env, request, "/dashboard", toast);
 
   // Only the Add Achievement form carries files, and only an admin of the active organisation
-  // may send one: checked before a byte of the body is read.
+  // may send one: checked before a byte of the body is read, on the role the session guard read
+  // with the active organisation (no round trip of its own; giving checks it again as it writes).
   const activeOrganizationId = viewer.activeOrganization?.id ?? null;
   if (isUpload(request)) {
-    await requireOrganizationAdmin(context, activeOrganizationId, {
+    refuseUnlessOrganizationAdmin(context, activeOrganizationId, Boolean(viewer.activeOrganization?.isAdmin), {
       userId: viewer.id,
       reason: "upload from a non-admin",
     });
@@ -188,8 +189,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = parsed.data;
 
   if (form.intent === "give-achievement") {
-    if (!activeOrganizationId) throw forbidden(context, "no active organisation", { userId: viewer.id });
-    const organizationId = activeOrganizationId;
+    const organization = viewer.activeOrganization;
+    if (!organization) throw forbidden(context, "no active organisation", { userId: viewer.id });
     const outcome = await submitAchievementForm(
       context,
       upload,
@@ -198,7 +199,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const { intent: _, media: _file, cover: _cover, mediaUrl: _url, timeZone: _zone, ...achievement } = value;
         return giveAchievement(
           context,
-          { id: viewer.id, organizationId },
+          { id: viewer.id, organizationId: organization.id, organizationName: organization.name },
           { ...achievement, ...media },
           context.env.APP_URL ?? new URL(request.url).origin,
         );

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import {
   answerAchievementUpdate,
@@ -9,13 +10,13 @@ import {
   findAchievement,
   givenAchievementInsert,
   insertSelfAchievement,
+  savedSubmissionQuery,
   setAchievementVisibility,
   type NewAchievement,
 } from "#db/queries/achievements.ts";
-import { organizationNameQuery } from "#db/queries/organizations.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
-import { adminRoleQuery, membershipQuery } from "#db/queries/memberships.ts";
+import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
 import { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
@@ -28,7 +29,15 @@ import { replyFailure, replyUnexpected, ToastError } from "#app/utils/form-reply
 import { announce } from "./notifications.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { emailRecognition } from "./recognition-email.server.ts";
-import { issueCredential, issuing } from "#app/services/credentials/issuer.server.ts";
+import { issuing, signCredential } from "#app/services/credentials/issuer.server.ts";
+import { STATUS_LIST_SIZE } from "#app/services/credentials/status-list.server.ts";
+import {
+  answerableAchievementQuery,
+  isIssuanceRace,
+  issuanceWrites,
+  latestKeyOfAchievementQuery,
+  openStatusListOfAchievementQuery,
+} from "#db/queries/credentials.ts";
 import { log } from "#app/utils/log.server.ts";
 
 /**
@@ -41,53 +50,40 @@ export class AlreadySaved extends Error {
   }
 }
 
+const GIVE_REFUSED = { title: "Error creating achievement", variant: "destructive" } as const;
+
 /**
  * An admin of the organisation recognises one of its approved members. The organisation is the
- * admin's active one (held on the server), never a value from the form.
+ * admin's active one (held on the server, as the session guard read it with its name), never a
+ * value from the form.
+ *
+ * One round trip when it succeeds (decisions 031, 038): a batch whose INSERT checks that the
+ * admin may give it (`mayGive`), then the notice, written only when the achievement was, then the
+ * recipient's e-mail address and choice, read after both. Only a batch that wrote nothing reads
+ * again, to say why.
  */
 export async function giveAchievement(
   context: AppLoadContext,
-  admin: { id: string; organizationId: string },
+  admin: { id: string; organizationId: string; organizationName: string },
   input: NewAchievement & { userId: string },
   /** The app's origin, for the link in the recipient's e-mail. */
   origin: string,
 ) {
   const { db } = context;
-  const recipient = { userId: input.userId, organizationId: admin.organizationId };
-  // Everything the checks, the notice and the e-mail need, in one round trip.
-  const [adminRole, [member], [given], [organization], [emailTarget]] = await db.batch([
-    adminRoleQuery(db, { userId: admin.id, organizationId: admin.organizationId }),
-    membershipQuery(db, recipient),
-    countAchievementsFromQuery(db, recipient),
-    organizationNameQuery(db, admin.organizationId),
-    recognitionEmailTargetQuery(db, input.userId),
-  ]);
-  refuseUnlessOrganizationAdmin(context, admin.organizationId, adminRole.length > 0, { userId: admin.id });
-  if (member?.status !== "approved") {
-    throw new ToastError({
-      title: "Error creating achievement",
-      description: "Please select a person",
-      variant: "destructive",
-    });
-  }
+  const { organizationId, organizationName } = admin;
+  const recipient = { userId: input.userId, organizationId };
   const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
-  if (limit && member.subscriptionStatus !== "active" && (given?.value ?? 0) >= limit) {
-    throw new ToastError({
-      title: "Error creating achievement",
-      description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
-      variant: "destructive",
-    });
-  }
   const toast = {
     title: "Achievement created",
     description: "The person will be notified to accept this achievement.",
   } satisfies Toast;
-  const organizationName = organization?.name ?? "Your organisation";
   const id = crypto.randomUUID();
-  // The achievement and its notice in one batch; a resubmission (the key already saved) writes
-  // neither, as the notice is written only when this batch's achievement exists.
-  const [saved, notice] = await db.batch([
-    givenAchievementInsert(db, { ...input, id, organizationId: admin.organizationId, createdBy: admin.id }),
+  const [saved, notice, [emailTarget]] = await db.batch([
+    givenAchievementInsert(
+      db,
+      { ...input, id, organizationId, createdBy: admin.id },
+      mayGive(db, { giverId: admin.id, ...recipient }, limit),
+    ),
     notificationInsert(
       db,
       {
@@ -98,11 +94,45 @@ export async function giveAchievement(
       },
       achievementExists(id),
     ),
+    recognitionEmailTargetQuery(db, input.userId),
   ]);
-  if (saved.length === 0) throw new AlreadySaved(toast);
+  if (saved.length === 0) throw await whyNotGiven(context, admin, input, toast);
   announce(context, notice);
   await emailRecognition(context, { userId: input.userId, title: input.title, organizationName, origin }, emailTarget);
   return toast;
+}
+
+/**
+ * Why giving wrote nothing, read after the fact with the conditions of `mayGive` one by one, in
+ * the order the spec's messages are checked: not an admin, not an approved member, over the free
+ * limit, or else this form was already saved (answered as the first time). When none holds any
+ * more (the state changed between the two reads), nothing was saved and the admin is told so.
+ */
+async function whyNotGiven(
+  context: AppLoadContext,
+  admin: { id: string; organizationId: string },
+  input: { userId: string; submissionKey?: string | null },
+  toast: Toast,
+) {
+  const { db } = context;
+  const recipient = { userId: input.userId, organizationId: admin.organizationId };
+  const [adminRole, [member], [given], alreadySaved] = await db.batch([
+    adminRoleQuery(db, { userId: admin.id, organizationId: admin.organizationId }),
+    membershipQuery(db, recipient),
+    countAchievementsFromQuery(db, recipient),
+    savedSubmissionQuery(db, { createdBy: admin.id, userId: input.userId, submissionKey: input.submissionKey ?? "" }),
+  ]);
+  refuseUnlessOrganizationAdmin(context, admin.organizationId, adminRole.length > 0, { userId: admin.id });
+  if (member?.status !== "approved") return new ToastError({ ...GIVE_REFUSED, description: "Please select a person" });
+  const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
+  if (limit && member.subscriptionStatus !== "active" && (given?.value ?? 0) >= limit) {
+    return new ToastError({
+      ...GIVE_REFUSED,
+      description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
+    });
+  }
+  if (input.submissionKey && alreadySaved.length > 0) return new AlreadySaved(toast);
+  return new Error("the achievement was not saved, and nothing refuses it now");
 }
 
 export async function addSelfAchievement(
@@ -119,9 +149,13 @@ export async function addSelfAchievement(
   return toast;
 }
 
-/** The achievement a recipient acts on: 404 when absent, 403 when it is someone else's. */
-async function requireOwnAchievement(context: AppLoadContext, userId: string, achievementId: string) {
-  const achievement = await findAchievement(context.db, achievementId);
+/** The achievement a recipient acts on, as read: 404 when absent, 403 when it is someone else's. */
+function ownAchievement<Row extends { userId: string }>(
+  context: AppLoadContext,
+  userId: string,
+  achievementId: string,
+  achievement: Row | undefined,
+) {
   if (!achievement) throw new Response("Achievement not found", { status: 404 });
   if (achievement.userId !== userId)
     throw forbidden(context, "not the recipient of the achievement", { userId, achievementId });
@@ -129,9 +163,22 @@ async function requireOwnAchievement(context: AppLoadContext, userId: string, ac
 }
 
 /**
+ * How many times accepting reads and signs, when concurrent acceptances in the same organisation
+ * keep taking the status-list entry (or key version) it signed with. Each lost attempt means
+ * another acceptance was stored, so with this many attempts every one of that many acceptances
+ * at the same moment gets its credential. Past that, the achievement is accepted without its
+ * credential and the failure logged, as a failed signing is (decision 020).
+ */
+const ISSUANCE_ATTEMPTS = 4;
+
+/**
  * Only the recipient answers; answering twice changes nothing. The giver hears the answer.
  * Accepting an organisation's achievement issues its Open Badges credential, carrying the
  * achievement's media only with the recipient's consent (`includeMedia`).
+ *
+ * Two round trips (decision 031): one read (the achievement, and for its credential the
+ * organisation's newest key and open status list), signing in between, and one batch that
+ * records the answer, its notice and the credential with its status-list entry (decision 038).
  */
 export async function answer(
   context: AppLoadContext,
@@ -140,36 +187,61 @@ export async function answer(
   status: "accepted" | "rejected",
   { includeMedia = false }: { includeMedia?: boolean } = {},
 ) {
-  const achievement = await requireOwnAchievement(context, userId, achievementId);
-  const answerUpdate = answerAchievementUpdate(context.db, achievementId, userId, status);
-  // A giver whose account was purged (createdBy null) has nobody to tell. The notice goes first
-  // in the batch: it is written only while the achievement still awaits this answer.
-  const notice =
-    achievement.organizationId && achievement.createdBy
-      ? notificationInsert(
-          context.db,
-          {
-            userId: achievement.createdBy,
-            title: status === "accepted" ? "Achievement accepted" : "Achievement declined",
-            message: `"${achievement.title}" was ${status === "accepted" ? "accepted" : "declined"}.`,
-            type: status === "accepted" ? "success" : "warning",
-          },
-          isAwaitingAnswer(achievementId, userId),
-        )
-      : null;
-  const [announced, answered] = notice ? await context.db.batch([notice, answerUpdate]) : [[], await answerUpdate];
-  const changed = answered.length > 0;
-  if (changed && status === "accepted" && achievement.organizationId) {
-    const signer = issuing(context.db, context.env);
+  const { db } = context;
+  const signer = status === "accepted" ? issuing(db, context.env) : null;
+  let announced: Awaited<ReturnType<typeof notificationInsert>> = [];
+  for (let attempt = 1; ; attempt++) {
+    const [[row], [latestKey], [openList]] = await db.batch([
+      answerableAchievementQuery(db, achievementId),
+      latestKeyOfAchievementQuery(db, achievementId),
+      openStatusListOfAchievementQuery(db, achievementId, STATUS_LIST_SIZE),
+    ]);
+    const achievement = ownAchievement(context, userId, achievementId, row);
+    // Answered already (a double submit): nothing changes and nobody is told again.
+    if (achievement.status !== "pending") break;
+    // Every write below holds only while the achievement still awaits this answer, checked in the
+    // batch's own transaction before the answer is recorded: of two racing answers, one writes.
+    const awaiting = isAwaitingAnswer(achievementId, userId);
+    // A giver whose account was purged (createdBy null) has nobody to tell.
+    const notice =
+      achievement.organizationId && achievement.createdBy
+        ? notificationInsert(
+            db,
+            {
+              userId: achievement.createdBy,
+              title: status === "accepted" ? "Achievement accepted" : "Achievement declined",
+              message: `"${achievement.title}" was ${status === "accepted" ? "accepted" : "declined"}.`,
+              type: status === "accepted" ? "success" : "warning",
+            },
+            awaiting,
+          )
+        : null;
     // A failed signing does not undo the acceptance: the achievement shows without its
     // verified mark, and the failure is logged.
-    if (signer) {
-      await issueCredential(signer, achievementId, { includeMedia }).catch((error: unknown) =>
-        log("error", "credential issuance failed", {
-          achievementId,
-          error: error instanceof Error ? error.stack : String(error),
-        }),
-      );
+    const issuance =
+      signer && achievement.organizationId && attempt <= ISSUANCE_ATTEMPTS
+        ? await signCredential(signer, achievement, { latestKey, openList }, { includeMedia }).catch(
+            (error: unknown) => {
+              logIssuanceFailure(achievementId, error);
+              return null;
+            },
+          )
+        : null;
+    // The answer follows every statement that holds only while it is still to come; statements
+    // appended after it see it recorded.
+    const statements: BatchItem<"sqlite">[] = [
+      ...(notice ? [notice] : []),
+      ...(issuance ? issuanceWrites(db, issuance, awaiting) : []),
+      answerAchievementUpdate(db, achievementId, userId, status),
+    ];
+    try {
+      const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      if (notice) announced = results[0] as typeof announced;
+      break;
+    } catch (error) {
+      if (!issuance || !isIssuanceRace(error)) throw error;
+      // Nothing of this batch stayed; read the entry (or key version) the other one left.
+      if (attempt === ISSUANCE_ATTEMPTS) logIssuanceFailure(achievementId, error);
     }
   }
   await invalidatePassports(context.env, userId);
@@ -179,13 +251,20 @@ export async function answer(
     : ({ title: "Achievement rejected" } satisfies Toast);
 }
 
+function logIssuanceFailure(achievementId: string, error: unknown) {
+  log("error", "credential issuance failed", {
+    achievementId,
+    error: error instanceof Error ? error.stack : String(error),
+  });
+}
+
 export async function changeVisibility(
   context: AppLoadContext,
   userId: string,
   achievementId: string,
   visible: boolean,
 ) {
-  await requireOwnAchievement(context, userId, achievementId);
+  ownAchievement(context, userId, achievementId, await findAchievement(context.db, achievementId));
   await setAchievementVisibility(context.db, achievementId, userId, visible);
   await invalidatePassports(context.env, userId);
   return {

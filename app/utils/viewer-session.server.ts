@@ -54,9 +54,12 @@ export async function readSignedIn({
   db: Db;
 }): Promise<SignedIn | null> {
   const authContext = await auth.$context;
-  const token = await signedSessionToken(request, authContext);
+  const { sessionToken, dontRememberToken } = authContext.authCookies;
+  const token = await signedCookie(request, authContext, sessionToken.name);
+  // "Keep me signed in" left unticked: better-auth never extends such a session (it simply ends).
+  const refreshes = !(await signedCookie(request, authContext, dontRememberToken.name));
   const read = token ? await readByToken(db, request, token) : null;
-  if (read && answersWithoutTheLibrary(read.session, authContext)) {
+  if (read && answersWithoutTheLibrary(read.session, authContext, refreshes)) {
     return { session: read.session, viewer: read.viewer };
   }
   // Missing, forged, expired, revoked, due for refresh, or a setup the batch does not model:
@@ -69,16 +72,16 @@ export async function readSignedIn({
 type AuthContext = Awaited<Auth["$context"]>;
 
 /**
- * The session token the cookie carries, when its signature is the auth library's own: HMAC-SHA256
- * with the auth secret over the token, `{token}.{base64 signature}`, which is what better-call's
- * signed cookies are and what Hono's parseSigned checks. Null when absent or not signed by us.
+ * The value of one of the auth library's signed cookies (the session token, or the "do not remember
+ * me" mark) when its signature is the library's own: HMAC-SHA256 with the auth secret over the
+ * value, `{value}.{base64 signature}`, which is what better-call's signed cookies are and what
+ * Hono's parseSigned checks. Null when absent or not signed by us.
  */
-async function signedSessionToken(request: Request, authContext: AuthContext) {
+async function signedCookie(request: Request, authContext: AuthContext, name: string) {
   const header = request.headers.get("Cookie");
-  const name = authContext.authCookies.sessionToken.name;
   if (!header) return null;
-  const token = (await parseSigned(header, authContext.secret, name))[name];
-  return typeof token === "string" && token.length > 0 ? token : null;
+  const value = (await parseSigned(header, authContext.secret, name))[name];
+  return typeof value === "string" && value.length > 0 ? value : null;
 }
 
 /** The session, user, profile and organisations of one token, in one round trip (one batch). */
@@ -102,16 +105,18 @@ async function readByToken(db: Db, request: Request, token: string) {
 
 /**
  * Whether the batch's session may be answered without the auth library: the session is unexpired
- * and not yet due for refresh (better-auth extends it once `updateAge` has passed since it last
- * did, with the rule copied here), and sessions live in the database alone (no cookie cache or
- * secondary storage, which the batch would not see).
+ * and not due for refresh (better-auth extends a session it `refreshes` once `updateAge` has passed
+ * since it last did, with the rule copied here; one signed in without "Keep me signed in" it never
+ * extends), and sessions live in the database alone (no cookie cache or secondary storage, which
+ * the batch would not see).
  */
-function answersWithoutTheLibrary({ session }: SessionData, authContext: AuthContext) {
+function answersWithoutTheLibrary({ session }: SessionData, authContext: AuthContext, refreshes: boolean) {
   const { sessionConfig } = authContext;
   const options: BetterAuthOptions = authContext.options;
   if (options.secondaryStorage || options.session?.cookieCache?.enabled) return false;
   const now = Date.now();
   const expiresAt = session.expiresAt.getTime();
   const refreshDueAt = expiresAt - sessionConfig.expiresIn * 1000 + sessionConfig.updateAge * 1000;
-  return expiresAt > now && refreshDueAt > now;
+  const refreshDue = refreshes && !options.session?.disableSessionRefresh && refreshDueAt <= now;
+  return expiresAt > now && !refreshDue;
 }

@@ -1,6 +1,17 @@
-import { and, count, countDistinct, desc, eq, fillPlaceholders, inArray, type Placeholder, sql } from "drizzle-orm";
+import {
+  and,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  fillPlaceholders,
+  inArray,
+  type Placeholder,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import type { AchievementType } from "../schema.ts";
-import type { Db } from "../client.ts";
+import { insertWhen, type Db } from "../client.ts";
 import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
 import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
@@ -172,23 +183,37 @@ export type NewAchievement = {
 };
 
 /**
- * An organisation's recognition: pending until the recipient accepts, visible once accepted.
- * Null when this form render was already saved (the same submission key): nothing is added.
- */
-/**
- * An organisation's achievement offered to a member, as a statement for the batch that also
- * announces it. Nothing is written for a submission already saved (its key is unique); the row
- * then has no achievement with this `id`, which `achievementExists` tells the announcement.
+ * An organisation's achievement offered to a member (pending until they accept), as a statement
+ * for the batch that also announces it, written only while `allowed` holds (`mayGive`). Nothing
+ * is written either for a submission already saved (its key is unique); the batch then has no
+ * achievement with this `id`, which `achievementExists` tells the announcement.
  */
 export function givenAchievementInsert(
   db: Db,
   input: NewAchievement & { id: string; userId: string; organizationId: string; createdBy: string },
+  allowed: SQL,
 ) {
-  return db
-    .insert(achievements)
-    .values({ ...input, status: "pending", isVisible: true })
+  return insertWhen(db, achievements, { ...input, status: "pending", isVisible: true }, allowed)
     .onConflictDoNothing()
     .returning({ id: achievements.id });
+}
+
+/** The achievement a form render already saved (decision 012), found by its submission key. */
+export function savedSubmissionQuery(
+  db: Db,
+  { createdBy, userId, submissionKey }: { createdBy: string; userId: string; submissionKey: string },
+) {
+  return db
+    .select({ id: achievements.id })
+    .from(achievements)
+    .where(
+      and(
+        eq(achievements.createdBy, createdBy),
+        eq(achievements.userId, userId),
+        eq(achievements.submissionKey, submissionKey),
+      ),
+    )
+    .limit(1);
 }
 
 /** Holds once the achievement exists (for a write in the same batch that announces it). */

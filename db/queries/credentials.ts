@@ -1,16 +1,32 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { batchSql, type Db } from "../client.ts";
-import { achievements, credentials, credentialStatusLists, organizations, profiles, users } from "../schema.ts";
+import { and, desc, eq, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { batchSql, insertWhen, type Db } from "../client.ts";
+import {
+  achievements,
+  credentials,
+  credentialStatusLists,
+  organizationKeys,
+  organizations,
+  profiles,
+  users,
+} from "../schema.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 
-/** What a credential says about an accepted organisation achievement, and who it is for. */
-export async function findIssuable(db: Db, achievementId: string) {
-  const [row] = await db
+/** The organisation of an achievement, as SQL: reads keyed on it join the achievement's read. */
+const organizationOfAchievement = (achievementId: string) =>
+  sql`(select ${achievements.organizationId} from ${achievements} where ${achievements.id} = ${achievementId})`;
+
+/**
+ * An achievement as its recipient's answer needs it: who may answer, who gave it (to be told),
+ * and what its credential says (the organisation's name, the recipient's address).
+ */
+export function answerableAchievementQuery(db: Db, achievementId: string) {
+  return db
     .select({
       id: achievements.id,
       userId: achievements.userId,
       organizationId: achievements.organizationId,
       organizationName: organizations.name,
+      createdBy: achievements.createdBy,
       title: achievements.title,
       description: achievements.description,
       date: achievements.date,
@@ -21,51 +37,83 @@ export async function findIssuable(db: Db, achievementId: string) {
       email: users.email,
     })
     .from(achievements)
-    .innerJoin(organizations, eq(organizations.id, achievements.organizationId))
+    .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
     .innerJoin(users, eq(users.id, achievements.userId))
     .where(eq(achievements.id, achievementId))
     .limit(1);
-  return row ?? null;
 }
 
-export async function findCredentialIdOfAchievement(db: Db, achievementId: string) {
-  const [row] = await db
-    .select({ id: credentials.id })
-    .from(credentials)
-    .where(eq(credentials.achievementId, achievementId))
+export type AnswerableAchievement = Awaited<ReturnType<typeof answerableAchievementQuery>>[number];
+
+/** The newest signing key registered for the achievement's organisation (none before its first). */
+export function latestKeyOfAchievementQuery(db: Db, achievementId: string) {
+  return db
+    .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .from(organizationKeys)
+    .where(eq(organizationKeys.organizationId, organizationOfAchievement(achievementId)))
+    .orderBy(desc(organizationKeys.version))
     .limit(1);
-  return row?.id ?? null;
+}
+
+/** The newest status list of the achievement's organisation with room left, and its next entry. */
+export function openStatusListOfAchievementQuery(db: Db, achievementId: string, size: number) {
+  return db
+    .select({ id: credentialStatusLists.id, nextIndex: credentialStatusLists.nextIndex })
+    .from(credentialStatusLists)
+    .where(
+      and(
+        eq(credentialStatusLists.organizationId, organizationOfAchievement(achievementId)),
+        lt(credentialStatusLists.nextIndex, size),
+      ),
+    )
+    .orderBy(desc(credentialStatusLists.createdAt))
+    .limit(1);
 }
 
 /**
- * Takes the next free entry of the organisation's newest status list that has room, in one
- * statement (concurrent issuers never get the same index). Null when no list has room.
+ * A credential signed and ready to store, with what storing it takes: its status-list entry
+ * (in a list that exists, or in a new one), and the signing key's public half when this
+ * version is not registered yet.
  */
-export async function takeStatusIndex(db: Db, organizationId: string, size: number) {
-  const [row] = await db
-    .update(credentialStatusLists)
-    .set({ nextIndex: sql`${credentialStatusLists.nextIndex} + 1` })
-    .where(
-      eq(
-        credentialStatusLists.id,
-        sql`(select id from credential_status_lists where organization_id = ${organizationId} and next_index < ${size} order by created_at desc limit 1)`,
-      ),
+export type Issuance = {
+  credential: typeof credentials.$inferInsert;
+  newList: boolean;
+  newKey: typeof organizationKeys.$inferInsert | null;
+};
+
+/**
+ * The statements that store an issuance, each written only `when` holds (the achievement still
+ * awaiting the answer that issues it), for the batch that records that answer. The status-list
+ * entry and the key version were read before signing: if a concurrent issuance took either
+ * first, the unique indexes on (status list, index) and (organisation, version) fail the whole
+ * batch, nothing of it stays, and the caller reads and signs again (`isIssuanceRace`).
+ */
+export function issuanceWrites(db: Db, { credential, newList, newKey }: Issuance, when: SQL) {
+  const { statusListId, statusIndex, organizationId } = credential;
+  return [
+    ...(newKey ? [insertWhen(db, organizationKeys, newKey, when)] : []),
+    newList
+      ? // Signed on its first request (statusListCredential), like a list a revocation made stale.
+        insertWhen(db, credentialStatusLists, { id: statusListId, organizationId, nextIndex: statusIndex + 1 }, when)
+      : db
+          .update(credentialStatusLists)
+          .set({ nextIndex: statusIndex + 1 })
+          .where(
+            and(eq(credentialStatusLists.id, statusListId), eq(credentialStatusLists.nextIndex, statusIndex), when),
+          ),
+    insertWhen(db, credentials, credential, when),
+  ];
+}
+
+/** The batch of `issuanceWrites` failed because a concurrent issuance took its entry or key version. */
+export function isIssuanceRace(error: unknown) {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (
+      /UNIQUE constraint failed: (credentials\.status_list_id|organization_keys\.organization_id)/.test(cause.message)
     )
-    .returning({ statusListId: credentialStatusLists.id, nextIndex: credentialStatusLists.nextIndex });
-  return row ? { statusListId: row.statusListId, statusIndex: row.nextIndex - 1 } : null;
-}
-
-export async function insertStatusList(db: Db, organizationId: string) {
-  const [row] = await db
-    .insert(credentialStatusLists)
-    .values({ organizationId })
-    .returning({ id: credentialStatusLists.id });
-  return row!.id;
-}
-
-export async function insertCredential(db: Db, row: typeof credentials.$inferInsert) {
-  const rows = await db.insert(credentials).values(row).onConflictDoNothing().returning({ id: credentials.id });
-  return rows.length > 0;
+      return true;
+  }
+  return false;
 }
 
 /** A credential as its public page shows it; recipient and achievement are gone after a purge. */

@@ -1,8 +1,9 @@
 // Memberships (organization_members) and roles (organization_roles): every read and write of the
 // two tables lives here. A membership is named by an object, `{ userId, organizationId }`, never
 // by two positional ids, so swapping them cannot pass unnoticed.
-import { and, asc, count, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, exists, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client.ts";
+import { countAchievementsFromQuery } from "./achievements.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
 import {
@@ -59,6 +60,33 @@ export function membershipQuery(db: Db, key: MemberKey) {
     .from(organizationMembers)
     .where(memberOf(key))
     .limit(1);
+}
+
+/**
+ * Holds while `giverId` may give `userId` an achievement of `organizationId`: the giver
+ * administers the organisation and the recipient is its approved member, subscribed or, when a
+ * free limit is set, below it in live achievements from the organisation. The giving INSERT
+ * carries it (decision 038), so the checks and the write are one statement in one transaction;
+ * the reads that tell a refused giver why are adminRoleQuery, membershipQuery and
+ * countAchievementsFromQuery, the same conditions one by one.
+ */
+export function mayGive(
+  db: Db,
+  { giverId, userId, organizationId }: { giverId: string } & MemberKey,
+  freeLimit: number | undefined,
+) {
+  const recipient = { userId, organizationId };
+  const withinLimit = freeLimit
+    ? or(
+        eq(organizationMembers.subscriptionStatus, "active"),
+        sql`${countAchievementsFromQuery(db, recipient)} < ${freeLimit}`,
+      )
+    : undefined;
+  const approvedRecipient = db
+    .select({ one: sql`1` })
+    .from(organizationMembers)
+    .where(and(memberOf(recipient), eq(organizationMembers.status, "approved"), withinLimit));
+  return and(exists(adminRoleQuery(db, { userId: giverId, organizationId })), exists(approvedRecipient))!;
 }
 
 /**

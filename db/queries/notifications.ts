@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { inListLimit, rowsPerInsert, type Db } from "../client.ts";
+import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../client.ts";
 import { notifications, type NotificationType } from "../schema.ts";
 import { keyset, PAGE_SIZES, toPage, type PageRequest } from "./paging.ts";
 
@@ -33,12 +33,7 @@ export async function insertNotifications(db: Db, rows: NewNotification[]) {
 export function notificationInsert(db: Db, row: NewNotification, when?: SQL) {
   const values = { id: crypto.randomUUID(), read: false, createdAt: new Date(), ...row };
   if (!when) return db.insert(notifications).values(values).returning();
-  return db
-    .insert(notifications)
-    .select(
-      sql`select ${values.id}, ${values.userId}, ${values.title}, ${values.message}, ${values.type}, 0, ${values.createdAt.getTime()} where ${when}`,
-    )
-    .returning();
+  return insertWhen(db, notifications, values, when).returning();
 }
 
 /**

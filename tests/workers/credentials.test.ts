@@ -4,7 +4,7 @@ import { purgeUser } from "#app/services/account-purge.server.ts";
 import { didOf, rotateKey } from "#app/services/credentials/keys.server.ts";
 import { createDb } from "#db/client.ts";
 import { get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
-import { createOrganisation } from "./factories.ts";
+import { createOrganisation, createOrganisationWithMember, giveAchievement, uniqueName } from "./factories.ts";
 import {
   credentialJson,
   credentialOf,
@@ -184,5 +184,98 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
     expect(notJson.status).toBe(400);
     expect(await notJson.text()).toContain("This is not JSON.");
     expect((await verifyPage({ hello: "world" })).html).toContain("This is not a Verifiable Credential");
+  });
+});
+
+describe("acceptances at the same moment (decision 038)", () => {
+  const credentialRows = async (achievementIds: string[]) =>
+    (
+      await env.DB.prepare(
+        `select c.id, c.achievement_id as achievementId, c.status_list_id as statusListId, c.status_index as statusIndex,
+                a.status from achievements a left join credentials c on c.achievement_id = a.id
+         where a.id in (${achievementIds.map(() => "?").join(", ")})`,
+      )
+        .bind(...achievementIds)
+        .all<{ id: string | null; achievementId: string; statusListId: string; statusIndex: number; status: string }>()
+    ).results;
+
+  async function offers(adminCookie: string, memberId: string, titles: string[]) {
+    const ids = [];
+    for (const title of titles) {
+      const { response, achievementId } = await giveAchievement(adminCookie, { userId: memberId, title });
+      expect(response.status).toBe(302);
+      ids.push(achievementId!);
+    }
+    return ids;
+  }
+
+  const acceptAll = (memberCookie: string, achievementIds: string[]) =>
+    Promise.all(
+      achievementIds.map((achievementId) =>
+        postForm("/passport", { intent: "accept", achievementId }, { cookie: memberCookie }),
+      ),
+    );
+
+  /** Every achievement accepted with its own credential, each on its own status-list entry, each verifying. */
+  async function expectEachIssuedOnItsOwnEntry(achievementIds: string[]) {
+    const rows = await credentialRows(achievementIds);
+    expect(rows.map((row) => row.status)).toEqual(achievementIds.map(() => "accepted"));
+    expect(rows.every((row) => row.id)).toBe(true);
+    const entries = new Set(rows.map((row) => `${row.statusListId}#${row.statusIndex}`));
+    expect(entries.size).toBe(achievementIds.length);
+    for (const row of rows) {
+      const credential = await credentialJson(row.id!);
+      expect(credential.credentialStatus.statusListIndex).toBe(String(row.statusIndex));
+      expect(await dccVerify(credential)).toMatchObject(verified);
+    }
+  }
+
+  it("gives each of an organisation's achievements accepted at once its own status-list entry", async () => {
+    const { admin, member } = await issuedCredential();
+    const achievementIds = await offers(admin.cookie, member.id, ["North", "East", "South", "West"]);
+    const responses = await acceptAll(member.cookie, achievementIds);
+    expect(responses.map((response) => toastFrom(response)?.title)).toEqual(
+      achievementIds.map(() => "Achievement accepted"),
+    );
+    await expectEachIssuedOnItsOwnEntry(achievementIds);
+  });
+
+  it("registers one key when an organisation's first acceptances come at once", async () => {
+    const { admin, member, organizationId } = await createOrganisationWithMember({
+      adminName: "Ada Admin",
+      memberName: "Rita Recipient",
+      name: uniqueName("First Issuers"),
+    });
+    const achievementIds = await offers(admin.cookie, member.id, ["One", "Two", "Three"]);
+    await acceptAll(member.cookie, achievementIds);
+    await expectEachIssuedOnItsOwnEntry(achievementIds);
+    const did = await (
+      await SELF.fetch(`${ORIGIN}/orgs/${organizationId}/did.json`)
+    ).json<{ assertionMethod: string[] }>();
+    expect(did.assertionMethod).toHaveLength(1);
+  });
+
+  it("accepts a double submit at once only once: one credential, one notice to the giver", async () => {
+    const { admin, member } = await createOrganisationWithMember({
+      adminName: "Ada Admin",
+      memberName: "Rita Recipient",
+      name: uniqueName("Double"),
+    });
+    const [achievementId] = await offers(admin.cookie, member.id, ["Clicked Twice"]);
+    const responses = await acceptAll(member.cookie, [achievementId!, achievementId!]);
+    expect(responses.map((response) => toastFrom(response)?.title)).toEqual([
+      "Achievement accepted",
+      "Achievement accepted",
+    ]);
+    const credentials = await env.DB.prepare("select count(*) as n from credentials where achievement_id = ?")
+      .bind(achievementId)
+      .first<{ n: number }>();
+    expect(credentials?.n).toBe(1);
+    const notices = await env.DB.prepare(
+      "select count(*) as n from notifications where user_id = ? and title = 'Achievement accepted'",
+    )
+      .bind(admin.id)
+      .first<{ n: number }>();
+    expect(notices?.n).toBe(1);
   });
 });

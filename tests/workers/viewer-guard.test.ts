@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, postForm } from "./helpers.ts";
+import { cookiesFrom, createAccount, get, postForm, signIn } from "./helpers.ts";
 
 // The signed-in guard in one D1 round trip (issue 18, docs/decisions/036): the session cookie's
 // signature is checked against the auth secret before anything is read, then one batch reads the
@@ -63,6 +63,17 @@ describe("the signed-in guard", () => {
       expect(response.status, path).toBe(status);
       expect(roundTrips(response), path).toBe(1);
     }
+  });
+
+  it("costs one round trip too for a session signed in without 'Keep me signed in', which is never extended", async () => {
+    const person = await createAccount();
+    const signedIn = await signIn(person.email);
+    expect(signedIn.status).toBe(302);
+    const cookie = cookiesFrom(signedIn);
+    expect(cookie).toMatch(/passport\.dont_remember=/);
+    const response = await get("/billing/return?checkout=complete", cookie);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    expect(roundTrips(response)).toBe(1);
   });
 
   it("leaves a session that is not yet due for refresh as it is", async () => {

@@ -1,20 +1,17 @@
 import type { Db } from "#db/client.ts";
 import {
-  findCredentialIdOfAchievement,
-  findIssuable,
   findStatusList,
-  insertCredential,
-  insertStatusList,
   revokedIndexes,
   storeStatusListCredential,
-  takeStatusIndex,
+  type AnswerableAchievement,
+  type Issuance,
 } from "#db/queries/credentials.ts";
 import { findOrganization } from "#db/queries/organizations.ts";
 import type { AchievementType } from "#db/schema.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { sign, xsdDateTime, type JsonObject } from "./data-integrity.server.ts";
-import { currentSigningKey, didOf, listPublicKeys, verificationMethodOf } from "./keys.server.ts";
+import { currentSigningKey, didOf, listPublicKeys, signingKeyFor, verificationMethodOf } from "./keys.server.ts";
 import { emptyList, encodeList, setBit, STATUS_LIST_SIZE } from "./status-list.server.ts";
 
 /** Where credentials, DID documents and status lists live: the app's public origin. */
@@ -113,30 +110,28 @@ async function signStatusList(issuing: Issuing, organizationId: string, id: stri
   );
 }
 
-async function takeEntry(issuing: Issuing, organizationId: string) {
-  const taken = await takeStatusIndex(issuing.db, organizationId, STATUS_LIST_SIZE);
-  if (taken) return taken;
-  // The organisation's first credential, or its newest list is full: a new list, signed empty.
-  const id = await insertStatusList(issuing.db, organizationId);
-  await statusListCredential(issuing, id);
-  const retaken = await takeStatusIndex(issuing.db, organizationId, STATUS_LIST_SIZE);
-  if (!retaken) throw new Error("no status list entry available");
-  return retaken;
-}
-
 /**
- * Issues the OpenBadgeCredential of an accepted organisation achievement, once: signed here
- * (about 10 ms of CPU) and stored, so that nothing signs when it is shown. Returns its id.
- * `includeMedia` is the recipient's consent to carry the achievement's picture or video.
+ * Signs the OpenBadgeCredential of an organisation achievement being accepted (about 10 ms of
+ * CPU), so that nothing signs when it is shown, and says what storing it takes. It reads
+ * nothing: the caller read the achievement, the organisation's newest key (`latestKey`) and its
+ * newest status list with room (`openList`) in one round trip, and stores the result in the
+ * batch that records the acceptance (`issuanceWrites`). With no list open, the credential takes
+ * entry 0 of a new one. `includeMedia` is the recipient's consent to carry the achievement's
+ * picture or video.
  */
-export async function issueCredential(issuing: Issuing, achievementId: string, options: { includeMedia: boolean }) {
-  const existing = await findCredentialIdOfAchievement(issuing.db, achievementId);
-  if (existing) return existing;
-  const achievement = await findIssuable(issuing.db, achievementId);
-  if (!achievement?.organizationId || achievement.status !== "accepted") return null;
-  const { organizationId } = achievement;
-  const { statusListId, statusIndex } = await takeEntry(issuing, organizationId);
-
+export async function signCredential(
+  issuing: Issuing,
+  achievement: AnswerableAchievement,
+  {
+    latestKey,
+    openList,
+  }: { latestKey?: { version: number; publicKeyMultibase: string }; openList?: { id: string; nextIndex: number } },
+  options: { includeMedia: boolean },
+): Promise<Issuance> {
+  const { organizationId, organizationName } = achievement;
+  if (!organizationId || !organizationName) throw new Error("only an organisation's achievement has a credential");
+  const statusListId = openList?.id ?? crypto.randomUUID();
+  const statusIndex = openList?.nextIndex ?? 0;
   const id = crypto.randomUUID();
   const did = organizationDid(issuing, organizationId);
   const listUrl = statusListUrl(issuing.origin, statusListId);
@@ -148,7 +143,7 @@ export async function issueCredential(issuing: Issuing, achievementId: string, o
     id: credentialUrl(issuing.origin, id),
     type: ["VerifiableCredential", "OpenBadgeCredential"],
     name: achievement.title,
-    issuer: { id: did, type: ["Profile"], name: achievement.organizationName },
+    issuer: { id: did, type: ["Profile"], name: organizationName },
     validFrom: xsdDateTime(issuedAt),
     awardedDate: `${achievement.date}T00:00:00Z`,
     credentialSubject: {
@@ -161,7 +156,7 @@ export async function issueCredential(issuing: Issuing, achievementId: string, o
         name: achievement.title,
         description: achievement.description || achievement.title,
         criteria: {
-          narrative: `${achievement.organizationName} recognised this ${achievement.type} of one of its members.`,
+          narrative: `${organizationName} recognised this ${achievement.type} of one of its members.`,
         },
         ...(media.image ? { image: { id: absolute(media.image), type: "Image", caption: achievement.title } } : {}),
       },
@@ -181,18 +176,20 @@ export async function issueCredential(issuing: Issuing, achievementId: string, o
       statusListCredential: listUrl,
     },
   };
-  const key = await currentSigningKey(issuing.db, issuing.secret, organizationId, did);
+  const { key, register } = await signingKeyFor(issuing.secret, organizationId, did, latestKey);
   const signed = await sign(credential, key, issuedAt);
-  const inserted = await insertCredential(issuing.db, {
-    id,
-    achievementId,
-    organizationId,
-    userId: achievement.userId,
-    statusListId,
-    statusIndex,
-    json: JSON.stringify(signed),
-    issuedAt,
-  });
-  // Issued concurrently by another request: that one stands (this entry stays unused).
-  return inserted ? id : findCredentialIdOfAchievement(issuing.db, achievementId);
+  return {
+    credential: {
+      id,
+      achievementId: achievement.id,
+      organizationId,
+      userId: achievement.userId,
+      statusListId,
+      statusIndex,
+      json: JSON.stringify(signed),
+      issuedAt,
+    },
+    newList: !openList,
+    newKey: register,
+  };
 }

@@ -56,11 +56,36 @@ export function listPublicKeys(db: Db, organizationId: string) {
     .limit(1000);
 }
 
+type RegisteredKey = { version: number; publicKeyMultibase: string };
+
 /**
- * The organisation's current signing key, registering its public half first when new. When the
- * secret has changed since a version was registered, the derived key no longer matches that
- * public key: a new version is started rather than signing with a key nobody can verify.
+ * The key to sign with, given the organisation's newest registered public key (`latest`, none
+ * before its first signing): that version's key while the secret still derives it. When the
+ * secret has changed since, the derived key no longer matches that public key, and the next
+ * version is used rather than a key nobody can verify; a version not registered yet comes with
+ * `register`, the public half to store with (or before) whatever it signs. No D1 here: the
+ * caller read `latest` with its other reads.
  */
+export async function signingKeyFor(
+  secret: string,
+  organizationId: string,
+  did: string,
+  latest: RegisteredKey | undefined,
+) {
+  if (latest) {
+    const key = await deriveKey(secret, organizationId, latest.version);
+    if (publicKeyMultibase(key.publicKey) === latest.publicKeyMultibase)
+      return { key: { ...key, verificationMethod: verificationMethodOf(did, latest.version) }, register: null };
+  }
+  const version = (latest?.version ?? 0) + 1;
+  const key = await deriveKey(secret, organizationId, version);
+  return {
+    key: { ...key, verificationMethod: verificationMethodOf(did, version) },
+    register: { organizationId, version, publicKeyMultibase: publicKeyMultibase(key.publicKey) },
+  };
+}
+
+/** The organisation's current signing key, registering its public half first when new. */
 export async function currentSigningKey(db: Db, secret: string, organizationId: string, did: string) {
   const [latest] = await db
     .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
@@ -68,12 +93,8 @@ export async function currentSigningKey(db: Db, secret: string, organizationId: 
     .where(eq(organizationKeys.organizationId, organizationId))
     .orderBy(desc(organizationKeys.version))
     .limit(1);
-  if (latest) {
-    const key = await deriveKey(secret, organizationId, latest.version);
-    if (publicKeyMultibase(key.publicKey) === latest.publicKeyMultibase)
-      return { ...key, verificationMethod: verificationMethodOf(did, latest.version) };
-  }
-  return rotateKey(db, secret, organizationId, did, (latest?.version ?? 0) + 1);
+  const { key, register } = await signingKeyFor(secret, organizationId, did, latest);
+  return register ? rotateKey(db, secret, organizationId, did, register.version) : key;
 }
 
 /** Starts a new key version; older versions stay published (and valid for what they signed). */
