@@ -1,3 +1,6 @@
+// First: it configures zod before any route module defines a schema. (The browser loads zod only
+// with a form's schema, whose shared field rules in utils/validation.ts import the same configuration.)
+import "./utils/zod-config.ts";
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";

@@ -1,5 +1,3 @@
-// First: it configures zod before any route module defines a schema.
-import "./utils/zod-config.ts";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import {
   isRouteErrorResponse,

@@ -12,7 +12,8 @@ const CloseDialog = createContext<() => void>(() => {});
  * A form in a dialog. Without JavaScript the trigger is a link to `openHref` and the form shows
  * inline there. The dialog reopens when the server refused the form (`failed`) and closes after
  * a successful submit (which redirects to a new location). The dialog's frame is a lazy chunk
- * (lazy-dialog.tsx).
+ * (lazy-dialog.tsx); so may its form be (`children` a lazy component, `prefetch` its import:
+ * docs/decisions/039), which is why the form stands in a Suspense boundary wherever it shows.
  */
 export function FormDialog({
   title,
@@ -22,6 +23,7 @@ export function FormDialog({
   triggerSize,
   openHref,
   failed,
+  prefetch,
   children,
 }: {
   title: string;
@@ -32,11 +34,13 @@ export function FormDialog({
   /** This page with the search param that shows the form inline, e.g. "/dashboard?create=1". */
   openHref: string;
   failed: boolean;
+  /** Starts loading a lazy form, with the dialog's frame, when the trigger is pointed at or focused. */
+  prefetch?: () => Promise<unknown>;
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
   const location = useLocation();
-  const { mounted, setOpen, triggerProps, frameProps } = useLazyDialog({ closeOn: location.key });
+  const { mounted, setOpen, triggerProps, frameProps } = useLazyDialog({ closeOn: location.key, prefetch });
   useEffect(() => {
     if (failed) setOpen(true);
   }, [failed, setOpen]);
@@ -54,7 +58,9 @@ export function FormDialog({
         <CardHeader>
           <CardTitle as="h2">{title}</CardTitle>
         </CardHeader>
-        <CardContent>{children}</CardContent>
+        <CardContent>
+          <Suspense fallback={null}>{children}</Suspense>
+        </CardContent>
       </Card>
     );
   }

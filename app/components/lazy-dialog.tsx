@@ -19,7 +19,16 @@ export const NavigationDialogFrame = lazy(() =>
  * on, so it can animate out), the props for its trigger button and for its frame. A new `closeOn`
  * (the location's key: the page moved on, or an action redirected back to it) closes it.
  */
-export function useLazyDialog({ onOpenChange, closeOn }: { onOpenChange?: (open: boolean) => void; closeOn: unknown }) {
+export function useLazyDialog({
+  onOpenChange,
+  closeOn,
+  prefetch: prefetchContent,
+}: {
+  onOpenChange?: (open: boolean) => void;
+  closeOn: unknown;
+  /** Loads what the dialog shows, when that is a lazy chunk of its own (a form: form-dialog.tsx). */
+  prefetch?: () => Promise<unknown>;
+}) {
   const [open, setOpenState] = useState(false);
   const [mounted, setMounted] = useState(false);
   const [openedAt, setOpenedAt] = useState(closeOn);
@@ -37,7 +46,10 @@ export function useLazyDialog({ onOpenChange, closeOn }: { onOpenChange?: (open:
     },
     [onOpenChange],
   );
-  const prefetch = () => void loadDialogFrames();
+  const prefetch = () => {
+    void loadDialogFrames();
+    void prefetchContent?.();
+  };
   return {
     open,
     mounted,

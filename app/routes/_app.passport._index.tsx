@@ -2,12 +2,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { Check, Download, ExternalLink, Eye, EyeOff, Plus, Printer, ShieldCheck, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { z } from "zod";
-import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
+import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
-import { SubmitButton, TextareaField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/forms.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
+import { BioForm as BioFormNow } from "#app/components/passport/bio-form.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
@@ -31,7 +32,6 @@ import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
-import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { bioSchema } from "#app/utils/form-schemas.ts";
@@ -328,6 +328,12 @@ function CredentialLinks({ id, title }: { id: string; title: string }) {
   );
 }
 
+const loadBioForm = () => import("#app/components/passport/bio-form.tsx");
+/** The form loads when Edit is first pointed at or pressed; the server renders it at once (docs/decisions/039). */
+const BioForm = import.meta.env.SSR
+  ? BioFormNow
+  : lazy(() => loadBioForm().then((module) => ({ default: module.BioForm })));
+
 /** View, then Edit / Save / Cancel. Without JavaScript, Edit is a link to ?edit=bio. */
 function Biography({ bio }: { bio: string | null }) {
   const hydrated = useHydrated();
@@ -337,12 +343,6 @@ function Biography({ bio }: { bio: string | null }) {
   const editingNow = hydrated
     ? editing || Boolean(mine)
     : new URLSearchParams(location.search).get("edit") === "bio" || Boolean(mine);
-  const { fields, formProps } = useValidatedForm({
-    id: "bio",
-    schema: bioSchema,
-    actionData: mine,
-    defaultValue: { bio: bio ?? "" },
-  });
   useEffect(() => setEditing(false), [bio]);
 
   return (
@@ -350,7 +350,13 @@ function Biography({ bio }: { bio: string | null }) {
       <CardHeader className="flex flex-row items-center justify-between gap-2">
         <CardTitle as="h2">Biography</CardTitle>
         {editingNow ? null : hydrated ? (
-          <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+          <Button
+            variant="outline"
+            size="sm"
+            onPointerEnter={loadBioForm}
+            onFocus={loadBioForm}
+            onClick={() => setEditing(true)}
+          >
             Edit
           </Button>
         ) : (
@@ -361,29 +367,9 @@ function Biography({ bio }: { bio: string | null }) {
       </CardHeader>
       <CardContent>
         {editingNow ? (
-          <Form method="post" action="/passport" {...formProps} className="grid gap-3">
-            <TextareaField
-              field={fields.bio}
-              label="Biography"
-              rows={5}
-              placeholder="Write a short introduction about yourself..."
-              autoFocus
-            />
-            <div className="flex gap-2">
-              <SubmitButton intent="update-bio" pendingText="Saving...">
-                Save
-              </SubmitButton>
-              {hydrated ? (
-                <Button type="button" variant="outline" onClick={() => setEditing(false)}>
-                  Cancel
-                </Button>
-              ) : (
-                <Button asChild variant="outline">
-                  <Link to="/passport">Cancel</Link>
-                </Button>
-              )}
-            </div>
-          </Form>
+          <Suspense fallback={null}>
+            <BioForm bio={bio} actionData={mine} onCancel={() => setEditing(false)} />
+          </Suspense>
         ) : bio ? (
           <p className="break-words whitespace-pre-line">{bio}</p>
         ) : (

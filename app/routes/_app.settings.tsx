@@ -31,6 +31,12 @@ import { errorSummary, mergeHeaders, replyFailure, replyUnexpected } from "#app/
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { z } from "zod";
 import { feedbackSchema, passwordSchema, preferencesSchema, profileSchema } from "#app/utils/form-schemas.ts";
+import {
+  feedbackValidator,
+  passwordValidator,
+  preferencesValidator,
+  profileValidator,
+} from "#app/utils/form-validators.ts";
 import { reactivateAccount } from "#db/queries/accounts.ts";
 import { insertFeedback } from "#db/queries/feedback.ts";
 import { updatePreferences, updateProfile } from "#db/queries/profiles.ts";
@@ -296,7 +302,7 @@ function ProfileSettings() {
   const viewer = useViewer();
   const { form, fields, formProps } = useValidatedForm({
     id: "update-profile",
-    schema: profileSchema,
+    validator: profileValidator,
     actionData,
     defaultValue: { fullName: viewer.fullName, bio: viewer.bio ?? "", isPublic: viewer.isPublic ? "on" : undefined },
   });
@@ -359,7 +365,7 @@ function PrivacyAndEmails() {
   const viewer = useViewer();
   const { fields, formProps } = useValidatedForm({
     id: "update-preferences",
-    schema: preferencesSchema,
+    validator: preferencesValidator,
     actionData,
     defaultValue: {
       searchIndexing: viewer.searchIndexing ? "on" : undefined,
@@ -452,7 +458,11 @@ function YourData() {
 
 function ChangePassword() {
   const actionData = useFormReply("change-password");
-  const { form, fields, formProps } = useValidatedForm({ id: "change-password", schema: passwordSchema, actionData });
+  const { form, fields, formProps } = useValidatedForm({
+    id: "change-password",
+    validator: passwordValidator,
+    actionData,
+  });
   return (
     <Card>
       <CardHeader>
@@ -488,7 +498,7 @@ function ChangePassword() {
 
 function BetaFeedback() {
   const actionData = useFormReply("send-feedback");
-  const { fields, formProps } = useValidatedForm({ id: "send-feedback", schema: feedbackSchema, actionData });
+  const { fields, formProps } = useValidatedForm({ id: "send-feedback", validator: feedbackValidator, actionData });
   const submissionKey = useSubmissionKey();
   return (
     <Card>

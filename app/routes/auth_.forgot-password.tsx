@@ -8,6 +8,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { forgotPasswordSchema } from "#app/utils/form-schemas.ts";
+import { forgotPasswordValidator } from "#app/utils/form-validators.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
@@ -67,7 +68,7 @@ export default function ForgotPassword() {
   const actionData = useFormReply("forgot-password");
   const { form, fields, formProps } = useValidatedForm({
     id: "forgot-password",
-    schema: forgotPasswordSchema,
+    validator: forgotPasswordValidator,
     actionData,
     defaultValue: { email: email ?? sentTo ?? "" },
   });

@@ -7,6 +7,7 @@ import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
+import { resetPasswordValidator } from "#app/utils/form-validators.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
@@ -87,7 +88,7 @@ export default function ResetPassword() {
   const actionData = useFormReply("reset-password");
   const { form, fields, formProps } = useValidatedForm({
     id: "reset-password",
-    schema: resetPasswordSchema,
+    validator: resetPasswordValidator,
     actionData,
   });
 

@@ -94,5 +94,3 @@ export const selfAchievementSchema = z
     }),
   })
   .superRefine(notInTheFuture);
-
-export const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;

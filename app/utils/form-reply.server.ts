@@ -2,7 +2,7 @@ import { data } from "@remix-run/cloudflare";
 import type { Toast } from "./cookies.server.ts";
 import type { FormReply } from "./form-reply.ts";
 import { log } from "./log.server.ts";
-import { validationToast } from "./validation.ts";
+import { validationToast } from "./validation-toast.ts";
 import type { Db } from "#db/client.ts";
 import { runPart, runParts, type BatchPart } from "#db/queries/batch-parts.ts";
 

@@ -1,23 +1,20 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useLocation } from "@remix-run/react";
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState } from "react";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
-import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
+import { FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/native-select.tsx";
 import { acceptImageSize, prepareVideo } from "#app/components/media-inputs.tsx";
-import {
-  ACHIEVEMENT_TYPE_LABELS,
-  giveAchievementSchema,
-  selfAchievementSchema,
-} from "#app/utils/achievement-schemas.ts";
+import type { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
+import { giveAchievementValidator, selfAchievementValidator } from "#app/utils/form-validators.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
+import type { FormReply } from "#app/utils/form-reply.ts";
 
 /** Today in the browser's own time zone, as YYYY-MM-DD. */
 function localToday() {
@@ -25,49 +22,14 @@ function localToday() {
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 }
 
-type Member = { userId: string; fullName: string };
+const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
+
+export type Member = { userId: string; fullName: string };
 type AchievementField =
   "userId" | "company" | "title" | "description" | "date" | "type" | "media" | "cover" | "mediaUrl";
 
-/**
- * The Add Achievement dialog (an admin giving, or a person adding their own). Without
- * JavaScript the trigger links to ?add={id} and the same form shows inline.
- */
-export function AchievementDialog({
-  kind,
-  id,
-  trigger,
-  members = [],
-  defaultUserId,
-}: {
-  kind: "give" | "self";
-  id: string;
-  trigger: ReactNode;
-  members?: Member[];
-  defaultUserId?: string;
-}) {
-  const location = useLocation();
-  const mine = useFormReply(id);
-  return (
-    <FormDialog
-      title={kind === "give" ? "Add Achievement" : "Add Self Achievement"}
-      description={
-        kind === "give"
-          ? "The person accepts it before it shows on their passport."
-          : "It goes straight onto your passport."
-      }
-      trigger={trigger}
-      triggerSize="sm"
-      triggerVariant={kind === "give" ? "outline" : "default"}
-      openHref={`${location.pathname}?add=${encodeURIComponent(id)}`}
-      failed={mine !== undefined}
-    >
-      <AchievementForm kind={kind} formId={id} actionData={mine} members={members} defaultUserId={defaultUserId} />
-    </FormDialog>
-  );
-}
-
-function AchievementForm({
+/** The Add Achievement form (its dialog, which loads it on first opening: achievement-dialog.tsx). */
+export function AchievementForm({
   kind,
   formId,
   actionData,
@@ -81,10 +43,10 @@ function AchievementForm({
   defaultUserId?: string;
 }) {
   const location = useLocation();
-  const schema = kind === "give" ? giveAchievementSchema : selfAchievementSchema;
-  const { form, fields, formProps } = useValidatedForm({
+  const validator = kind === "give" ? giveAchievementValidator : selfAchievementValidator;
+  const { form, fields, formProps } = useValidatedForm<typeof giveAchievementSchema | typeof selfAchievementSchema>({
     id: formId,
-    schema,
+    validator,
     actionData,
     defaultValue: { type: "award", date: localToday(), ...(kind === "give" ? { userId: defaultUserId } : {}) },
   });

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { Award, Clock, ShieldCheck, Users } from "lucide-react";
-import { AchievementDialog } from "#app/components/achievements/achievement-form.tsx";
+import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { ListSearch, Pager } from "#app/components/pager.tsx";

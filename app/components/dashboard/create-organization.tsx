@@ -1,11 +1,17 @@
-import { Form } from "@remix-run/react";
 import { Plus } from "lucide-react";
-import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
-import { FormDialog, FormDialogCancel } from "#app/components/form-dialog.tsx";
-import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
-import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { useFormReply, type FormReply } from "#app/utils/form-reply.ts";
-import { createOrganizationSchema } from "#app/utils/form-schemas.ts";
+import { lazy } from "react";
+import { FormDialog } from "#app/components/form-dialog.tsx";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import { CreateOrganizationForm as CreateOrganizationFormNow } from "./create-organization-form.tsx";
+
+const loadCreateOrganizationForm = () => import("./create-organization-form.tsx");
+/**
+ * The form loads with the dialog's first opening in the browser; the server renders it at once
+ * (docs/decisions/039; achievement-dialog.tsx says how).
+ */
+const CreateOrganizationForm = import.meta.env.SSR
+  ? CreateOrganizationFormNow
+  : lazy(() => loadCreateOrganizationForm().then((module) => ({ default: module.CreateOrganizationForm })));
 
 /** The create-organisation dialog; without JavaScript, ?create=1 shows the same form inline. */
 export function CreateOrganization() {
@@ -21,29 +27,9 @@ export function CreateOrganization() {
       }
       openHref="/dashboard?create=1"
       failed={actionData !== undefined}
+      prefetch={loadCreateOrganizationForm}
     >
       <CreateOrganizationForm actionData={actionData} />
     </FormDialog>
-  );
-}
-
-function CreateOrganizationForm({ actionData }: { actionData: FormReply | undefined }) {
-  const { form, fields, formProps } = useValidatedForm({
-    id: "create-organization",
-    schema: createOrganizationSchema,
-    actionData,
-  });
-  return (
-    <Form method="post" action="/dashboard?create=1" {...formProps} className="grid gap-4">
-      <FormError errors={form.errors} />
-      <TextField field={fields.name} label="Organisation Name" autoFocus />
-      <TextareaField field={fields.description} label="Description" rows={3} />
-      <DialogFooter className="gap-2">
-        <FormDialogCancel />
-        <SubmitButton intent="create-organization" pendingText="Creating...">
-          Create
-        </SubmitButton>
-      </DialogFooter>
-    </Form>
   );
 }

@@ -4,7 +4,7 @@ import { AuthCard } from "#app/components/auth-card.tsx";
 import { SubmitButton, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import { resendSchema } from "#app/utils/form-schemas.ts";
+import { resendValidator } from "#app/utils/form-validators.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 
 // /auth?mode=verify-email: after a sign-up, with a way to have the link sent again (the action
@@ -13,7 +13,7 @@ export function CheckEmailScreen({ email }: { email: string | null }) {
   const actionData = useFormReply("resend-verification");
   const { fields, formProps } = useValidatedForm({
     id: "resend-verification",
-    schema: resendSchema,
+    validator: resendValidator,
     actionData,
     defaultValue: { email: email ?? "" },
   });

@@ -5,7 +5,7 @@ import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { FORGOT_PASSWORD_PATH } from "#app/utils/constants.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import { signInSchema } from "#app/utils/form-schemas.ts";
+import { signInValidator } from "#app/utils/form-validators.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { modeHref } from "./screens.ts";
 
@@ -13,7 +13,7 @@ import { modeHref } from "./screens.ts";
 export function SignInScreen() {
   const actionData = useFormReply("signin");
   const [searchParams] = useSearchParams();
-  const { form, fields, formProps } = useValidatedForm({ id: "signin", schema: signInSchema, actionData });
+  const { form, fields, formProps } = useValidatedForm({ id: "signin", validator: signInValidator, actionData });
   return (
     <AuthCard title="Sign in" description="Welcome back. Sign in to your passport.">
       <Form method="post" {...formProps} className="grid gap-4">

@@ -3,7 +3,8 @@ import { Building2, UserRound } from "lucide-react";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
+import type { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
+import { orgSignUpValidator, signUpValidator } from "#app/utils/form-validators.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { modeHref } from "./screens.ts";
 
@@ -57,10 +58,14 @@ export function ChooseAccountTypeScreen() {
 
 export function SignUpScreen({ organisation }: { organisation: boolean }) {
   const [searchParams] = useSearchParams();
-  const schema = organisation ? orgSignUpSchema : signUpSchema;
+  const validator = organisation ? orgSignUpValidator : signUpValidator;
   const intent = organisation ? "org-signup" : "signup";
   const actionData = useFormReply(intent);
-  const { form, fields, formProps } = useValidatedForm({ id: intent, schema, actionData });
+  const { form, fields, formProps } = useValidatedForm<typeof signUpSchema | typeof orgSignUpSchema>({
+    id: intent,
+    validator,
+    actionData,
+  });
   const orgFields = fields as typeof fields & ReturnType<typeof useValidatedForm<typeof orgSignUpSchema>>["fields"];
   return (
     <AuthCard
