@@ -14,6 +14,9 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
   secondPage: member,
   newPersonPage,
 }) => {
+  // Three people, two gifts with an upload and two answers: the longest journey of the suite, about
+  // 25 s on a busy machine against the default 30 s.
+  test.slow();
   const { name, invitePath } = await createOrganisation(admin, { adminName: "Gale Admin", name: uniqueName("Givers") });
   await joinAsNewMember(member, invitePath, { name: "Mo Member" });
 
