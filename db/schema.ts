@@ -123,6 +123,11 @@ export const organizations = sqliteTable(
     inviteCode: text("invite_code")
       .notNull()
       .$defaultFn(() => newInviteCode()),
+    // Maintained by triggers (migration 0008, decision 037), never written by the app: every
+    // achievement the organisation ever gave, whatever its status, and its members by status.
+    achievementsGiven: integer("achievements_given").notNull().default(0),
+    approvedMembers: integer("approved_members").notNull().default(0),
+    pendingMembers: integer("pending_members").notNull().default(0),
     createdAt: createdAt(),
   },
   // Search and the "all organisations" list are ordered by name, case-insensitively.
@@ -179,6 +184,13 @@ export const organizationRoles = sqliteTable(
   ],
 );
 
+/**
+ * When a membership counts from for 'Needs recognition' (its index orders by exactly this).
+ * drizzle-kit splits an index expression at its commas, so migration 0008 writes this index's
+ * CREATE INDEX by hand; a change to it needs the same.
+ */
+export const recognisedSince = sql`coalesce(last_recognised_at, approved_at, requested_at)`;
+
 export const organizationMembers = sqliteTable(
   "organization_members",
   {
@@ -202,6 +214,9 @@ export const organizationMembers = sqliteTable(
     // Creation time (Stripe's, in ms) of the newest event applied to this subscription: Stripe
     // does not deliver in order, so an older event never overwrites what a newer one set.
     subscriptionEventAt: integer("subscription_event_at", { mode: "timestamp_ms" }),
+    // Maintained by triggers (migration 0008, decision 037): when the organisation last gave this
+    // person a live (pending or accepted) achievement, null if never.
+    lastRecognisedAt: integer("last_recognised_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     check("organization_members_status_check", inList("status", MEMBERSHIP_STATUSES)),
@@ -210,7 +225,31 @@ export const organizationMembers = sqliteTable(
     // Team Members and Pending Requests pages: newest first, the id breaking ties (keyset paging).
     index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt, t.id),
     index("organization_members_stripe_subscription_idx").on(t.stripeSubscriptionId),
+    // 'Needs recognition': approved members by the moment they count from (last recognition, else
+    // approval, else request), oldest first. The query orders by this very expression.
+    index("organization_members_recognised_since_idx").on(t.organizationId, t.status, recognisedSince),
   ],
+);
+
+/**
+ * Recognition analytics' rollup (decision 037): per organisation, UTC day (days since the epoch)
+ * and giver, how many achievements were given and how many of them are live (pending or
+ * accepted). Maintained by triggers on achievements (migration 0008), never written by the app;
+ * a range reads one row per day and giver, however many achievements it holds.
+ */
+export const recognitionDays = sqliteTable(
+  "recognition_days",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    // The giver's user id; '' once the giver's account is purged (achievements.created_by null).
+    givenBy: text("given_by").notNull(),
+    live: integer("live").notNull().default(0),
+    given: integer("given").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.givenBy] })],
 );
 
 export const achievements = sqliteTable(

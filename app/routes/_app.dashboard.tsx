@@ -7,7 +7,7 @@ import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
 import { approve, leave, rejectOrRemove, requestToJoin } from "#app/services/memberships.server.ts";
-import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
+import { loadParts, pagePart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import {
   giveAchievement,
@@ -21,18 +21,18 @@ import { forbidden } from "#app/utils/denial.server.ts";
 import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
 import { subscriptionAction } from "#app/services/subscription-actions.server.ts";
-import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
+import { recognitionAnalyticsPart } from "#db/queries/analytics.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";
 import { DIRECTORY_PREFIX } from "#app/components/dashboard/organization-directory.tsx";
-import { loadPersonalSummary } from "#db/queries/achievements.ts";
+import { personalSummaryPart } from "#db/queries/achievements.ts";
 import {
   createOrganization,
-  listAllOrganizations,
+  allOrganizationsPart,
+  organizationSearchPart,
   resetInviteCode,
-  searchOrganizations,
 } from "#db/queries/organizations.ts";
-import { loadAdminDashboard, membershipStatuses } from "#db/queries/memberships.ts";
+import { adminDashboardPart, membershipStatusesPart } from "#db/queries/memberships.ts";
 import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
@@ -48,10 +48,11 @@ export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}`
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const active = viewer.activeOrganization;
+  const url = new URL(request.url);
 
+  // Each view's reads are one D1 batch (loadParts); the admin check came with the viewer.
   if (active?.isAdmin) {
-    const origin = context.env.APP_URL ?? new URL(request.url).origin;
-    const url = new URL(request.url);
+    const origin = context.env.APP_URL ?? url.origin;
     const range = parseAnalyticsRange(url.searchParams.get("range"));
     const list = (prefix: string, size: number) => ({
       page: pageRequestFrom(url.searchParams, prefix, size),
@@ -62,23 +63,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       pending: list(REQUESTS_PREFIX, PAGE_SIZES.pendingRequests),
     };
     const emptyPage = (term: string | null) => ({ items: [], next: null, previous: null, matching: 0, term });
-    const [admin, membersError] = await loadPart(
-      context,
-      "Error loading members",
-      () => loadAdminDashboard(context.db, { organizationId: active.id, lists }),
-      {
+    const [[admin, analytics], toast] = await loadParts(context, [
+      pagePart("Error loading members", adminDashboardPart(context.db, { organizationId: active.id, lists }), {
         organization: undefined,
         pending: emptyPage(lists.pending.term),
         members: emptyPage(lists.members.term),
         stats: { totalMembers: 0, pending: 0, achievements: 0 },
-      },
-    );
-    const [analytics, analyticsError] = await loadPart(
-      context,
-      "Error loading dashboard",
-      () => loadRecognitionAnalytics(context.db, active.id, range),
-      null,
-    );
+      }),
+      pagePart("Error loading dashboard", recognitionAnalyticsPart(context.db, active.id, range), null),
+    ]);
     return {
       kind: "admin" as const,
       admin,
@@ -87,79 +80,62 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       inviteUrl: admin.organization
         ? `${origin}/join/${active.id}?code=${encodeURIComponent(admin.organization.inviteCode)}`
         : null,
-      toast: membersError ?? analyticsError,
+      toast,
     };
   }
 
-  const [summary, summaryError] = await loadPart(
-    context,
-    "Error loading dashboard",
-    () => loadPersonalSummary(context.db, viewer.id, RECENT_ACHIEVEMENTS),
-    { total: 0, companies: 0, latest: [] },
-  );
-  const url = new URL(request.url);
-  let directory: {
-    organizations: { id: string; name: string; description: string | null; status: string | null }[];
-    term: string | null;
-    total: number;
-    next: string | null;
-    previous: string | null;
-  } | null = null;
-  let directoryError: Toast | null = null;
-  let statusesError: Toast | null = null;
-  let searchError: string | null = null;
+  const summary = pagePart("Error loading dashboard", personalSummaryPart(context.db, viewer.id, RECENT_ACHIEVEMENTS), {
+    total: 0,
+    companies: 0,
+    latest: [],
+  });
   const page = pageRequestFrom(url.searchParams, DIRECTORY_PREFIX, PAGE_SIZES.organizations);
   const noOrganizations = { items: [], next: null, previous: null, total: 0 };
+  // Without its statuses a list still renders; every card then offers Request to Join.
+  const statuses = pagePart(
+    "Error loading memberships",
+    membershipStatusesPart(context.db, { userId: viewer.id }),
+    {} as Record<string, string>,
+  );
+  const search = !active && url.searchParams.has("q") ? searchSchema.safeParse({ q: url.searchParams.get("q") }) : null;
+  const directoryPart =
+    !active && viewer.userType === "organization"
+      ? pagePart("Error loading organisations", allOrganizationsPart(context.db, page), noOrganizations)
+      : search?.success
+        ? pagePart(
+            "Error searching organizations",
+            organizationSearchPart(context.db, viewer.id, search.data.q, page),
+            noOrganizations,
+          )
+        : null;
 
-  if (!active && viewer.userType === "organization") {
-    const [found, error] = await loadPart(
-      context,
-      "Error loading organisations",
-      () => listAllOrganizations(context.db, page),
-      noOrganizations,
-    );
-    [directory, directoryError] = [{ ...found, organizations: await withStatuses(found.items), term: null }, error];
-  } else if (!active && url.searchParams.has("q")) {
-    const search = searchSchema.safeParse({ q: url.searchParams.get("q") });
-    if (search.success) {
-      const [found, error] = await loadPart(
-        context,
-        "Error searching organizations",
-        () => searchOrganizations(context.db, viewer.id, search.data.q, page),
-        noOrganizations,
-      );
-      [directory, directoryError] = [
-        { ...found, organizations: await withStatuses(found.items), term: search.data.q },
-        error,
-      ];
-    } else {
-      searchError = search.error.issues[0]?.message ?? "Search term cannot be empty";
-      directoryError = { title: "Invalid search", description: searchError, variant: "destructive" };
-    }
+  if (!directoryPart) {
+    const [[loaded], toast] = await loadParts(context, [summary]);
+    const searchError =
+      search && !search.success ? (search.error.issues[0]?.message ?? "Search term cannot be empty") : null;
+    return {
+      kind: "personal" as const,
+      summary: loaded,
+      directory: null,
+      searchError,
+      toast: searchError
+        ? ({ title: "Invalid search", description: searchError, variant: "destructive" } satisfies Toast)
+        : toast,
+    };
   }
+  // In this order, the first failing part's toast is the one shown (the directory's before the rest).
+  const [[found, statusOf, loaded], toast] = await loadParts(context, [directoryPart, statuses, summary]);
   return {
     kind: "personal" as const,
-    summary,
-    directory,
-    searchError,
-    toast: directoryError ?? statusesError ?? summaryError,
+    summary: loaded,
+    directory: {
+      ...found,
+      organizations: found.items.map((org) => ({ ...org, status: statusOf[org.id] ?? null })),
+      term: search?.success ? search.data.q : null,
+    },
+    searchError: null,
+    toast,
   };
-
-  // Without its statuses a list still renders; every card then offers Request to Join.
-  async function withStatuses(organizations: { id: string; name: string; description: string | null }[]) {
-    const [statuses, error] = await loadPart(
-      context,
-      "Error loading memberships",
-      () =>
-        membershipStatuses(context.db, {
-          userId: viewer.id,
-          organizationIds: organizations.map((org) => org.id),
-        }),
-      {} as Record<string, string>,
-    );
-    statusesError = error;
-    return organizations.map((org) => ({ ...org, status: statuses[org.id] ?? null }));
-  }
 }
 
 // Every form the dashboard posts, told apart by its hidden `intent`. The Add Achievement and

@@ -3,6 +3,8 @@ import type { Toast } from "./cookies.server.ts";
 import type { FormReply } from "./form-reply.ts";
 import { log } from "./log.server.ts";
 import { validationToast } from "./validation.ts";
+import type { Db } from "#db/client.ts";
+import { runPart, runParts, type BatchPart } from "#db/queries/batch-parts.ts";
 
 // The one way a failed form submission is answered (docs/decisions/017): the same page again,
 // with a destructive toast (rendered in the page's status region with or without JavaScript),
@@ -125,6 +127,40 @@ export async function loadPart<T>(
     log("error", "loader part failed", { title, requestId: context.requestId, error: errorSummary(error) });
     return [fallback, { title, description: LOAD_FAILURE, variant: "destructive" }];
   }
+}
+
+/** A part of a page's data as `loadParts` takes it: its statements, its toast title and its fallback. */
+export type PagePart<T> = { title: string; part: BatchPart<T>; fallback: T };
+
+/** A `PagePart` (typed by its part). */
+export const pagePart = <T>(title: string, part: BatchPart<T>, fallback: T): PagePart<T> => ({ title, part, fallback });
+
+/**
+ * Every part of a page's data in one D1 batch (one round trip). A batch fails as a whole, so
+ * when it does each part is loaded on its own, as `loadPart` would: the failing one gets its
+ * fallback and the page its toast (the first failing part's), and the rest still render. Only a
+ * failure costs the extra round trips.
+ */
+export async function loadParts<const P extends readonly PagePart<unknown>[]>(
+  context: { requestId?: string; db: Db },
+  parts: P,
+): Promise<[{ [K in keyof P]: P[K] extends PagePart<infer T> ? T : never }, Toast | null]> {
+  type Values = { [K in keyof P]: P[K] extends PagePart<infer T> ? T : never };
+  try {
+    return [
+      (await runParts(
+        context.db,
+        parts.map((part) => part.part),
+      )) as Values,
+      null,
+    ];
+  } catch (error) {
+    if (error instanceof Response) throw error;
+  }
+  const loaded = await Promise.all(
+    parts.map((part) => loadPart(context, part.title, () => runPart(context.db, part.part), part.fallback)),
+  );
+  return [loaded.map(([value]) => value) as Values, loaded.find(([, toast]) => toast)?.[1] ?? null];
 }
 
 export const LOAD_FAILURE = "Part of this page could not be loaded. Please reload the page to try again.";

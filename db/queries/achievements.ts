@@ -3,6 +3,7 @@ import type { AchievementType } from "../schema.ts";
 import type { Db } from "../client.ts";
 import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
 import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
+import { batchPart } from "./batch-parts.ts";
 
 const passportColumns = {
   id: achievements.id,
@@ -132,29 +133,31 @@ export async function loadAllPassportEntries(db: Db, userId: string, chunk: numb
   }
 }
 
-/** The personal dashboard: counts and the latest few of the user's live achievements. */
-export async function loadPersonalSummary(db: Db, userId: string, recent: number) {
+/** The personal dashboard: counts and the latest few of the user's live achievements (a batch part). */
+export function personalSummaryPart(db: Db, userId: string, recent: number) {
   const live = and(eq(achievements.userId, userId), inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES));
-  const [[totals], latest] = await db.batch([
-    db
-      .select({ total: count(), companies: countDistinct(achievements.organizationId) })
-      .from(achievements)
-      .where(live),
-    db
-      .select({
-        id: achievements.id,
-        title: achievements.title,
-        description: achievements.description,
-        date: achievements.date,
-        organizationName: organizations.name,
-      })
-      .from(achievements)
-      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
-      .where(live)
-      .orderBy(desc(achievements.date), desc(achievements.createdAt))
-      .limit(recent),
-  ]);
-  return { total: totals?.total ?? 0, companies: totals?.companies ?? 0, latest };
+  return batchPart(
+    [
+      db
+        .select({ total: count(), companies: countDistinct(achievements.organizationId) })
+        .from(achievements)
+        .where(live),
+      db
+        .select({
+          id: achievements.id,
+          title: achievements.title,
+          description: achievements.description,
+          date: achievements.date,
+          organizationName: organizations.name,
+        })
+        .from(achievements)
+        .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+        .where(live)
+        .orderBy(desc(achievements.date), desc(achievements.createdAt))
+        .limit(recent),
+    ] as const,
+    ([[totals], latest]) => ({ total: totals?.total ?? 0, companies: totals?.companies ?? 0, latest }),
+  );
 }
 
 export type NewAchievement = {

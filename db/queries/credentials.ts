@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
 import { achievements, credentials, credentialStatusLists, organizations, profiles, users } from "../schema.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
@@ -149,8 +149,8 @@ export function revokeCredentialsOfUser(db: Db, userId: string) {
 
 /**
  * One page of the achievements an organisation gave (keyset, newest first by creation, the id
- * breaking ties), with their credential when one was issued, and how many it gave in all: one
- * round trip.
+ * breaking ties), with their credential when one was issued, and how many it gave in all (the
+ * organisation's own count, kept by triggers: decision 037): one round trip.
  */
 export async function listGivenAchievements(db: Db, organizationId: string, page: PageRequest) {
   const given = eq(achievements.organizationId, organizationId);
@@ -174,7 +174,10 @@ export async function listGivenAchievements(db: Db, organizationId: string, page
       .where(and(given, where))
       .orderBy(...orderBy)
       .limit(limit),
-    db.select({ value: count() }).from(achievements).where(given),
+    db
+      .select({ value: organizations.achievementsGiven })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId)),
   ]);
   const cursorOf = (row: { createdAt: Date; id: string }) => ({ key: row.createdAt.getTime(), id: row.id });
   return { ...toPage(rows, page, cursorOf), total: total?.value ?? 0 };

@@ -1,17 +1,17 @@
 // Memberships (organization_members) and roles (organization_roles): every read and write of the
 // two tables lives here. A membership is named by an object, `{ userId, organizationId }`, never
 // by two positional ids, so swapping them cannot pass unnoticed.
-import { and, asc, count, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { inListLimit, type Db } from "../client.ts";
+import { and, asc, count, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
+import { batchPart } from "./batch-parts.ts";
 import {
-  achievements,
-  LIVE_ACHIEVEMENT_STATUSES,
   membershipRemovals,
   organizationMembers,
   organizationRoles,
   organizations,
   profiles,
+  recognisedSince,
 } from "../schema.ts";
 
 /** One person in one organisation. */
@@ -116,25 +116,21 @@ export async function findMembershipSubscription(db: Db, { membershipId }: { mem
   return row ?? null;
 }
 
-// The user id is bound besides the organisation ids.
-const STATUSES_AT_ONCE = inListLimit(1);
-
-/** The user's membership status in each of these organisations (absent: no membership). */
-export async function membershipStatuses(
-  db: Db,
-  { userId, organizationIds }: { userId: string; organizationIds: string[] },
-) {
-  if (organizationIds.length === 0) return {};
-  const rows = await db
-    .select({ organizationId: organizationMembers.organizationId, status: organizationMembers.status })
-    .from(organizationMembers)
-    .where(
-      and(
-        eq(organizationMembers.userId, userId),
-        inArray(organizationMembers.organizationId, organizationIds.slice(0, STATUSES_AT_ONCE)),
-      ),
-    );
-  return Object.fromEntries(rows.map((row) => [row.organizationId, row.status]));
+/**
+ * The user's membership status in every organisation they belong to or asked to join (absent:
+ * no membership), for the directory's cards: a statement for the page's batch, read through the
+ * user's index. A person has one row per organisation they chose, never a table's worth.
+ */
+export function membershipStatusesPart(db: Db, { userId }: { userId: string }) {
+  return batchPart(
+    [
+      db
+        .select({ organizationId: organizationMembers.organizationId, status: organizationMembers.status })
+        .from(organizationMembers)
+        .where(eq(organizationMembers.userId, userId)),
+    ] as const,
+    ([rows]): Record<string, string> => Object.fromEntries(rows.map((row) => [row.organizationId, row.status])),
+  );
 }
 
 /** What a join request needs, in one round trip: the organisation's name and its admins. */
@@ -236,40 +232,53 @@ export type MemberOrganizations = ReturnType<ReturnType<typeof memberOrganizatio
 
 /**
  * The approved members of an organisation whom it recognised least recently (or never), oldest
- * first, as a statement for the analytics batch: each with when it last gave them a live
- * achievement, the date it counts from (that one, else their approval, else their request) and
- * how many members qualify. Only those not recognised since `needsSince` (epoch ms) are listed.
+ * first, and how many qualify: two statements for the analytics batch. Each member comes with
+ * when the organisation last gave them a live achievement (`last_recognised_at`, kept by
+ * triggers: decision 037) and the moment they count from (that, else their approval, else their
+ * request). Only those not recognised since `needsSince` (epoch ms) qualify. Both read
+ * `organization_members_recognised_since_idx`: the list in its order, stopping after `limit`;
+ * the count the entries of the members who do not qualify.
  */
-export function membersByLastRecognitionQuery(
+export function membersByLastRecognitionQueries(
   db: Db,
   { organizationId }: { organizationId: string },
   { needsSince, limit }: { needsSince: number; limit: number },
 ) {
-  const lastRecognised = sql<number | null>`max(${achievements.createdAt})`;
-  const since = sql<number>`coalesce(${lastRecognised}, ${organizationMembers.approvedAt}, ${organizationMembers.requestedAt})`;
-  return db
-    .select({
-      userId: organizationMembers.userId,
-      fullName: profiles.fullName,
-      lastRecognisedAt: lastRecognised,
-      since,
-      total: sql<number>`count(*) over ()`,
-    })
-    .from(organizationMembers)
-    .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
-    .leftJoin(
-      achievements,
-      and(
-        eq(achievements.organizationId, organizationMembers.organizationId),
-        eq(achievements.userId, organizationMembers.userId),
-        inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
-      ),
-    )
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, "approved")))
-    .groupBy(organizationMembers.id)
-    .having(sql`${since} <= ${needsSince}`)
-    .orderBy(asc(since), asc(sql`${profiles.fullName} collate nocase`), asc(organizationMembers.userId))
-    .limit(limit);
+  // The very expression the index is built on, so that SQLite reads the index in its order.
+  const since = sql<number>`${recognisedSince}`;
+  const needing = and(
+    eq(organizationMembers.organizationId, organizationId),
+    eq(organizationMembers.status, "approved"),
+    sql`${since} <= ${needsSince}`,
+  );
+  return [
+    db
+      .select({
+        userId: organizationMembers.userId,
+        fullName: profiles.fullName,
+        lastRecognisedAt: organizationMembers.lastRecognisedAt,
+        since,
+      })
+      .from(organizationMembers)
+      .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+      .where(needing)
+      .orderBy(asc(since), asc(sql`${profiles.fullName} collate nocase`), asc(organizationMembers.userId))
+      .limit(limit),
+    // How many qualify: the approved members (the organisation's kept count) less those who do
+    // not, counted over the index range after `needsSince`. That side is the smaller one where
+    // the list matters (a large organisation recognising a few people a month): it holds only
+    // members recognised or approved in the last 60 days.
+    db
+      .select({
+        value: sql<number>`${organizations.approvedMembers} - (select count(*) from ${organizationMembers} where ${and(
+          eq(organizationMembers.organizationId, organizationId),
+          eq(organizationMembers.status, "approved"),
+          sql`${since} > ${needsSince}`,
+        )})`,
+      })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId)),
+  ] as const;
 }
 
 /** One page of the user's memberships for "Download my data" (oldest request first). */
@@ -360,10 +369,15 @@ export async function findMembershipOf(db: Db, { userId, organizationId }: Membe
 export type MemberListRequest = { page: PageRequest; term: string | null };
 
 /**
- * Everything the admin dashboard shows, in one D1 round trip: one page of Team Members and one of
- * Pending Requests (each optionally searched by name, newest first), with their counts.
+ * The admin dashboard's lists for a page's batch: the organisation (its invite code and the
+ * counts its triggers keep: decision 037), one page of Team Members and one of Pending Requests
+ * (each optionally searched by name, newest first) and, for a search, how many match. A page
+ * reads `page size + 1` rows through `organization_members_org_status_requested_idx`; a count
+ * without a search is the organisation's own column. A name search reads the list's members in
+ * order until the page fills (every member for a rare name), and its count reads them all: a
+ * substring match has no index to narrow it.
  */
-export async function loadAdminDashboard(
+export function adminDashboardPart(
   db: Db,
   {
     organizationId,
@@ -396,60 +410,64 @@ export async function loadAdminDashboard(
       .orderBy(...orderBy)
       .limit(limit);
   };
-  // Without a search the count reads the index only; with one it joins the names it matches.
-  const countMembers = (status: "pending" | "approved", term: string | null) =>
-    term
-      ? db
-          .select({ value: count() })
-          .from(organizationMembers)
-          .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
-          .where(matching(status, term))
-      : db.select({ value: count() }).from(organizationMembers).where(matching(status, null));
-
-  const [
-    [organization],
-    pending,
-    approved,
-    [approvedCount],
-    [pendingCount],
-    [approvedMatches],
-    [pendingMatches],
-    [achievementCount],
-  ] = await db.batch([
+  // Only a search counts rows; without one the organisation's column is the count. (Counting
+  // the empty search keeps the batch's shape fixed: it reads nothing.)
+  const countMatches = (status: "pending" | "approved", term: string | null) =>
     db
-      .select({ id: organizations.id, name: organizations.name, inviteCode: organizations.inviteCode })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId))
-      .limit(1),
-    members("pending", lists.pending),
-    members("approved", lists.members),
-    countMembers("approved", null),
-    countMembers("pending", null),
-    countMembers("approved", lists.members.term),
-    countMembers("pending", lists.pending.term),
-    db.select({ value: count() }).from(achievements).where(eq(achievements.organizationId, organizationId)),
-  ]);
-  const cursorOf = (row: { requestedAt: Date; id: string }) => ({ key: row.requestedAt.getTime(), id: row.id });
-  const withAdminFlag = <T extends { isAdmin: number }>(rows: T[]) =>
-    rows.map((row) => ({ ...row, isAdmin: Boolean(row.isAdmin) }));
-  return {
-    organization,
-    pending: {
-      ...toPage(withAdminFlag(pending), lists.pending.page, cursorOf),
-      matching: pendingMatches?.value ?? 0,
-      term: lists.pending.term,
+      .select({ value: count() })
+      .from(organizationMembers)
+      .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+      .where(term ? matching(status, term) : sql`0`);
+
+  return batchPart(
+    [
+      db
+        .select({
+          id: organizations.id,
+          name: organizations.name,
+          inviteCode: organizations.inviteCode,
+          approvedMembers: organizations.approvedMembers,
+          pendingMembers: organizations.pendingMembers,
+          achievementsGiven: organizations.achievementsGiven,
+        })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId))
+        .limit(1),
+      members("pending", lists.pending),
+      members("approved", lists.members),
+      countMatches("approved", lists.members.term),
+      countMatches("pending", lists.pending.term),
+    ] as const,
+    ([[organization], pending, approved, [approvedMatches], [pendingMatches]]) => {
+      const cursorOf = (row: { requestedAt: Date; id: string }) => ({ key: row.requestedAt.getTime(), id: row.id });
+      const withAdminFlag = <T extends { isAdmin: number }>(rows: T[]) =>
+        rows.map((row) => ({ ...row, isAdmin: Boolean(row.isAdmin) }));
+      const approvedCount = organization?.approvedMembers ?? 0;
+      const pendingCount = organization?.pendingMembers ?? 0;
+      return {
+        organization: organization && {
+          id: organization.id,
+          name: organization.name,
+          inviteCode: organization.inviteCode,
+        },
+        pending: {
+          ...toPage(withAdminFlag(pending), lists.pending.page, cursorOf),
+          matching: lists.pending.term ? (pendingMatches?.value ?? 0) : pendingCount,
+          term: lists.pending.term,
+        },
+        members: {
+          ...toPage(withAdminFlag(approved), lists.members.page, cursorOf),
+          matching: lists.members.term ? (approvedMatches?.value ?? 0) : approvedCount,
+          term: lists.members.term,
+        },
+        stats: {
+          totalMembers: approvedCount,
+          pending: pendingCount,
+          achievements: organization?.achievementsGiven ?? 0,
+        },
+      };
     },
-    members: {
-      ...toPage(withAdminFlag(approved), lists.members.page, cursorOf),
-      matching: approvedMatches?.value ?? 0,
-      term: lists.members.term,
-    },
-    stats: {
-      totalMembers: approvedCount?.value ?? 0,
-      pending: pendingCount?.value ?? 0,
-      achievements: achievementCount?.value ?? 0,
-    },
-  };
+  );
 }
 
 // ---- Writes ----

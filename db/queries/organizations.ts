@@ -1,6 +1,7 @@
 import { and, count, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
+import { batchPart } from "./batch-parts.ts";
 import { administeredOrganizationIds, founderMembershipStatements, membershipQuery } from "./memberships.ts";
 import { membershipRemovals, newInviteCode, organizations, profiles } from "../schema.ts";
 
@@ -90,26 +91,28 @@ export async function createOrganization(db: Db, userId: string, input: { name: 
 const directoryColumns = { id: organizations.id, name: organizations.name, description: organizations.description };
 const directoryCursor = (row: { name: string; id: string }) => ({ key: row.name, id: row.id });
 
-/** One page of every organisation, alphabetical, with how many there are. */
-export async function listAllOrganizations(db: Db, page: PageRequest) {
+/** One page of every organisation, alphabetical, with how many there are: a part of a page's batch. */
+export function allOrganizationsPart(db: Db, page: PageRequest) {
   const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
-  const [rows, [total]] = await db.batch([
-    db
-      .select(directoryColumns)
-      .from(organizations)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(limit),
-    db.select({ value: count() }).from(organizations),
-  ]);
-  return { ...toPage(rows, page, directoryCursor), total: total?.value ?? 0 };
+  return batchPart(
+    [
+      db
+        .select(directoryColumns)
+        .from(organizations)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit),
+      db.select({ value: count() }).from(organizations),
+    ] as const,
+    ([rows, [total]]) => ({ ...toPage(rows, page, directoryCursor), total: total?.value ?? 0 }),
+  );
 }
 
 /**
  * One page of a case-insensitive partial match on the name, alphabetical, leaving out
- * organisations the user administers, with how many match.
+ * organisations the user administers, with how many match: a part of a page's batch.
  */
-export async function searchOrganizations(db: Db, userId: string, term: string, page: PageRequest) {
+export function organizationSearchPart(db: Db, userId: string, term: string, page: PageRequest) {
   const administered = administeredOrganizationIds(db, { userId });
   // A substring match, case-insensitive for ASCII as LIKE was. Not LIKE: D1 caps LIKE patterns
   // at 50 bytes ("pattern too complex", a 500 for any longer search), and instr() has no
@@ -119,14 +122,16 @@ export async function searchOrganizations(db: Db, userId: string, term: string, 
     notInArray(organizations.id, administered),
   );
   const { where, orderBy, limit } = keyset(byName, organizations.id, "asc", page);
-  const [rows, [total]] = await db.batch([
-    db
-      .select(directoryColumns)
-      .from(organizations)
-      .where(and(matches, where))
-      .orderBy(...orderBy)
-      .limit(limit),
-    db.select({ value: count() }).from(organizations).where(matches),
-  ]);
-  return { ...toPage(rows, page, directoryCursor), total: total?.value ?? 0 };
+  return batchPart(
+    [
+      db
+        .select(directoryColumns)
+        .from(organizations)
+        .where(and(matches, where))
+        .orderBy(...orderBy)
+        .limit(limit),
+      db.select({ value: count() }).from(organizations).where(matches),
+    ] as const,
+    ([rows, [total]]) => ({ ...toPage(rows, page, directoryCursor), total: total?.value ?? 0 }),
+  );
 }

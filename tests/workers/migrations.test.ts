@@ -34,6 +34,7 @@ describe("migrations", () => {
       "processed_stripe_events",
       "profiles",
       "rate_limits",
+      "recognition_days",
       "sessions",
       "users",
       "verifications",
