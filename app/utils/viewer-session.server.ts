@@ -11,7 +11,7 @@ import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import type { Db } from "#db/client.ts";
 import { sessionByTokenQuery, sessionUserQuery, userIdOfSession } from "#db/queries/accounts.ts";
 import { memberOrganizationsRead, type MemberOrganizations } from "#db/queries/memberships.ts";
-import { notificationsRead, type NotificationsPage } from "#db/queries/notifications.ts";
+import { notificationsPart, type NotificationsPage } from "#db/queries/notifications.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { viewerProfileQuery, type ViewerProfile } from "#db/queries/profiles.ts";
 import type { Auth, SessionData } from "./auth.server.ts";
@@ -118,7 +118,7 @@ async function readByToken(db: Db, request: Request, token: string, bellFor: str
 async function readBatch(db: Db, request: Request, token: string, withBell: boolean): Promise<SignedIn | null> {
   const userId = userIdOfSession(token);
   const organizations = memberOrganizationsRead(db, { userId, page: switcherPageOf(request) });
-  const bell = withBell ? notificationsRead(db, userId) : null;
+  const bell = withBell ? notificationsPart(db, userId) : null;
   // Separate statements rather than a join: D1's batch answers rows as objects keyed by column
   // name, so two tables' same-named columns (id, created_at) would overwrite each other.
   const guard = [
@@ -135,7 +135,7 @@ async function readBatch(db: Db, request: Request, token: string, withBell: bool
   return {
     session: { session, user } satisfies SessionData,
     viewer: { profile: profile ?? null, memberships: organizations.toResult([pageRows, total, active]) },
-    bell: bell ? bell.toResult(bellRows as Parameters<typeof bell.toResult>[0]) : null,
+    bell: bell ? bell.read(bellRows) : null,
   };
 }
 
