@@ -24,9 +24,11 @@ declare module "@remix-run/cloudflare" {
     auth: Auth;
     /**
      * The signed-in session with the viewer's rows, read at most once per request and only when
-     * asked: one D1 round trip on the normal path (docs/decisions/036).
+     * asked: one D1 round trip on the normal path (docs/decisions/036). `withBell` (the signed-in
+     * layout's guard) reads the notification bell in the same batch; it counts only on the call
+     * that starts the read, and only on a GET or HEAD (after an action the bell is read afresh).
      */
-    getSignedIn(): Promise<SignedIn | null>;
+    getSignedIn(options?: { withBell?: boolean }): Promise<SignedIn | null>;
     /** The signed-in session (of getSignedIn). */
     getSession(): Promise<SessionData | null>;
     getUser(): Promise<SessionUser | null>;
@@ -88,7 +90,14 @@ export function getLoadContext({
   let auth: Auth | undefined;
   const getAuth = () => (auth ??= createAuth({ db: d1.db(), env, origin: new URL(request.url).origin }));
   let signedIn: Promise<SignedIn | null> | undefined;
-  const getSignedIn = () => (signedIn ??= readSignedIn({ request, auth: getAuth(), db: d1.db() }));
+  const getSignedIn = ({ withBell = false } = {}) =>
+    (signedIn ??= readSignedIn({
+      request,
+      auth: getAuth(),
+      db: d1.db(),
+      requestId,
+      withBell: withBell && isSafeMethod(request.method),
+    }));
   const getSession = () => getSignedIn().then((read) => read?.session ?? null);
   return {
     cloudflare: context.cloudflare,

@@ -3,7 +3,8 @@ import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
-import { loadViewerRows, type ViewerRows } from "./viewer-session.server.ts";
+import { loadNotifications } from "#db/queries/notifications.ts";
+import { bellFailed, loadViewerRows, type ViewerRows } from "./viewer-session.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {
@@ -12,9 +13,16 @@ export function signInRedirect(request: Request) {
   return redirect(back === "/" ? "/auth" : `/auth?redirectTo=${encodeURIComponent(back)}`);
 }
 
-/** The guard every protected loader and action starts with. */
-export async function requireSession(request: Request, context: AppLoadContext) {
-  const session = await context.getSession();
+/**
+ * The guard every protected loader and action starts with. `withBell`: the signed-in layout's
+ * guard, which reads the notification bell in the session's batch (docs/decisions/036).
+ */
+export async function requireSession(
+  request: Request,
+  context: AppLoadContext,
+  { withBell = false }: { withBell?: boolean } = {},
+) {
+  const session = (await context.getSignedIn({ withBell }))?.session;
   if (!session) {
     securityEvent("authz.denied", {
       reason: "signed out",
@@ -87,9 +95,9 @@ export async function signOutHeaders(request: Request, context: AppLoadContext) 
 export async function requireViewer(
   request: Request,
   context: AppLoadContext,
-  { allowArchived = false }: { allowArchived?: boolean } = {},
+  { allowArchived = false, withBell = false }: { allowArchived?: boolean; withBell?: boolean } = {},
 ) {
-  const { user, session } = await requireSession(request, context);
+  const { user, session } = await requireSession(request, context, { withBell });
   const { profile, memberships } = await viewerRowsOf(request, context, user.id);
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
   if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");
@@ -121,6 +129,18 @@ export async function requireViewer(
 }
 
 export type Viewer = Awaited<ReturnType<typeof requireViewer>>;
+
+/**
+ * The notification bell of a signed-in page: the one read with the session when its guard asked
+ * for it (`withBell`), else one read now (after an action, which may have changed it; or when
+ * another loader's guard started the session's read first). Never throws: a bell that cannot be
+ * read shows empty and is logged (spec section 8).
+ */
+export async function notificationBell(context: AppLoadContext, userId: string) {
+  const bell = (await context.getSignedIn())?.bell;
+  if (bell) return bell;
+  return loadNotifications(context.db, userId).catch((error: unknown) => bellFailed(context.requestId, error));
+}
 
 /** The requests whose viewer rows (read with the session) a guard has already used. */
 const viewerRowsUsed = new WeakSet<AppLoadContext>();

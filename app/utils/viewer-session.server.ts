@@ -3,16 +3,20 @@
 // own secret and scheme, and one batch then reads the session row with its user, the viewer's
 // profile and their organisations, keyed by the verified token. Only a session that is valid and
 // not due for refresh is answered from that batch; anything else goes to better-auth's own
-// lookup, which refreshes, expires or refuses it as it always has.
+// lookup, which refreshes, expires or refuses it as it always has. A signed-in page's GET reads
+// the notification bell in the same batch, and reads again without it if that batch fails.
 import type { BetterAuthOptions } from "better-auth";
 import { parseSigned } from "hono/utils/cookie";
 import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import type { Db } from "#db/client.ts";
 import { sessionByTokenQuery, sessionUserQuery, userIdOfSession } from "#db/queries/accounts.ts";
 import { memberOrganizationsRead, type MemberOrganizations } from "#db/queries/memberships.ts";
+import { notificationsPart, type NotificationsPage } from "#db/queries/notifications.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { viewerProfileQuery, type ViewerProfile } from "#db/queries/profiles.ts";
 import type { Auth, SessionData } from "./auth.server.ts";
+import { errorSummary } from "./form-reply.server.ts";
+import { log } from "./log.server.ts";
 
 /** The viewer's own rows: their profile (null when the account has none) and organisations. */
 export type ViewerRows = { profile: ViewerProfile | null; memberships: MemberOrganizations };
@@ -20,9 +24,18 @@ export type ViewerRows = { profile: ViewerProfile | null; memberships: MemberOrg
 /**
  * A signed-in request's session, with the viewer's rows when they were read in the same batch
  * (null when better-auth answered for a session the batch did not find, which the guard then
- * reads by user id).
+ * reads by user id), and the notification bell when it was asked for and read there too.
  */
-export type SignedIn = { session: SessionData; viewer: ViewerRows | null };
+export type SignedIn = { session: SessionData; viewer: ViewerRows | null; bell: NotificationsPage | null };
+
+/**
+ * The bell of a page whose notifications could not be read: empty, and the error logged. A quiet
+ * failure (spec section 8): the bell is a convenience, the page it sits on must still render.
+ */
+export function bellFailed(requestId: string, error: unknown): NotificationsPage {
+  log("error", "notifications failed to load", { requestId, error: errorSummary(error) });
+  return { items: [], next: null, previous: null, total: 0, unread: 0 };
+}
 
 /** The switcher pages through its own parameters on whatever page it is open. */
 function switcherPageOf(request: Request) {
@@ -42,31 +55,35 @@ export async function loadViewerRows(db: Db, request: Request, userId: string): 
 
 /**
  * The request's signed-in session, read once per request by the load context (getSignedIn).
- * Null when signed out, or when the cookie is forged, expired or revoked.
+ * Null when signed out, or when the cookie is forged, expired or revoked. With `withBell` (a
+ * signed-in page's GET), the first page of the viewer's notifications is read in the same batch.
  */
 export async function readSignedIn({
   request,
   auth,
   db,
+  requestId,
+  withBell,
 }: {
   request: Request;
   auth: Auth;
   db: Db;
+  requestId: string;
+  withBell: boolean;
 }): Promise<SignedIn | null> {
   const authContext = await auth.$context;
   const { sessionToken, dontRememberToken } = authContext.authCookies;
   const token = await signedCookie(request, authContext, sessionToken.name);
   // "Keep me signed in" left unticked: better-auth never extends such a session (it simply ends).
   const refreshes = !(await signedCookie(request, authContext, dontRememberToken.name));
-  const read = token ? await readByToken(db, request, token) : null;
-  if (read && answersWithoutTheLibrary(read.session, authContext, refreshes)) {
-    return { session: read.session, viewer: read.viewer };
-  }
+  const read = token ? await readByToken(db, request, token, withBell ? requestId : null) : null;
+  if (read && answersWithoutTheLibrary(read.session, authContext, refreshes)) return read;
   // Missing, forged, expired, revoked, due for refresh, or a setup the batch does not model:
   // the auth library decides, exactly as before this fast path existed.
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
-  return { session, viewer: read?.session.user.id === session.user.id ? read.viewer : null };
+  const sameUser = read?.session.user.id === session.user.id;
+  return { session, viewer: sameUser ? read.viewer : null, bell: sameUser ? read.bell : null };
 }
 
 type AuthContext = Awaited<Auth["$context"]>;
@@ -84,22 +101,44 @@ async function signedCookie(request: Request, authContext: AuthContext, name: st
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-/** The session, user, profile and organisations of one token, in one round trip (one batch). */
-async function readByToken(db: Db, request: Request, token: string) {
+/**
+ * The session, user, profile and organisations of one token, in one round trip (one batch), with
+ * the bell when `bellFor` names the request to log its failure under. A D1 batch fails as a
+ * whole, so a failing bell statement would fail the guard with it: the batch is then sent again
+ * without the bell, which stays empty, as it would have alone (spec section 8). A guard that
+ * fails on its own fails on the second attempt too, and that error is the one thrown.
+ */
+async function readByToken(db: Db, request: Request, token: string, bellFor: string | null) {
+  if (bellFor === null) return readBatch(db, request, token, false);
+  try {
+    return await readBatch(db, request, token, true);
+  } catch (error) {
+    const read = await readBatch(db, request, token, false);
+    return read && { ...read, bell: bellFailed(bellFor, error) };
+  }
+}
+
+async function readBatch(db: Db, request: Request, token: string, withBell: boolean): Promise<SignedIn | null> {
   const userId = userIdOfSession(token);
   const organizations = memberOrganizationsRead(db, { userId, page: switcherPageOf(request) });
+  const bell = withBell ? notificationsPart(db, userId) : null;
   // Separate statements rather than a join: D1's batch answers rows as objects keyed by column
   // name, so two tables' same-named columns (id, created_at) would overwrite each other.
-  const [[session], [user], [profile], ...memberships] = await db.batch([
+  const guard = [
     sessionByTokenQuery(db, token),
     sessionUserQuery(db, userId),
     viewerProfileQuery(db, userId),
     ...organizations.statements,
+  ] as const;
+  const [[session], [user], [profile], pageRows, total, active, ...bellRows] = await db.batch([
+    ...guard,
+    ...(bell?.statements ?? []),
   ]);
   if (!session || !user) return null;
   return {
     session: { session, user } satisfies SessionData,
-    viewer: { profile: profile ?? null, memberships: organizations.toResult(memberships) },
+    viewer: { profile: profile ?? null, memberships: organizations.toResult([pageRows, total, active]) },
+    bell: bell ? bell.read(bellRows) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../client.ts";
 import { notifications, type NotificationType } from "../schema.ts";
+import { batchPart, runPart } from "./batch-parts.ts";
 import { keyset, PAGE_SIZES, toPage, type PageRequest } from "./paging.ts";
 
 // Each row binds id, user, title, message, type, read and created_at.
@@ -38,37 +39,51 @@ export function notificationInsert(db: Db, row: NewNotification, when?: SQL) {
 
 /**
  * One page of a user's notifications (keyset, newest first, the id breaking ties), how many
- * there are and how many are unread, in one round trip. The bell shows the first page; the
- * history at /notifications pages through the rest.
+ * there are and how many are unread, as a part of a batch. The bell shows the first page, read in
+ * the signed-in guard's batch (docs/decisions/036); the history at /notifications pages through
+ * the rest. `userId` may be an expression (the session's user).
  */
-export async function loadNotifications(
+export function notificationsPart(
   db: Db,
-  userId: string,
+  userId: string | SQL<string>,
   page: PageRequest = { size: PAGE_SIZES.notifications },
 ) {
   const mine = eq(notifications.userId, userId);
   const { where, orderBy, limit } = keyset(notifications.createdAt, notifications.id, "desc", page);
-  const [rows, [totals]] = await db.batch([
-    db
-      .select({
-        id: notifications.id,
-        title: notifications.title,
-        message: notifications.message,
-        type: notifications.type,
-        read: notifications.read,
-        createdAt: notifications.createdAt,
-      })
-      .from(notifications)
-      .where(and(mine, where))
-      .orderBy(...orderBy)
-      .limit(limit),
-    db
-      .select({ total: count(), unread: count(sql`case when ${notifications.read} = 0 then 1 end`) })
-      .from(notifications)
-      .where(mine),
-  ]);
   const cursorOf = (row: { createdAt: Date; id: string }) => ({ key: row.createdAt.getTime(), id: row.id });
-  return { ...toPage(rows, page, cursorOf), total: totals?.total ?? 0, unread: totals?.unread ?? 0 };
+  return batchPart(
+    [
+      db
+        .select({
+          id: notifications.id,
+          title: notifications.title,
+          message: notifications.message,
+          type: notifications.type,
+          read: notifications.read,
+          createdAt: notifications.createdAt,
+        })
+        .from(notifications)
+        .where(and(mine, where))
+        .orderBy(...orderBy)
+        .limit(limit),
+      db
+        .select({ total: count(), unread: count(sql`case when ${notifications.read} = 0 then 1 end`) })
+        .from(notifications)
+        .where(mine),
+    ] as const,
+    ([rows, [totals]]) => ({
+      ...toPage(rows, page, cursorOf),
+      total: totals?.total ?? 0,
+      unread: totals?.unread ?? 0,
+    }),
+  );
+}
+
+export type NotificationsPage = ReturnType<ReturnType<typeof notificationsPart>["read"]>;
+
+/** One page of a user's notifications with their counts, in one round trip. */
+export function loadNotifications(db: Db, userId: string, page?: PageRequest) {
+  return runPart(db, notificationsPart(db, userId, page));
 }
 
 /** Marks read the given ones (or all) of this user's notifications; never another user's. */

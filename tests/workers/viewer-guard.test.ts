@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createOrganisationWithMember, giveAchievement } from "./factories.ts";
 import { cookiesFrom, createAccount, get, postForm, signIn } from "./helpers.ts";
 
 // The signed-in guard in one D1 round trip (issue 18, docs/decisions/036): the session cookie's
@@ -146,6 +147,20 @@ describe("the signed-in guard", () => {
       const page = await get("/dashboard", withSessionCookie(person.cookie, value));
       expect(page.status, value).toBe(302);
       expect(page.headers.get("Location")).toBe(signInPage);
+    }
+  });
+});
+
+describe("a signed-in page", () => {
+  it("costs at most two D1 round trips in all: the guard's batch carries the notification bell", async () => {
+    const { admin, member } = await createOrganisationWithMember();
+    await giveAchievement(admin.cookie, { userId: member.id, title: "Bell ringer" });
+    for (const path of ["/settings", "/passport", "/notifications"]) {
+      const response = await get(path, member.cookie);
+      expect(response.status, path).toBe(200);
+      // The bell is read in the guard's batch, not left out to save the round trip.
+      expect(await response.text(), path).toContain('aria-label="Notifications, 1 unread"');
+      expect(roundTrips(response), path).toBeLessThanOrEqual(2);
     }
   });
 });
