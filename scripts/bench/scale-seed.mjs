@@ -181,10 +181,21 @@ export function scaleSeedStatements(now = Date.now()) {
     ),
     ...inserts(
       "profiles",
-      ["id", "full_name", "user_type", "bio", "is_public", "created_at", "updated_at"],
+      // Recognition e-mails off: the bench's gives would otherwise each write the dev mailbox's row,
+      // a local stand-in for the mail API that production does not have (decision 031).
+      ["id", "full_name", "user_type", "bio", "is_public", "recognition_emails", "created_at", "updated_at"],
       [
-        ...people.map((person) => [person.id, person.name, "individual", null, 1, person.createdAt, person.createdAt]),
-        [BENCH_PERSON.id, BENCH_PERSON.name, "individual", "Forty years of achievements.", 1, now, now],
+        ...people.map((person) => [
+          person.id,
+          person.name,
+          "individual",
+          null,
+          1,
+          0,
+          person.createdAt,
+          person.createdAt,
+        ]),
+        [BENCH_PERSON.id, BENCH_PERSON.name, "individual", "Forty years of achievements.", 1, 0, now, now],
       ],
     ),
     // The person signs in with the demo password (the hash is Alex's) and has no active
