@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
+const BULK_SEEDED = /(paging|paged-lists)\.spec\.ts$/;
 
 // Runs against the production build served by `wrangler dev`, in Debian's Chromium.
 export default defineConfig({
@@ -29,7 +30,20 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    { name: "chromium", testIgnore: BULK_SEEDED, use: { ...devices["Desktop Chrome"] } },
+    // The specs that write rows straight into the server's SQLite file (tests/e2e/seed-sql.ts) run
+    // after every other spec, one at a time: while that second process holds the file's lock, any
+    // request the server answers fails with SQLITE_BUSY, whichever test made it. Run one of them
+    // alone with `npx playwright test --no-deps tests/e2e/paging.spec.ts`.
+    {
+      name: "bulk-seeded",
+      testMatch: BULK_SEEDED,
+      dependencies: ["chromium"],
+      workers: 1,
+      use: { ...devices["Desktop Chrome"] },
+    },
+  ],
   webServer: {
     command: "node scripts/e2e-server.mjs",
     url: `http://localhost:${port}/api/auth/ok`,

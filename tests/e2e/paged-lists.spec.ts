@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
-import { seedAchievements, seedNotifications } from "./seed-sql.ts";
+import { leaveSite, seedAchievements, seedNotifications } from "./seed-sql.ts";
 
 // Paging through a long passport and the notifications history, with and without JavaScript,
 // and printing a passport of more than one page (issues 18 and 20).
@@ -21,6 +21,7 @@ async function ownId(page: Page) {
 async function personWithEntries(page: Page, count: number) {
   await signUpAndConfirm(page, { name: "Lou Longcareer" });
   const id = await ownId(page);
+  await leaveSite(page);
   seedAchievements(
     id,
     Array.from({ length: count }, (_, i) => ({
@@ -67,6 +68,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("the notifications history pages newest first", async ({ page }) => {
       await signUpAndConfirm(page, { name: "Nat Notified" });
       const id = await ownId(page);
+      await leaveSite(page);
       seedNotifications(
         id,
         Array.from({ length: NOTIFICATIONS_PAGE + 5 }, (_, i) => ({

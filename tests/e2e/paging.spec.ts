@@ -1,12 +1,13 @@
 import type { Page } from "@playwright/test";
 import { createOrganisation, uniqueName } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
-import { seedMembers } from "./seed-sql.ts";
+import { leaveSite, seedMembers } from "./seed-sql.ts";
 
 const PAGE = 50; // PAGE_SIZES.teamMembers
 
 async function organisationWithManyMembers(page: Page) {
   const { organizationId } = await createOrganisation(page, { adminName: "Pia Pages", name: uniqueName("Crewed") });
+  await leaveSite(page);
   seedMembers(
     organizationId,
     Array.from({ length: 60 }, (_, i) => ({
@@ -14,7 +15,7 @@ async function organisationWithManyMembers(page: Page) {
       approvedAt: Date.UTC(2024, 0, 1) + i * 60_000,
     })),
   );
-  await page.reload();
+  await page.goto("/dashboard");
 }
 
 const members = (page: Page) => page.getByRole("list", { name: "Team members" }).getByRole("listitem");

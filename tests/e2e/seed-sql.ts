@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -5,7 +6,9 @@ import { join } from "node:path";
 
 /**
  * Runs SQL straight against the test server's local D1 (as the benchmark seeds): making dozens
- * of rows through the forms would take minutes.
+ * of rows through the forms would take minutes. While it writes, the server's own reads fail
+ * with SQLITE_BUSY, so the specs that call it run alone (playwright.config.ts, "bulk-seeded")
+ * and take their pages off the site first (`leaveSite`).
  */
 export function runSql(statements: string[]) {
   const file = join(mkdtempSync(join(tmpdir(), "e2e-seed-")), "seed.sql");
@@ -15,6 +18,11 @@ export function runSql(statements: string[]) {
     ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", ".wrangler/e2e", "--file", file, "--yes"],
     { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" } },
   );
+}
+
+/** Leaves the site, so that nothing the page runs (its notification socket, a poll) reaches the server mid-seed. */
+export async function leaveSite(page: Page) {
+  await page.goto("about:blank");
 }
 
 // The bulk rows the e2e specs seed, the same shapes as tests/workers/seed.ts: kept here so that
