@@ -7,15 +7,6 @@ import { membershipRemovals, newInviteCode, organizations, profiles } from "../s
 
 const byName = sql`${organizations.name} collate nocase`;
 
-/** An organisation's name, as a statement for a batch. */
-export function organizationNameQuery(db: Db, organizationId: string) {
-  return db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-    .limit(1);
-}
-
 export function findOrganization(db: Db, organizationId: string) {
   return db.query.organizations.findFirst({
     where: eq(organizations.id, organizationId),
