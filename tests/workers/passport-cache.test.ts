@@ -47,15 +47,17 @@ describe("public passport at the edge", () => {
     expect(await cached.text()).toContain(">Fire Warden</h3>");
   });
 
-  it("reports the rows D1 read for a render, and none for a page from the cache", async () => {
+  it("reports the rows D1 read and the time spent waiting for it for a render, and none for a page from the cache", async () => {
     const person = await personWithAchievements(["Counted Row"]);
     const fresh = await visit(person.id);
     await fresh.text();
     expect(Number(fresh.headers.get("X-D1-Rows-Read"))).toBeGreaterThan(0);
+    expect(fresh.headers.get("Server-Timing")).toMatch(/^d1;dur=\d+;desc="D1 round trips"$/);
     await warm(person.id);
     const cached = await visit(person.id);
     await cached.text();
     expect(cached.headers.get("X-D1-Rows-Read")).toBe("0");
+    expect(cached.headers.get("Server-Timing")).toBe('d1;dur=0;desc="D1 round trips"');
   });
 
   it("stores visitors' pages without any script, so no stale nonce is ever served", async () => {

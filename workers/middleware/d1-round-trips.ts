@@ -3,8 +3,13 @@ import type { MiddlewareHandler } from "hono";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
-/** The round trips and rows read of the request being served; requests interleave in one isolate. */
-const requestRoundTrips = new AsyncLocalStorage<{ count: number; rowsRead: number }>();
+/**
+ * What the request being served asked of D1 (requests interleave in one isolate): its round
+ * trips, the rows they read, and how long it waited for answers (`waitedMs`, the time at least
+ * one call was in flight; `inFlight` and `since` track the current stretch).
+ */
+type D1Use = { count: number; rowsRead: number; waitedMs: number; inFlight: number; since: number };
+const requestRoundTrips = new AsyncLocalStorage<D1Use>();
 /** One counting copy of the bindings per isolate, so the load context's per-isolate parts stay cached. */
 const countingEnvs = new WeakMap<Env, Env>();
 
@@ -12,7 +17,9 @@ const countingEnvs = new WeakMap<Env, Env>();
  * Outside production, counts the D1 calls each request makes (a statement run, a batch, an
  * exec: each is one round trip) and reports them in X-D1-Round-Trips, and the rows D1 read to
  * answer them in X-D1-Rows-Read, for tests and the benchmark to hold pages to their query
- * budgets. Production sends neither (nor pays for the counting).
+ * budgets; the time spent waiting for D1 goes in Server-Timing (`d1`), which lets the benchmark
+ * tell the local D1's cost from the Worker's own. Production sends none of them (nor pays for
+ * the counting).
  */
 export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (c.env.ENVIRONMENT === "production") return next();
@@ -28,11 +35,12 @@ export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) =
     reportRowsRead(c.env.DB);
   }
   c.env = env;
-  const roundTrips = { count: 0, rowsRead: 0 };
+  const roundTrips: D1Use = { count: 0, rowsRead: 0, waitedMs: 0, inFlight: 0, since: 0 };
   await requestRoundTrips.run(roundTrips, next);
   setResponseHeaders(c, {
     "X-D1-Round-Trips": String(roundTrips.count),
     "X-D1-Rows-Read": String(roundTrips.rowsRead),
+    "Server-Timing": `d1;dur=${roundTrips.waitedMs};desc="D1 round trips"`,
   });
 };
 
@@ -42,7 +50,8 @@ type D1Sender = { _sendOrThrow?: (...args: unknown[]) => Promise<D1Answer | D1An
 const rowsReadReported = new WeakSet<object>();
 
 /**
- * Adds the rows each D1 answer read (`meta.rows_read`) to the current request's count. The
+ * Adds the rows each D1 answer read (`meta.rows_read`) to the current request's count, and the
+ * time it waited to its D1 wait (the Worker's clock moves across I/O, which a D1 call is). The
  * binding's public calls return that figure only from `all()` and `run()`, while drizzle reads
  * through `raw()`; every call (statements, batches, sessions) goes through one internal sender of
  * workerd's D1 binding, so that is where it is read. Should a workerd update rename it, the
@@ -58,12 +67,17 @@ function reportRowsRead(db: D1Database) {
   if (!sender || !send || rowsReadReported.has(sender)) return;
   rowsReadReported.add(sender);
   sender._sendOrThrow = async function (this: unknown, ...args: unknown[]) {
-    const answers = await send.apply(this, args);
     const roundTrips = requestRoundTrips.getStore();
-    if (roundTrips) {
-      for (const answer of [answers].flat()) roundTrips.rowsRead += answer?.meta?.rows_read ?? 0;
+    if (roundTrips && roundTrips.inFlight++ === 0) roundTrips.since = Date.now();
+    try {
+      const answers = await send.apply(this, args);
+      if (roundTrips) {
+        for (const answer of [answers].flat()) roundTrips.rowsRead += answer?.meta?.rows_read ?? 0;
+      }
+      return answers;
+    } finally {
+      if (roundTrips && --roundTrips.inFlight === 0) roundTrips.waitedMs += Date.now() - roundTrips.since;
     }
-    return answers;
   };
 }
 
