@@ -3,31 +3,21 @@ import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
 import { cn } from "#app/utils/cn.ts";
 
-export const buttonVariants = cva(
-  "inline-flex items-center justify-center gap-2 rounded-md text-sm font-medium whitespace-nowrap transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg]:size-4 [&_svg]:shrink-0",
-  {
-    variants: {
-      variant: {
-        default: "bg-primary text-primary-foreground hover:bg-primary/90",
-        destructive: "bg-destructive text-destructive-foreground hover:bg-destructive/90",
-        outline: "border border-input bg-background hover:bg-accent hover:text-accent-foreground",
-        secondary: "bg-secondary text-secondary-foreground hover:bg-secondary/80",
-        ghost: "hover:bg-accent hover:text-accent-foreground",
-        link: "text-primary underline-offset-4 hover:underline",
-      },
-      size: {
-        default: "h-10 px-4 py-2",
-        sm: "h-9 rounded-md px-3",
-        lg: "h-11 rounded-md px-8",
-        icon: "h-10 w-10",
-      },
+/** Each variant and size is a component class of app/styles/app.css (`.btn-*`). */
+export const buttonVariants = cva("btn", {
+  variants: {
+    variant: {
+      default: "btn-default",
+      destructive: "btn-destructive",
+      outline: "btn-outline",
+      secondary: "btn-secondary",
+      ghost: "btn-ghost",
+      link: "btn-link",
     },
-    defaultVariants: {
-      variant: "default",
-      size: "default",
-    },
+    size: { default: "btn-md", sm: "btn-sm", lg: "btn-lg", icon: "btn-icon" },
   },
-);
+  defaultVariants: { variant: "default", size: "default" },
+});
 
 export interface ButtonProps
   extends React.ButtonHTMLAttributes<HTMLButtonElement>, VariantProps<typeof buttonVariants> {
