@@ -67,7 +67,13 @@ export default function Verify() {
             </div>
             <div className="grid gap-2">
               <Label htmlFor="credential-json">Or paste the credential JSON</Label>
-              <Textarea id="credential-json" name="json" rows={6} className="font-mono text-xs" spellCheck={false} />
+              <Textarea
+                id="credential-json"
+                name="json"
+                rows={6}
+                className="font-mono text-xs md:text-sm"
+                spellCheck={false}
+              />
             </div>
             <Button type="submit" className="w-fit" disabled={busy}>
               {busy ? "Verifying..." : "Verify"}

@@ -18,12 +18,13 @@ export const CLIENT_DIR = "build/client";
 export const SIGNED_IN_JS_BUDGET = 100 * 1024;
 /**
  * What `npm test` holds them to until the budget is met: the figure reached so far (docs/decisions/039
- * says what is left: the framework, tailwind-merge, Conform on /settings), so nothing grows back.
- * Lower it with every cut; it meets SIGNED_IN_JS_BUDGET when the issue is done. 132 KiB since
- * the forms' schemas and the dialogs' forms load on first use and terser minifies (decision 039;
- * /settings 131.1 KiB, /passport 125.6, /dashboard 124.2).
+ * says what is left: the framework, Conform on /settings), so nothing grows back.
+ * Lower it with every cut; it meets SIGNED_IN_JS_BUDGET when the issue is done. 123 KiB since
+ * tailwind-merge left the browser (decision 042; /settings 122.4 KiB, /passport 116.8,
+ * /dashboard 115.5), after the forms' schemas and the dialogs' forms came to load on first use
+ * and terser to minify (decision 039).
  */
-export const SIGNED_IN_JS_CEILING = 132 * 1024;
+export const SIGNED_IN_JS_CEILING = 123 * 1024;
 
 /** The signed-in pages of issue 19 and the deepest Remix route each one renders. */
 export const SIGNED_IN_ROUTES = [

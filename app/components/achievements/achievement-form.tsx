@@ -107,7 +107,7 @@ export function AchievementForm({
         </div>
       </div>
       <MediaFields media={all.media} cover={all.cover} url={all.mediaUrl} />
-      <DialogFooter className="gap-2">
+      <DialogFooter>
         <FormDialogCancel />
         <SubmitButton pendingText="Saving...">
           {kind === "give" ? "Create Achievement" : "Add Achievement"}

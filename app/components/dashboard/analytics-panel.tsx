@@ -48,8 +48,10 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
                   preventScrollReset
                   aria-current={option === range ? "page" : undefined}
                   className={cn(
-                    "block rounded-sm px-2.5 py-1.5 font-medium whitespace-nowrap text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none sm:px-3",
-                    option === range && "bg-background text-foreground shadow-sm",
+                    "block rounded-sm px-2.5 py-1.5 font-medium whitespace-nowrap transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none sm:px-3",
+                    option === range
+                      ? "bg-background text-foreground shadow-sm"
+                      : "text-muted-foreground hover:text-foreground",
                   )}
                 >
                   {/* The name reads "Last 7 days" and contains what is seen ("7 days"). */}

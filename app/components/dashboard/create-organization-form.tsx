@@ -18,7 +18,7 @@ export function CreateOrganizationForm({ actionData }: { actionData: FormReply |
       <FormError errors={form.errors} />
       <TextField field={fields.name} label="Organisation Name" autoFocus />
       <TextareaField field={fields.description} label="Description" rows={3} />
-      <DialogFooter className="gap-2">
+      <DialogFooter>
         <FormDialogCancel />
         <SubmitButton intent="create-organization" pendingText="Creating...">
           Create

@@ -6,13 +6,7 @@ import { cn } from "#app/utils/cn.ts";
 // too, and nothing shifts); if it fails to load, the initials underneath stay visible.
 
 export const Avatar = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(
-  ({ className, ...props }, ref) => (
-    <span
-      ref={ref}
-      className={cn("relative flex size-10 shrink-0 overflow-hidden rounded-full", className)}
-      {...props}
-    />
-  ),
+  ({ className, ...props }, ref) => <span ref={ref} className={cn("avatar", className)} {...props} />,
 );
 Avatar.displayName = "Avatar";
 
@@ -22,7 +16,7 @@ export const AvatarImage = React.forwardRef<HTMLImageElement, React.ImgHTMLAttri
       ref={ref}
       alt={alt}
       decoding="async"
-      className={cn("absolute inset-0 z-10 size-full object-cover", className)}
+      className={cn("avatar-image", className)}
       onError={(event) => {
         event.currentTarget.hidden = true;
         onError?.(event);
@@ -34,15 +28,6 @@ export const AvatarImage = React.forwardRef<HTMLImageElement, React.ImgHTMLAttri
 AvatarImage.displayName = "AvatarImage";
 
 export const AvatarFallback = React.forwardRef<HTMLSpanElement, React.HTMLAttributes<HTMLSpanElement>>(
-  ({ className, ...props }, ref) => (
-    <span
-      ref={ref}
-      className={cn(
-        "flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium text-muted-foreground",
-        className,
-      )}
-      {...props}
-    />
-  ),
+  ({ className, ...props }, ref) => <span ref={ref} className={cn("avatar-fallback", className)} {...props} />,
 );
 AvatarFallback.displayName = "AvatarFallback";

@@ -16,10 +16,7 @@ export const PopoverContent = React.forwardRef<
       align={align}
       sideOffset={sideOffset}
       collisionPadding={8}
-      className={cn(
-        "z-50 w-72 max-w-[calc(100vw-1rem)] rounded-md border border-border bg-popover p-4 text-popover-foreground shadow-md outline-none",
-        className,
-      )}
+      className={cn("popover-content", className)}
       {...props}
     />
   </PopoverPrimitive.Portal>
