@@ -82,10 +82,7 @@ export function AppShell({
       <aside
         aria-label="Sidebar"
         data-state={open ? "expanded" : "collapsed"}
-        className={cn(
-          "sticky top-0 hidden h-dvh w-64 shrink-0 flex-col border-r bg-card md:flex",
-          open ? null : "md:hidden",
-        )}
+        className={cn("sticky top-0 hidden h-dvh w-64 shrink-0 flex-col border-r bg-card", open && "md:flex")}
       >
         <SidebarContent viewer={viewer} />
       </aside>
