@@ -76,6 +76,13 @@ const changeMarkerKey = (origin: string, userId: string) => keyOf(origin, change
 const CHANGED_AT_HEADER = "X-Passport-Changed-At";
 
 /**
+ * The build a stored page was rendered by (Remix's asset manifest version). A page names its
+ * stylesheet by the hashed file of that build; once a deploy replaces the build, that file may no
+ * longer be served, so a page of another build is not served either: it is rendered again.
+ */
+export const PASSPORT_BUILD_HEADER = "X-Passport-Build";
+
+/**
  * The user and page of a public passport URL, or null for any other URL (or query). `paged`
  * marks a cursor page of the full list, whose cache key needs the passport's generation.
  */
@@ -133,11 +140,13 @@ export async function storePassportPage(
   page: ArrayBuffer,
   headers: Headers,
   renderStartedAt: number,
+  build: string,
 ) {
   const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
   if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= renderStartedAt) return;
   const stored = new Response(page, { headers });
   stored.headers.set("Cache-Control", PASSPORT_EDGE_CACHE_CONTROL);
+  stored.headers.set(PASSPORT_BUILD_HEADER, build);
   await edgeCache().put(entry.key, stored);
 }
 

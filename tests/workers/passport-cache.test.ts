@@ -106,14 +106,51 @@ describe("public passport at the edge", () => {
     // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
     const renderStartedAt = Date.now();
     await invalidatePassports(env, person.id);
-    await storePassportPage(entry, page, headers, renderStartedAt);
+    await storePassportPage(entry, page, headers, renderStartedAt, "a-build");
     expect(await edgeCache().match(entry.key)).toBeUndefined();
     expect(cacheStatus(await visit(person.id))).toBe("MISS");
 
     // A render that began after the change is stored as usual.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await storePassportPage(entry, page, headers, Date.now());
+    await storePassportPage(entry, page, headers, Date.now(), "a-build");
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page as it was</p>");
+  });
+
+  it("renders again a page another build stored, whose stylesheet a deploy may have removed", async () => {
+    const {
+      edgeCache,
+      passportCacheEntry,
+      passportCacheOrigin,
+      passportPage,
+      storePassportPage,
+      PASSPORT_BUILD_HEADER,
+    } = await import("#app/utils/passport-cache.server.ts");
+    const person = await personWithAchievements(["Current Build"]);
+    await warm(person.id);
+    const entry = passportCacheEntry(
+      passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!,
+      false,
+      passportCacheOrigin(env),
+    );
+    const stored = (await edgeCache().match(entry.key))!;
+    await stored.text();
+    const build = stored.headers.get(PASSPORT_BUILD_HEADER);
+    expect(build).toMatch(/^[0-9a-f]{8}$/);
+
+    // What a data centre still holds from before a deploy: the earlier build's page and stylesheet.
+    const earlier = new TextEncoder().encode('<link rel="stylesheet" href="/assets/app-gone.css">').buffer;
+    const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+    await storePassportPage(entry, earlier, headers, Date.now(), "0ldbu1ld");
+    const visited = await visit(person.id);
+    expect(cacheStatus(visited)).toBe("MISS");
+    const html = await visited.text();
+    expect(html).toContain(">Current Build</h3>");
+    expect(html).not.toContain("app-gone.css");
+    // The fresh render takes the entry's place, under the running build.
+    await warm(person.id);
+    const replaced = (await edgeCache().match(entry.key))!;
+    await replaced.text();
+    expect(replaced.headers.get(PASSPORT_BUILD_HEADER)).toBe(build);
   });
 
   it("stores the page as rendered, without the per-response headers", async () => {
