@@ -40,7 +40,7 @@ export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) =
   setResponseHeaders(c, {
     "X-D1-Round-Trips": String(roundTrips.count),
     "X-D1-Rows-Read": String(roundTrips.rowsRead),
-    "Server-Timing": `d1;dur=${roundTrips.waitedMs};desc="D1 round trips"`,
+    "Server-Timing": `d1;dur=${roundTrips.waitedMs};desc="waiting for D1"`,
   });
 };
 
