@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
 import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
@@ -58,6 +58,19 @@ describe("public passport at the edge", () => {
     await cached.text();
     expect(cached.headers.get("X-D1-Rows-Read")).toBe("0");
     expect(cached.headers.get("Server-Timing")).toBe('d1;dur=0;desc="waiting for D1"');
+  });
+
+  it("sends none of the D1 diagnostics (round trips, rows read, time waiting) in production", async () => {
+    const { default: worker } = await import("../../workers/app.ts");
+    const context = createExecutionContext();
+    const production = { ...env, ENVIRONMENT: "production" };
+    const response = await worker.fetch(new Request(`${ORIGIN}/terms`), production, context);
+    await response.text();
+    await waitOnExecutionContext(context);
+    expect(response.status).toBe(200);
+    for (const header of ["X-D1-Round-Trips", "X-D1-Rows-Read", "Server-Timing"]) {
+      expect(response.headers.has(header), header).toBe(false);
+    }
   });
 
   it("stores visitors' pages without any script, so no stale nonce is ever served", async () => {
