@@ -26,6 +26,20 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": "allow-with-description" }],
       "no-console": "off",
+      // Icons by path: a module in a first-load chunk that imported lucide-react's index would
+      // bring every icon of every page into that chunk (docs/decisions/043).
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "lucide-react",
+              message: 'Import each icon by path: import Bell from "lucide-react/icons/bell" (docs/decisions/043).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
       // Prettier wraps code and we wrap comments at 120; a string, template or regular expression
       // stays whole so that the spec's messages, class lists and test names can be found with
       // grep (docs/decisions/030).

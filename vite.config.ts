@@ -1,6 +1,7 @@
 import { cloudflareDevProxyVitePlugin as remixCloudflareDevProxy, vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { firstLoadChunks } from "./scripts/build/first-load-chunks.ts";
 import { getLoadContext } from "./workers/load-context.ts";
 
 declare module "@remix-run/cloudflare" {
@@ -65,7 +66,10 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
     // chunk (docs/decisions/039); never in a build that is measured or shipped.
     sourcemap: process.env.SOURCEMAP === "1" && !isSsrBuild,
     // The client's lazy chunks (dialogs, the notification popover, the toaster: decision 035) are
-    // one module on the server, which renders them anyway: the server build stays one file.
-    rollupOptions: isSsrBuild ? { output: { inlineDynamicImports: true } } : undefined,
+    // one module on the server, which renders them anyway: the server build stays one file. The
+    // client's first load comes in three chunks (docs/decisions/043).
+    rollupOptions: {
+      output: isSsrBuild ? { inlineDynamicImports: true } : { manualChunks: firstLoadChunks(import.meta.dirname) },
+    },
   },
 }));

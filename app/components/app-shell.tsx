@@ -1,5 +1,12 @@
 import { Form, NavLink, useFetcher, useLocation } from "@remix-run/react";
-import { Building2, ChevronsUpDown, LayoutDashboard, LogOut, Menu, PanelLeft, Settings, UserRound } from "lucide-react";
+import Building2 from "lucide-react/icons/building-complex";
+import ChevronsUpDown from "lucide-react/icons/chevrons-up-down";
+import LayoutDashboard from "lucide-react/icons/layout-dashboard";
+import LogOut from "lucide-react/icons/log-out";
+import Menu from "lucide-react/icons/menu";
+import PanelLeft from "lucide-react/icons/panel-left";
+import Settings from "lucide-react/icons/settings";
+import UserRound from "lucide-react/icons/user-round";
 import { Suspense, useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { Logo } from "#app/components/logo.tsx";
 import { Pager } from "#app/components/pager.tsx";

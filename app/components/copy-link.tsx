@@ -1,4 +1,5 @@
-import { Check, Copy } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import Copy from "lucide-react/icons/copy";
 import { useEffect, useState } from "react";
 import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";

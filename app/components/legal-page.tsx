@@ -1,5 +1,5 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { ArrowLeft } from "lucide-react";
+import ArrowLeft from "lucide-react/icons/arrow-left";
 import type { ReactNode } from "react";
 import { LogoHeader } from "#app/components/logo.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { BookUser } from "lucide-react";
+import BookUser from "lucide-react/icons/book-user";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
-import { Trash2, Upload } from "lucide-react";
+import Trash2 from "lucide-react/icons/trash";
+import Upload from "lucide-react/icons/upload";
 import { useRef } from "react";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { showToast } from "#app/utils/toast.ts";

@@ -1,5 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+import ChevronLeft from "lucide-react/icons/chevron-left";
+import ChevronRight from "lucide-react/icons/chevron-right";
+import Search from "lucide-react/icons/search";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { LayoutDashboard } from "lucide-react";
+import LayoutDashboard from "lucide-react/icons/layout-dashboard";
 import { NotificationBell } from "#app/components/notifications/notification-bell.tsx";
 import { Logo } from "#app/components/logo.tsx";
 import { Button } from "#app/components/ui/button.tsx";

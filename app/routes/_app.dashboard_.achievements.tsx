@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowLeft } from "lucide-react";
+import ArrowLeft from "lucide-react/icons/arrow-left";
 import { z } from "zod";
 import { Pager } from "#app/components/pager.tsx";
 import { GivenAchievements } from "#app/components/dashboard/given-achievements.tsx";

@@ -1,7 +1,15 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { Check, Download, ExternalLink, Eye, EyeOff, Plus, Printer, ShieldCheck, X } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import Download from "lucide-react/icons/download";
+import ExternalLink from "lucide-react/icons/external-link";
+import Eye from "lucide-react/icons/eye";
+import EyeOff from "lucide-react/icons/eye-off";
+import Plus from "lucide-react/icons/plus";
+import Printer from "lucide-react/icons/printer";
+import ShieldCheck from "lucide-react/icons/shield-check";
+import X from "lucide-react/icons/x";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { z } from "zod";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";

@@ -8,7 +8,10 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
-import { AlertTriangle, ArrowLeft, Download, FileText } from "lucide-react";
+import AlertTriangle from "lucide-react/icons/triangle-exclamation-point";
+import ArrowLeft from "lucide-react/icons/arrow-left";
+import Download from "lucide-react/icons/download";
+import FileText from "lucide-react/icons/file-text";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";

@@ -1,6 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ArrowRight, Building2, FileX2, History, ShieldCheck } from "lucide-react";
+import ArrowRight from "lucide-react/icons/arrow-right";
+import Building2 from "lucide-react/icons/building-complex";
+import FileX2 from "lucide-react/icons/file-x-corner";
+import History from "lucide-react/icons/rotate-ccw-clock";
+import ShieldCheck from "lucide-react/icons/shield-check";
 import { demoAchievements, demoProfile } from "#app/components/passport/demo-passport.ts";
 import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";

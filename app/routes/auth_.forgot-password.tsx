@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { MailCheck } from "lucide-react";
+import MailCheck from "lucide-react/icons/mail-check";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";

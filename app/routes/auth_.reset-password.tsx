@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { XCircle } from "lucide-react";
+import XCircle from "lucide-react/icons/circle-x";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Download } from "lucide-react";
+import Download from "lucide-react/icons/download";
 import { z } from "zod";
 import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
 import { VerificationResult } from "#app/components/credentials/verification-result.tsx";

@@ -1,6 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useSubmit } from "@remix-run/react";
-import { CheckCircle2, Loader2, XCircle } from "lucide-react";
+import CheckCircle2 from "lucide-react/icons/circle-check";
+import Loader2 from "lucide-react/icons/loader-circle";
+import XCircle from "lucide-react/icons/circle-x";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";

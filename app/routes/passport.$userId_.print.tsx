@@ -1,6 +1,6 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Printer } from "lucide-react";
+import Printer from "lucide-react/icons/printer";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
 import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";

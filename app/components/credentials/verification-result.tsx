@@ -1,4 +1,5 @@
-import { CircleCheck, CircleX } from "lucide-react";
+import CircleCheck from "lucide-react/icons/circle-check";
+import CircleX from "lucide-react/icons/circle-x";
 import { Badge } from "#app/components/ui/badge.tsx";
 import type { Check, Verdict } from "#app/services/credentials/verify.server.ts";
 

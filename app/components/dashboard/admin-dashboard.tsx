@@ -1,5 +1,8 @@
 import { Form, Link } from "@remix-run/react";
-import { Award, Clock, ShieldCheck, Users } from "lucide-react";
+import Award from "lucide-react/icons/award";
+import Clock from "lucide-react/icons/clock";
+import ShieldCheck from "lucide-react/icons/shield-check";
+import Users from "lucide-react/icons/users";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";

@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import Plus from "lucide-react/icons/plus";
 import { lazy } from "react";
 import { FormDialog } from "#app/components/form-dialog.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";

@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { LogOut, Settings } from "lucide-react";
+import LogOut from "lucide-react/icons/log-out";
+import Settings from "lucide-react/icons/settings";
 import type { ReactNode } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 

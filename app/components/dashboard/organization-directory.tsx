@@ -1,5 +1,6 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
-import { Building2, Search } from "lucide-react";
+import Building2 from "lucide-react/icons/building-complex";
+import Search from "lucide-react/icons/search";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { Pager } from "#app/components/pager.tsx";
 import { Button } from "#app/components/ui/button.tsx";

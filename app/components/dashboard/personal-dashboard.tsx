@@ -1,5 +1,8 @@
 import { Link } from "@remix-run/react";
-import { Award, Building2, Clock, UserRound } from "lucide-react";
+import Award from "lucide-react/icons/award";
+import Building2 from "lucide-react/icons/building-complex";
+import Clock from "lucide-react/icons/clock";
+import UserRound from "lucide-react/icons/user-round";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";

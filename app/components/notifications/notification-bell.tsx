@@ -1,5 +1,5 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
-import { Bell } from "lucide-react";
+import Bell from "lucide-react/icons/bell";
 import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
 import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";

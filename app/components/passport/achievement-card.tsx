@@ -1,4 +1,5 @@
-import { BadgeCheck, Play } from "lucide-react";
+import BadgeCheck from "lucide-react/icons/badge-check";
+import Play from "lucide-react/icons/play";
 import { useState } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";

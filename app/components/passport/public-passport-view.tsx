@@ -1,5 +1,7 @@
 import { Link } from "@remix-run/react";
-import { ChevronDown, Printer, UserRound } from "lucide-react";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import Printer from "lucide-react/icons/printer";
+import UserRound from "lucide-react/icons/user-round";
 import { useState, type ReactNode } from "react";
 import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
 import { Button } from "#app/components/ui/button.tsx";

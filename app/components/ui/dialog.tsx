@@ -1,6 +1,6 @@
 import * as React from "react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import { X } from "lucide-react";
+import X from "lucide-react/icons/x";
 import { cn } from "#app/utils/cn.ts";
 
 // The plain layout parts live apart, so a form can lay itself out as a dialog without loading radix.

@@ -1,5 +1,5 @@
 import * as React from "react";
-import { ChevronDown } from "lucide-react";
+import ChevronDown from "lucide-react/icons/chevron-down";
 import { cn } from "#app/utils/cn.ts";
 
 export type NativeSelectProps = React.SelectHTMLAttributes<HTMLSelectElement>;

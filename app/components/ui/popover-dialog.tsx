@@ -1,4 +1,4 @@
-import { X } from "lucide-react";
+import X from "lucide-react/icons/x";
 import type { ReactNode } from "react";
 import { cn } from "#app/utils/cn.ts";
 

@@ -1,7 +1,7 @@
 import * as React from "react";
 import { Toast as ToastPrimitive } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
-import { X } from "lucide-react";
+import X from "lucide-react/icons/x";
 import { cn } from "#app/utils/cn.ts";
 
 export const ToastProvider = ToastPrimitive.Provider;

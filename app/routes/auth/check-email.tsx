@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { MailCheck } from "lucide-react";
+import MailCheck from "lucide-react/icons/mail-check";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { SubmitButton, TextField } from "#app/components/forms.tsx";
 import { Button } from "#app/components/ui/button.tsx";

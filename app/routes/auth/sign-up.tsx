@@ -1,5 +1,6 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
-import { Building2, UserRound } from "lucide-react";
+import Building2 from "lucide-react/icons/building-complex";
+import UserRound from "lucide-react/icons/user-round";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
