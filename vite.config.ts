@@ -70,6 +70,12 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
     // client's first load comes in three chunks (docs/decisions/043).
     rollupOptions: {
       output: isSsrBuild ? { inlineDynamicImports: true } : { manualChunks: firstLoadChunks(import.meta.dirname) },
+      // Importing a component runs nothing but its definitions, so the browser's build may drop a
+      // component module nothing uses. Without this, the server-only half of a lazy form
+      // (`import.meta.env.SSR ? Form : lazy(...)`) still ran in the browser at import: its static
+      // import stayed, and with it each primitive's `displayName` assignment, so the form's
+      // fields, labels and validators came with the first load of every page that has the dialog.
+      treeshake: isSsrBuild ? undefined : { moduleSideEffects: (id) => !/\/app\/components\/.+\.tsx$/.test(id) },
     },
   },
 }));

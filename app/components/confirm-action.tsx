@@ -1,6 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { Suspense, type ReactNode } from "react";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { ConfirmDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import Trash2 from "lucide-react/icons/trash";
 import Upload from "lucide-react/icons/upload";
 import { useRef } from "react";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { showToast } from "#app/utils/toast.ts";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";

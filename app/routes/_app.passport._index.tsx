@@ -14,7 +14,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { z } from "zod";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { BioForm as BioFormNow } from "#app/components/passport/bio-form.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";

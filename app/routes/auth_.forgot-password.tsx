@@ -3,7 +3,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import MailCheck from "lucide-react/icons/mail-check";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { FormError, TextField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";

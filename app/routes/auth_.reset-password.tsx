@@ -3,7 +3,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import XCircle from "lucide-react/icons/circle-x";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { FormError, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { FormError, TextField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { resetPasswordSchema } from "#app/utils/form-schemas.ts";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-page.tsx";
 import { MEMBER_PRICE_LABEL, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";

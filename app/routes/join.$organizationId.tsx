@@ -6,7 +6,7 @@ import XCircle from "lucide-react/icons/circle-x";
 import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";

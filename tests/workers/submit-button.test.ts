@@ -2,7 +2,7 @@ import { createElement, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { UNSAFE_DataRouterStateContext } from "react-router-dom";
 import { describe, expect, it } from "vitest";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 
 // The double-submit guard of every form: while its form is in flight the button is disabled,
 // whatever props the screen gave it. Rendered as the browser gets it, with Remix's navigation

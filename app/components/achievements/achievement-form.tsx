@@ -1,7 +1,8 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useLocation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { FieldError, FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
+import { FieldError, FormError, TextareaField, TextField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { Input } from "#app/components/ui/input.tsx";

@@ -7,7 +7,7 @@ import { AchievementDialog } from "#app/components/achievements/achievement-dial
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { ListSearch, Pager } from "#app/components/pager.tsx";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
-import { FormError, SubmitButton, TextareaField, TextField } from "#app/components/forms.tsx";
+import { FormError, TextareaField, TextField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";

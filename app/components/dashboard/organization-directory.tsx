@@ -1,7 +1,7 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import Building2 from "lucide-react/icons/building-complex";
 import Search from "lucide-react/icons/search";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Pager } from "#app/components/pager.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "#app/components/ui/card.tsx";

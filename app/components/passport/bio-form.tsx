@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { SubmitButton, TextareaField } from "#app/components/forms.tsx";
+import { TextareaField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import type { FormReply } from "#app/utils/form-reply.ts";
 import { bioValidator } from "#app/utils/form-validators.ts";

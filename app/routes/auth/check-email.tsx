@@ -1,7 +1,8 @@
 import { Form, Link } from "@remix-run/react";
 import MailCheck from "lucide-react/icons/mail-check";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { resendValidator } from "#app/utils/form-validators.ts";
