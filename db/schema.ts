@@ -232,6 +232,28 @@ export const organizationMembers = sqliteTable(
 );
 
 /**
+ * Every word of every member's name, per membership: what Team Members and Pending Requests are
+ * searched by, a word prefix being one range of the primary key however large the organisation.
+ * A name's words are its lowercased full name split at spaces and hyphens (SQLite's lower(), which
+ * folds ASCII letters only, on both sides of a search). Maintained by triggers (migration 0009,
+ * docs/decisions/044), never written by the app; a membership's words go with it.
+ */
+export const memberNameWords = sqliteTable(
+  "member_name_words",
+  {
+    organizationId: text("organization_id").notNull(),
+    word: text("word").notNull(),
+    membershipId: text("membership_id")
+      .notNull()
+      .references(() => organizationMembers.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.word, t.membershipId] }),
+    index("member_name_words_membership_idx").on(t.membershipId),
+  ],
+);
+
+/**
  * Recognition analytics' rollup (decision 037): per organisation, UTC day (days since the epoch)
  * and giver, how many achievements were given and how many of them are live (pending or
  * accepted). Maintained by triggers on achievements (migration 0008), never written by the app;

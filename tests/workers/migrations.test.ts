@@ -24,6 +24,7 @@ describe("migrations", () => {
       "credential_status_lists",
       "credentials",
       "dev_mail",
+      "member_name_words",
       "membership_removals",
       "notifications",
       "organization_keys",
