@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { Suspense, type ReactNode } from "react";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { ConfirmDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
-import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
+import { Button, type ButtonProps, buttonVariants } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 /**
@@ -63,9 +63,12 @@ export function ConfirmAction({
   if (!hydrated) {
     if (searchParams.get("confirm") !== id) {
       return (
-        <Button asChild variant={triggerVariant} size={triggerSize}>
-          <Link to={`${location.pathname}?confirm=${encodeURIComponent(id)}`}>{trigger}</Link>
-        </Button>
+        <Link
+          to={`${location.pathname}?confirm=${encodeURIComponent(id)}`}
+          className={buttonVariants({ variant: triggerVariant, size: triggerSize })}
+        >
+          {trigger}
+        </Link>
       );
     }
     return (
@@ -73,9 +76,9 @@ export function ConfirmAction({
         <h3 className="font-semibold">{title}</h3>
         <div className="text-sm text-muted-foreground">{description}</div>
         <div className="flex flex-wrap gap-2">
-          <Button asChild variant="outline">
-            <Link to={location.pathname}>Cancel</Link>
-          </Button>
+          <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
+            Cancel
+          </Link>
           {confirmForm}
         </div>
       </section>

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 
 function CenteredMessage({ code, title, children }: { code: string; title: string; children: React.ReactNode }) {
   return (
@@ -17,9 +17,9 @@ export function NotFoundPage() {
   return (
     <CenteredMessage code="404" title="Oops! Page not found">
       <p>The page you are looking for does not exist or has moved.</p>
-      <Button asChild>
-        <Link to="/">Return to Home</Link>
-      </Button>
+      <Link to="/" className={buttonVariants()}>
+        Return to Home
+      </Link>
     </CenteredMessage>
   );
 }
@@ -34,9 +34,9 @@ export function ErrorPage({
   return (
     <CenteredMessage code="Sorry" title={title}>
       <p>{message}</p>
-      <Button asChild>
-        <a href="/">Return to Home</a>
-      </Button>
+      <a href="/" className={buttonVariants()}>
+        Return to Home
+      </a>
     </CenteredMessage>
   );
 }

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { createContext, Suspense, useContext, useEffect, type ReactNode } from "react";
 import { FormDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
-import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
+import { Button, type ButtonProps, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
@@ -48,9 +48,9 @@ export function FormDialog({
   if (!hydrated) {
     if (location.pathname + location.search !== openHref) {
       return (
-        <Button asChild variant={triggerVariant} size={triggerSize}>
-          <Link to={openHref}>{trigger}</Link>
-        </Button>
+        <Link to={openHref} className={buttonVariants({ variant: triggerVariant, size: triggerSize })}>
+          {trigger}
+        </Link>
       );
     }
     return (
@@ -90,8 +90,8 @@ export function FormDialogCancel() {
       Cancel
     </Button>
   ) : (
-    <Button asChild variant="outline">
-      <Link to={location.pathname}>Cancel</Link>
-    </Button>
+    <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
+      Cancel
+    </Link>
   );
 }

@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import ChevronLeft from "lucide-react/icons/chevron-left";
 import ChevronRight from "lucide-react/icons/chevron-right";
 import Search from "lucide-react/icons/search";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 
 /** The current query without this list's own parameters (`{prefix}q`, `after`, `before`). */
@@ -47,18 +47,22 @@ export function Pager({
       {previous || next ? (
         <div className="flex gap-2">
           {previous ? (
-            <Button asChild variant="outline" size="sm">
-              <Link to={href("before", previous)} preventScrollReset>
-                <ChevronLeft aria-hidden /> Previous
-              </Link>
-            </Button>
+            <Link
+              to={href("before", previous)}
+              preventScrollReset
+              className={buttonVariants({ variant: "outline", size: "sm" })}
+            >
+              <ChevronLeft aria-hidden /> Previous
+            </Link>
           ) : null}
           {next ? (
-            <Button asChild variant="outline" size="sm">
-              <Link to={href("after", next)} preventScrollReset>
-                Next <ChevronRight aria-hidden />
-              </Link>
-            </Button>
+            <Link
+              to={href("after", next)}
+              preventScrollReset
+              className={buttonVariants({ variant: "outline", size: "sm" })}
+            >
+              Next <ChevronRight aria-hidden />
+            </Link>
           ) : null}
         </div>
       ) : null}
@@ -87,9 +91,12 @@ export function ListSearch({ prefix, label, term }: { prefix: string; label: str
         <Search aria-hidden /> Search
       </Button>
       {term ? (
-        <Button asChild variant="ghost">
-          <Link to={`${location.pathname}${kept.size ? `?${kept}` : ""}`}>Clear</Link>
-        </Button>
+        <Link
+          to={`${location.pathname}${kept.size ? `?${kept}` : ""}`}
+          className={buttonVariants({ variant: "ghost" })}
+        >
+          Clear
+        </Link>
       ) : null}
     </Form>
   );

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import LayoutDashboard from "lucide-react/icons/layout-dashboard";
 import { NotificationBell } from "#app/components/notifications/notification-bell.tsx";
 import { Logo } from "#app/components/logo.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 
 export type HeaderViewer = { hasActiveOrganization: boolean } | null;
 
@@ -15,25 +15,27 @@ export function SiteHeader({ viewer }: { viewer: HeaderViewer }) {
           {viewer ? (
             <>
               <NotificationBell />
-              <Button asChild variant="ghost" size="icon">
-                <Link to="/dashboard" aria-label="Dashboard">
-                  <LayoutDashboard />
-                </Link>
-              </Button>
+              <Link
+                to="/dashboard"
+                aria-label="Dashboard"
+                className={buttonVariants({ variant: "ghost", size: "icon" })}
+              >
+                <LayoutDashboard />
+              </Link>
               {viewer.hasActiveOrganization ? null : (
-                <Button asChild size="sm">
-                  <Link to="/passport">My Passport</Link>
-                </Button>
+                <Link to="/passport" className={buttonVariants({ size: "sm" })}>
+                  My Passport
+                </Link>
               )}
             </>
           ) : (
             <>
-              <Button asChild variant="ghost" size="sm">
-                <Link to="/auth">Sign In</Link>
-              </Button>
-              <Button asChild size="sm">
-                <Link to="/auth?mode=signup">Get Started</Link>
-              </Button>
+              <Link to="/auth" className={buttonVariants({ variant: "ghost", size: "sm" })}>
+                Sign In
+              </Link>
+              <Link to="/auth?mode=signup" className={buttonVariants({ size: "sm" })}>
+                Get Started
+              </Link>
             </>
           )}
         </nav>

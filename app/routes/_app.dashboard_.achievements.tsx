@@ -4,7 +4,7 @@ import ArrowLeft from "lucide-react/icons/arrow-left";
 import { z } from "zod";
 import { Pager } from "#app/components/pager.tsx";
 import { GivenAchievements } from "#app/components/dashboard/given-achievements.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
@@ -42,11 +42,9 @@ export default function GivenAchievementsPage() {
   return (
     <div className="mx-auto grid max-w-5xl gap-6">
       <div className="grid gap-2">
-        <Button asChild variant="ghost" size="sm" className="w-fit">
-          <Link to="/dashboard">
-            <ArrowLeft aria-hidden /> Dashboard
-          </Link>
-        </Button>
+        <Link to="/dashboard" className={buttonVariants({ variant: "ghost", size: "sm", className: "w-fit" })}>
+          <ArrowLeft aria-hidden /> Dashboard
+        </Link>
         <h1 className="text-3xl font-bold tracking-tight">Given achievements</h1>
         <p className="break-words text-muted-foreground">{organizationName}</p>
       </div>

@@ -21,7 +21,7 @@ import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
@@ -165,15 +165,17 @@ export default function OwnPassport() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold tracking-tight break-words">{viewer.fullName}</h1>
         <div className="flex flex-wrap gap-2">
-          <Button asChild variant="outline" size="sm">
-            <Link to={`/passport/${viewer.id}`}>View public passport</Link>
-          </Button>
+          <Link to={`/passport/${viewer.id}`} className={buttonVariants({ variant: "outline", size: "sm" })}>
+            View public passport
+          </Link>
           {/* The print view with every achievement; with JavaScript it opens the print dialog. */}
-          <Button asChild variant="outline" size="sm">
-            <Link to={`/passport/${viewer.id}/print#print`} reloadDocument>
-              <Printer aria-hidden /> Print or save as PDF
-            </Link>
-          </Button>
+          <Link
+            to={`/passport/${viewer.id}/print#print`}
+            reloadDocument
+            className={buttonVariants({ variant: "outline", size: "sm" })}
+          >
+            <Printer aria-hidden /> Print or save as PDF
+          </Link>
         </div>
       </div>
 
@@ -267,24 +269,21 @@ export default function OwnPassport() {
                     <CredentialLinks id={achievement.credentialId} title={achievement.title} />
                   ) : null}
                   {achievement.isSelf ? null : (
-                    <Button asChild size="sm" variant="ghost">
-                      <a
-                        href={linkedInAddToProfileUrl({
-                          title: achievement.title,
-                          organizationName: achievement.organizationName ?? "",
-                          date: achievement.date,
-                          // The credential when there is one: it proves itself; else the passport.
-                          url: achievement.credentialId
-                            ? `${origin}/credentials/${achievement.credentialId}`
-                            : shareUrl,
-                        })}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        aria-label={`Add ${achievement.title} to LinkedIn`}
-                      >
-                        <ExternalLink aria-hidden /> Add to LinkedIn
-                      </a>
-                    </Button>
+                    <a
+                      href={linkedInAddToProfileUrl({
+                        title: achievement.title,
+                        organizationName: achievement.organizationName ?? "",
+                        date: achievement.date,
+                        // The credential when there is one: it proves itself; else the passport.
+                        url: achievement.credentialId ? `${origin}/credentials/${achievement.credentialId}` : shareUrl,
+                      })}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={`Add ${achievement.title} to LinkedIn`}
+                      className={buttonVariants({ size: "sm", variant: "ghost" })}
+                    >
+                      <ExternalLink aria-hidden /> Add to LinkedIn
+                    </a>
                   )}
                   <input type="hidden" name="achievementId" value={achievement.id} />
                   <input type="hidden" name="visible" value={achievement.isVisible ? "false" : "true"} />
@@ -322,16 +321,21 @@ export default function OwnPassport() {
 function CredentialLinks({ id, title }: { id: string; title: string }) {
   return (
     <>
-      <Button asChild size="sm" variant="ghost">
-        <a href={`/credentials/${id}/download`} download aria-label={`Download credential for ${title}`}>
-          <Download aria-hidden /> Download credential
-        </a>
-      </Button>
-      <Button asChild size="sm" variant="ghost">
-        <Link to={`/credentials/${id}`} aria-label={`Verify ${title}`}>
-          <ShieldCheck aria-hidden /> Verify
-        </Link>
-      </Button>
+      <a
+        href={`/credentials/${id}/download`}
+        download
+        aria-label={`Download credential for ${title}`}
+        className={buttonVariants({ size: "sm", variant: "ghost" })}
+      >
+        <Download aria-hidden /> Download credential
+      </a>
+      <Link
+        to={`/credentials/${id}`}
+        aria-label={`Verify ${title}`}
+        className={buttonVariants({ size: "sm", variant: "ghost" })}
+      >
+        <ShieldCheck aria-hidden /> Verify
+      </Link>
     </>
   );
 }
@@ -368,9 +372,9 @@ function Biography({ bio }: { bio: string | null }) {
             Edit
           </Button>
         ) : (
-          <Button asChild variant="outline" size="sm">
-            <Link to="/passport?edit=bio">Edit</Link>
-          </Button>
+          <Link to="/passport?edit=bio" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            Edit
+          </Link>
         )}
       </CardHeader>
       <CardContent>

@@ -16,7 +16,7 @@ import { useEffect, useRef, useState } from "react";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { FieldError, FormError, TextareaField, TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -277,11 +277,9 @@ export default function SettingsPage() {
   return (
     <div className="mx-auto grid max-w-2xl gap-6">
       <div className="flex items-center gap-2">
-        <Button asChild variant="ghost" size="icon">
-          <Link to={back} aria-label="Back">
-            <ArrowLeft aria-hidden />
-          </Link>
-        </Button>
+        <Link to={back} aria-label="Back" className={buttonVariants({ variant: "ghost", size: "icon" })}>
+          <ArrowLeft aria-hidden />
+        </Link>
         <h1 className="text-2xl font-bold tracking-tight">Settings</h1>
       </div>
 
@@ -450,11 +448,9 @@ function YourData() {
             <Download aria-hidden /> Download my data
           </Button>
         </Form>
-        <Button asChild variant="outline">
-          <a href="/settings/resume.json" download>
-            <FileText aria-hidden /> Download résumé (JSON)
-          </a>
-        </Button>
+        <a href="/settings/resume.json" download className={buttonVariants({ variant: "outline" })}>
+          <FileText aria-hidden /> Download résumé (JSON)
+        </a>
       </CardContent>
     </Card>
   );

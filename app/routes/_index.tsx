@@ -9,7 +9,7 @@ import { demoAchievements, demoProfile } from "#app/components/passport/demo-pas
 import { PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
@@ -88,14 +88,15 @@ export default function Index() {
             employer, recognised by the organisations you work with.
           </p>
           <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
-            <Button asChild size="lg" className="w-full sm:w-auto">
-              <Link to="/auth?mode=signup">
-                Start Your Passport <ArrowRight aria-hidden />
-              </Link>
-            </Button>
-            <Button asChild size="lg" variant="outline" className="w-full sm:w-auto">
-              <a href="#demo">See How It Works</a>
-            </Button>
+            <Link to="/auth?mode=signup" className={buttonVariants({ size: "lg", className: "w-full sm:w-auto" })}>
+              Start Your Passport <ArrowRight aria-hidden />
+            </Link>
+            <a
+              href="#demo"
+              className={buttonVariants({ size: "lg", variant: "outline", className: "w-full sm:w-auto" })}
+            >
+              See How It Works
+            </a>
           </div>
         </section>
 
@@ -152,9 +153,12 @@ export default function Index() {
             <p className="mx-auto mt-4 max-w-xl opacity-90">
               Start your passport in a minute. It is free during the beta.
             </p>
-            <Button asChild size="lg" variant="secondary" className="mt-8">
-              <Link to="/auth?mode=signup">Create Your Passport</Link>
-            </Button>
+            <Link
+              to="/auth?mode=signup"
+              className={buttonVariants({ size: "lg", variant: "secondary", className: "mt-8" })}
+            >
+              Create Your Passport
+            </Link>
           </div>
         </section>
       </main>

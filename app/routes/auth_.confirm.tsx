@@ -6,7 +6,7 @@ import XCircle from "lucide-react/icons/circle-x";
 import { useEffect, useRef } from "react";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { showToast } from "#app/utils/toast.ts";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
@@ -129,9 +129,9 @@ export default function ConfirmEmail() {
       <AuthCard title="Email confirmed" description="Your email address is confirmed. Sign in to continue.">
         <div className="grid justify-items-center gap-4 text-center">
           <CheckCircle2 className="size-12 text-success" aria-hidden />
-          <Button asChild>
-            <Link to={`/auth?redirectTo=${encodeURIComponent(destination)}`}>Sign in</Link>
-          </Button>
+          <Link to={`/auth?redirectTo=${encodeURIComponent(destination)}`} className={buttonVariants()}>
+            Sign in
+          </Link>
         </div>
       </AuthCard>
     );
@@ -157,9 +157,9 @@ export default function ConfirmEmail() {
       <AuthCard title="Verification failed" description={ERROR_MESSAGE}>
         <div className="grid justify-items-center gap-4">
           <XCircle className="size-12 text-destructive" aria-hidden />
-          <Button asChild>
-            <Link to="/auth">Back to sign in</Link>
-          </Button>
+          <Link to="/auth" className={buttonVariants()}>
+            Back to sign in
+          </Link>
         </div>
       </AuthCard>
     );

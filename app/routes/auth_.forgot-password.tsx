@@ -5,7 +5,7 @@ import MailCheck from "lucide-react/icons/mail-check";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { forgotPasswordSchema } from "#app/utils/form-schemas.ts";
@@ -82,9 +82,9 @@ export default function ForgotPassword() {
       >
         <div className="grid gap-6">
           <MailCheck className="mx-auto size-12 text-primary" aria-hidden />
-          <Button asChild>
-            <Link to="/auth">Back to sign in</Link>
-          </Button>
+          <Link to="/auth" className={buttonVariants()}>
+            Back to sign in
+          </Link>
           <p className="text-center text-sm text-muted-foreground">
             No email after a few minutes? Check your spam folder, or{" "}
             <Link to={FORGOT_PASSWORD_PATH} className="font-medium text-primary hover:underline">

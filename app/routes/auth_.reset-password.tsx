@@ -5,7 +5,7 @@ import XCircle from "lucide-react/icons/circle-x";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError, TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
 import { resetPasswordValidator } from "#app/utils/form-validators.ts";
@@ -101,9 +101,9 @@ export default function ResetPassword() {
       >
         <div className="grid justify-items-center gap-4">
           <XCircle className="size-12 text-destructive" aria-hidden />
-          <Button asChild>
-            <Link to={FORGOT_PASSWORD_PATH}>Send me a new link</Link>
-          </Button>
+          <Link to={FORGOT_PASSWORD_PATH} className={buttonVariants()}>
+            Send me a new link
+          </Link>
           <Link to="/auth" className="text-sm font-medium text-primary hover:underline">
             Back to sign in
           </Link>

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-page.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
@@ -71,9 +71,9 @@ export default function SimulatedPortal() {
       }
       footer={
         <div className="flex w-full flex-wrap justify-end gap-2">
-          <Button asChild variant="outline">
-            <Link to="/dashboard">Back to dashboard</Link>
-          </Button>
+          <Link to="/dashboard" className={buttonVariants({ variant: "outline" })}>
+            Back to dashboard
+          </Link>
           {active ? (
             <Form method="post">
               <input type="hidden" name="membershipId" value={membershipId} />

@@ -4,7 +4,7 @@ import Download from "lucide-react/icons/download";
 import { z } from "zod";
 import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
 import { VerificationResult } from "#app/components/credentials/verification-result.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
@@ -88,15 +88,13 @@ export default function CredentialRoute() {
       )}
       <div className="flex flex-wrap gap-2">
         {available ? (
-          <Button asChild variant="outline">
-            <a href={`/credentials/${id}/download`} download>
-              <Download aria-hidden /> Download credential
-            </a>
-          </Button>
+          <a href={`/credentials/${id}/download`} download className={buttonVariants({ variant: "outline" })}>
+            <Download aria-hidden /> Download credential
+          </a>
         ) : null}
-        <Button asChild variant="outline">
-          <Link to="/verify">Verify a credential</Link>
-        </Button>
+        <Link to="/verify" className={buttonVariants({ variant: "outline" })}>
+          Verify a credential
+        </Link>
       </div>
       <p className="text-sm text-muted-foreground">
         An Open Badges 3.0 credential, signed by its issuer (eddsa-rdfc-2022). Any Open Badges or Verifiable Credentials

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { useEffect } from "react";
 import { useNavigate } from "@remix-run/react";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 
 export const meta: MetaFunction = () => [{ title: `Account deleted · ${PRODUCT_NAME}` }];
@@ -18,9 +18,9 @@ export default function Goodbye() {
   return (
     <AuthCard title="Account Purged" description="All of your data has been permanently deleted.">
       <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=/`} />
-      <Button asChild className="w-full">
-        <Link to="/">Return to Home</Link>
-      </Button>
+      <Link to="/" className={buttonVariants({ className: "w-full" })}>
+        Return to Home
+      </Link>
     </AuthCard>
   );
 }

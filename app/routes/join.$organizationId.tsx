@@ -7,7 +7,7 @@ import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { joinByInvite } from "#app/services/memberships.server.ts";
@@ -99,9 +99,9 @@ export default function JoinOrganization() {
           <p role="alert" className="font-medium">
             Organisation not found
           </p>
-          <Button asChild>
-            <Link to="/dashboard">Go to Dashboard</Link>
-          </Button>
+          <Link to="/dashboard" className={buttonVariants()}>
+            Go to Dashboard
+          </Link>
         </div>
       </AuthCard>
     );
@@ -119,12 +119,12 @@ export default function JoinOrganization() {
       >
         <p className="mb-4 text-center font-medium break-words">{organization.name}</p>
         <div className="grid gap-2 sm:grid-cols-2">
-          <Button asChild>
-            <Link to={`/auth?redirectTo=${back}`}>Sign In</Link>
-          </Button>
-          <Button asChild variant="outline">
-            <Link to={`/auth?mode=signup&redirectTo=${back}`}>Sign Up</Link>
-          </Button>
+          <Link to={`/auth?redirectTo=${back}`} className={buttonVariants()}>
+            Sign In
+          </Link>
+          <Link to={`/auth?mode=signup&redirectTo=${back}`} className={buttonVariants({ variant: "outline" })}>
+            Sign Up
+          </Link>
         </div>
       </AuthCard>
     );

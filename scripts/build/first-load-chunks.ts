@@ -15,7 +15,7 @@ const FRAMEWORK = /\/node_modules\/(react|react-dom|scheduler|react-router|react
  * Modules that re-export a whole library. Rollup puts every static import of a module in a manual
  * chunk into that chunk too, so a shell module importing one icon through lucide-react's index
  * would bring every icon any page uses, and radix-ui's index every primitive (the dialogs too).
- * A shell module imports what it uses by path: `lucide-react/icons/x`, `@radix-ui/react-slot`.
+ * A shell module imports what it uses by path (`lucide-react/icons/x`).
  */
 const BARRELS = [
   /\/node_modules\/lucide-react\/dist\/esm\/lucide-react\.mjs$/,

@@ -83,5 +83,8 @@ export async function joinAsNewMember(page: Page, invitePath: string, fields: { 
   const member = await signUpAndConfirm(page, fields);
   await page.goto(invitePath);
   await expect(page.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+  // The page then moves on to the dashboard by itself (REDIRECT_DELAY_MS later): wait for it, or
+  // the test's next navigation of this page may start just as that one does and be cut short.
+  await expect(page).toHaveURL("/dashboard");
   return member;
 }

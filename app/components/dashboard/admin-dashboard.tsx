@@ -9,7 +9,7 @@ import { CopyLink } from "#app/components/copy-link.tsx";
 import { ListSearch, Pager } from "#app/components/pager.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatShortDate } from "#app/utils/dates.ts";
 import type { RecognitionAnalytics } from "#db/queries/analytics.ts";
@@ -70,11 +70,9 @@ export function AdminDashboard({
         }
         subtitle={organization?.name}
         actions={
-          <Button asChild variant="outline">
-            <Link to="/dashboard/achievements">
-              <ShieldCheck aria-hidden /> Given achievements
-            </Link>
-          </Button>
+          <Link to="/dashboard/achievements" className={buttonVariants({ variant: "outline" })}>
+            <ShieldCheck aria-hidden /> Given achievements
+          </Link>
         }
       />
 

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import LogOut from "lucide-react/icons/log-out";
 import Settings from "lucide-react/icons/settings";
 import type { ReactNode } from "react";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 
 /** Title, subtitle and the buttons both dashboards share (settings, sign out), after any extra. */
 export function DashboardHeader({
@@ -22,11 +22,9 @@ export function DashboardHeader({
       </div>
       <div className="flex flex-wrap gap-2">
         {actions}
-        <Button asChild variant="outline">
-          <Link to="/settings">
-            <Settings aria-hidden /> Settings
-          </Link>
-        </Button>
+        <Link to="/settings" className={buttonVariants({ variant: "outline" })}>
+          <Settings aria-hidden /> Settings
+        </Link>
         <Form method="post" action="/auth/signout">
           <Button type="submit" variant="outline">
             <LogOut aria-hidden /> Sign Out

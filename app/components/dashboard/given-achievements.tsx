@@ -4,7 +4,7 @@ import ShieldCheck from "lucide-react/icons/shield-check";
 import ShieldOff from "lucide-react/icons/shield-off";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
 
@@ -53,11 +53,13 @@ export function GivenAchievements({ rows, pager }: { rows: GivenAchievement[]; p
                     </Badge>
                   )}
                   {row.credentialId ? (
-                    <Button asChild size="sm" variant="ghost">
-                      <Link to={`/credentials/${row.credentialId}`} aria-label={`Credential for ${row.title}`}>
-                        <ShieldCheck aria-hidden /> Credential
-                      </Link>
-                    </Button>
+                    <Link
+                      to={`/credentials/${row.credentialId}`}
+                      aria-label={`Credential for ${row.title}`}
+                      className={buttonVariants({ size: "sm", variant: "ghost" })}
+                    >
+                      <ShieldCheck aria-hidden /> Credential
+                    </Link>
                   ) : null}
                   {row.credentialId && !row.revokedAt ? (
                     <ConfirmAction

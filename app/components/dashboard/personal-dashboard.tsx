@@ -4,7 +4,7 @@ import Building2 from "lucide-react/icons/building-complex";
 import Clock from "lucide-react/icons/clock";
 import UserRound from "lucide-react/icons/user-round";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
@@ -38,11 +38,9 @@ export function PersonalDashboard({
         subtitle={active?.name ?? "Personal Dashboard"}
         actions={
           viewer.userType === "individual" ? (
-            <Button asChild>
-              <Link to="/passport">
-                <UserRound aria-hidden /> View Passport
-              </Link>
-            </Button>
+            <Link to="/passport" className={buttonVariants()}>
+              <UserRound aria-hidden /> View Passport
+            </Link>
           ) : null
         }
       />

@@ -2,7 +2,7 @@ import { Link, useFetcher, useLocation } from "@remix-run/react";
 import Bell from "lucide-react/icons/bell";
 import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
 import { showToast } from "#app/utils/toast.ts";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import type { HubMessage } from "#app/utils/notification-hub.server.ts";
 import { unreadBadge } from "#app/utils/relative-time.ts";
 import { PAGE_SIZES } from "#db/queries/page-sizes.ts";
@@ -75,12 +75,14 @@ export function NotificationBell({ initial }: { initial?: BellData }) {
 
   if (!hydrated) {
     return (
-      <Button asChild variant="ghost" size="icon" className="relative">
-        <Link to="/notifications" aria-label={label}>
-          <Bell aria-hidden />
-          {badge}
-        </Link>
-      </Button>
+      <Link
+        to="/notifications"
+        aria-label={label}
+        className={buttonVariants({ variant: "ghost", size: "icon", className: "relative" })}
+      >
+        <Bell aria-hidden />
+        {badge}
+      </Link>
     );
   }
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { TextareaField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import type { FormReply } from "#app/utils/form-reply.ts";
 import { bioValidator } from "#app/utils/form-validators.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
@@ -45,9 +45,9 @@ export function BioForm({
             Cancel
           </Button>
         ) : (
-          <Button asChild variant="outline">
-            <Link to="/passport">Cancel</Link>
-          </Button>
+          <Link to="/passport" className={buttonVariants({ variant: "outline" })}>
+            Cancel
+          </Link>
         )}
       </div>
     </Form>

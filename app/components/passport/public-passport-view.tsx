@@ -4,7 +4,7 @@ import Printer from "lucide-react/icons/printer";
 import UserRound from "lucide-react/icons/user-round";
 import { useState, type ReactNode } from "react";
 import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import {
   Dialog,
   DialogContent,
@@ -158,31 +158,28 @@ export function PublicPassportView({
         ) : null}
         {printHref && variant === "page" ? (
           <div className="mt-6 flex justify-center print:hidden">
-            <Button asChild variant="ghost" size="sm">
-              <Link to={printHref} reloadDocument>
-                <Printer aria-hidden /> Print or save as PDF
-              </Link>
-            </Button>
+            <Link to={printHref} reloadDocument className={buttonVariants({ variant: "ghost", size: "sm" })}>
+              <Printer aria-hidden /> Print or save as PDF
+            </Link>
           </div>
         ) : null}
         {offerMore ? (
           <div className="mt-8 flex justify-center print:hidden">
-            <Button asChild variant="outline">
-              <Link
-                to={showAllHref}
-                preventScrollReset
-                onClick={(event) => {
-                  // Everything is already here: reveal it without a round trip.
-                  if (achievements.length >= total) {
-                    event.preventDefault();
-                    setRevealed(true);
-                  }
-                }}
-              >
-                View More Achievements
-                <ChevronDown aria-hidden />
-              </Link>
-            </Button>
+            <Link
+              to={showAllHref}
+              preventScrollReset
+              onClick={(event) => {
+                // Everything is already here: reveal it without a round trip.
+                if (achievements.length >= total) {
+                  event.preventDefault();
+                  setRevealed(true);
+                }
+              }}
+              className={buttonVariants({ variant: "outline" })}
+            >
+              View More Achievements
+              <ChevronDown aria-hidden />
+            </Link>
           </div>
         ) : null}
       </section>
@@ -199,9 +196,9 @@ export function PublicPassportView({
           <p className="mt-2 text-muted-foreground">
             Keep every award, course and milestone in one passport that goes wherever your career does.
           </p>
-          <Button asChild size="lg" className="mt-6">
-            <Link to="/auth?mode=signup">Create Your Passport</Link>
-          </Button>
+          <Link to="/auth?mode=signup" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+            Create Your Passport
+          </Link>
         </section>
       )}
     </div>
@@ -214,9 +211,9 @@ export function PassportNotFound() {
     <div className="mx-auto max-w-md py-16 text-center">
       <h1 className="text-2xl font-bold tracking-tight">Passport not found</h1>
       <p className="mt-2 text-muted-foreground">This passport doesn&apos;t exist or is not public.</p>
-      <Button asChild className="mt-6">
-        <Link to="/">Go Home</Link>
-      </Button>
+      <Link to="/" className={buttonVariants({ className: "mt-6" })}>
+        Go Home
+      </Link>
     </div>
   );
 }

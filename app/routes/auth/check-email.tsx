@@ -3,7 +3,7 @@ import MailCheck from "lucide-react/icons/mail-check";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { resendValidator } from "#app/utils/form-validators.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
@@ -29,9 +29,9 @@ export function CheckEmailScreen({ email }: { email: string | null }) {
     >
       <div className="grid gap-6">
         <MailCheck className="mx-auto size-12 text-primary" aria-hidden />
-        <Button asChild>
-          <Link to="/auth">Back to sign in</Link>
-        </Button>
+        <Link to="/auth" className={buttonVariants()}>
+          Back to sign in
+        </Link>
         <Form method="post" {...formProps} className="grid gap-3 border-t pt-6">
           <p className="text-sm text-muted-foreground">
             No email after a few minutes? Check your spam folder, or send it again.
