@@ -462,41 +462,43 @@ export function adminDashboardPart(
   };
   const inList = (status: "pending" | "approved") =>
     and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status));
-  const members = (status: "pending" | "approved", { page, term }: MemberListRequest) => {
+  // One list's page and, for a search, how many match. Only a search counts rows; without one
+  // the organisation's column is the count (counting nothing keeps the batch's shape fixed).
+  const listQueries = (status: "pending" | "approved", { page, term }: MemberListRequest) => {
     const { where, orderBy, limit } = keyset(organizationMembers.requestedAt, organizationMembers.id, "desc", page);
     if (term === null)
-      return db
+      return {
+        page: db
+          .select(memberColumns)
+          .from(organizationMembers)
+          .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+          .where(and(inList(status), where))
+          .orderBy(...orderBy)
+          .limit(limit),
+        matches: db
+          .select({ value: count() })
+          .from(organizationMembers)
+          .where(sql`0`),
+      };
+    const search = nameSearch(db, organizationId, term);
+    return {
+      page: db
         .select(memberColumns)
-        .from(organizationMembers)
+        .from(search.found)
+        .crossJoin(organizationMembers)
         .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
-        .where(and(inList(status), where))
+        .where(and(search.membership, inList(status), where))
         .orderBy(...orderBy)
-        .limit(limit);
-    const search = nameSearch(db, organizationId, term);
-    return db
-      .select(memberColumns)
-      .from(search.found)
-      .crossJoin(organizationMembers)
-      .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
-      .where(and(search.membership, inList(status), where))
-      .orderBy(...orderBy)
-      .limit(limit);
-  };
-  // Only a search counts rows; without one the organisation's column is the count. (Counting
-  // the empty search keeps the batch's shape fixed: it reads nothing.)
-  const countMatches = (status: "pending" | "approved", term: string | null) => {
-    if (term === null)
-      return db
+        .limit(limit),
+      matches: db
         .select({ value: count() })
-        .from(organizationMembers)
-        .where(sql`0`);
-    const search = nameSearch(db, organizationId, term);
-    return db
-      .select({ value: count() })
-      .from(search.found)
-      .crossJoin(organizationMembers)
-      .where(and(search.membership, inList(status)));
+        .from(search.found)
+        .crossJoin(organizationMembers)
+        .where(and(search.membership, inList(status))),
+    };
   };
+  const pendingList = listQueries("pending", lists.pending);
+  const approvedList = listQueries("approved", lists.members);
 
   return batchPart(
     [
@@ -512,10 +514,10 @@ export function adminDashboardPart(
         .from(organizations)
         .where(eq(organizations.id, organizationId))
         .limit(1),
-      members("pending", lists.pending),
-      members("approved", lists.members),
-      countMatches("approved", lists.members.term),
-      countMatches("pending", lists.pending.term),
+      pendingList.page,
+      approvedList.page,
+      approvedList.matches,
+      pendingList.matches,
     ] as const,
     ([[organization], pending, approved, [approvedMatches], [pendingMatches]]) => {
       const cursorOf = (row: { requestedAt: Date; id: string }) => ({ key: row.requestedAt.getTime(), id: row.id });

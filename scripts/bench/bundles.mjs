@@ -43,7 +43,7 @@ export function readManifest(clientDir = CLIENT_DIR) {
   if (!name) throw new Error(`No Remix manifest in ${clientDir}/assets: run \`npm run build\` first.`);
   const source = readFileSync(join(clientDir, "assets", name), "utf8");
   const json = source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1);
-  return { manifest: JSON.parse(json) };
+  return JSON.parse(json);
 }
 
 /**
@@ -51,7 +51,7 @@ export function readManifest(clientDir = CLIENT_DIR) {
  * each file with its raw and gzip (level 9) size; `js` is the first-load gzip total.
  */
 export function routeBundle(routeId, clientDir = CLIENT_DIR) {
-  const { manifest } = readManifest(clientDir);
+  const manifest = readManifest(clientDir);
   if (!manifest.routes[routeId]) throw new Error(`No route ${routeId} in the build's manifest.`);
   const chain = [];
   for (let id = routeId; id; id = manifest.routes[id].parentId) chain.unshift(manifest.routes[id]);
