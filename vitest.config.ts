@@ -1,4 +1,20 @@
+import http from "node:http";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+
+// The pool's runtimes call back into this process (Miniflare's loopback server) for modules and
+// to push and pop isolated storage around every test. Node closes a kept-alive connection after 5
+// idle seconds; when its event loop lags under load, that close lands just as workerd sends the
+// next call on the connection, and the call fails with "Network connection lost": a test of 5 to
+// 10 seconds failed that way on both its tries and failed CI (decision 045). Servers in this
+// process serve local runtimes and test fakes only, so none of them needs Node's timeouts.
+const createServer = http.createServer;
+http.createServer = ((...args: Parameters<typeof http.createServer>) => {
+  const server = createServer(...args);
+  server.keepAliveTimeout = 0;
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  return server;
+}) as typeof http.createServer;
 
 // Unit and integration tests run inside workerd with real (local) D1, R2 and Durable Objects.
 export default defineWorkersConfig(async () => ({
@@ -17,8 +33,8 @@ export default defineWorkersConfig(async () => ({
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
     // rest of the run. A real hang still fails.
     testTimeout: 30_000,
-    // One file at a time (each in its own isolate), and one retry: under load workerd's
-    // isolated-storage connection has dropped after a passing test ("Network connection lost").
+    // The pool ignores this and starts every file of a run at once, each in a runtime of its own:
+    // scripts/test-workers.mjs (`npm run test:unit`) gives it a few files at a time (decision 045).
     fileParallelism: false,
     retry: 1,
     hookTimeout: 60_000,
