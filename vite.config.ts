@@ -2,6 +2,7 @@ import { cloudflareDevProxyVitePlugin as remixCloudflareDevProxy, vitePlugin as 
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { firstLoadChunks } from "./scripts/build/first-load-chunks.ts";
+import { licenseNoticesInOneFile } from "./scripts/build/license-notices.ts";
 import { getLoadContext } from "./workers/load-context.ts";
 
 declare module "@remix-run/cloudflare" {
@@ -43,6 +44,7 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
     }),
     tailwindcss(),
     jsonldBrowserPlatform,
+    licenseNoticesInOneFile(),
   ],
   ssr: {
     // One self-contained server bundle for production: wrangler and the Workers test pool load

@@ -7,7 +7,6 @@ import { showToast } from "#app/utils/toast.ts";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "#app/utils/media-limits.ts";
-import { readVideo } from "#app/utils/video-file.ts";
 
 // The profile's own media controls (picture, introduction video) and the browser-side video
 // check they share with the achievement form. All of them post plain forms to /profile/media,
@@ -31,6 +30,8 @@ export async function prepareVideo(input: HTMLInputElement, thumbnail: HTMLInput
     return false;
   };
   if (file.size > limit.maxBytes) return refuse(MEDIA_MESSAGES.tooLargeTitle, limit.tooLarge);
+  // Read only when a video is chosen: the reader is not part of any page's first load.
+  const { readVideo } = await import("#app/utils/video-file.ts");
   const video = await readVideo(file);
   if (!video) return refuse(MEDIA_MESSAGES.durationTitle, MEDIA_MESSAGES.duration);
   if (limit.maxSeconds && video.duration > limit.maxSeconds)
