@@ -3,7 +3,7 @@ import { createDb, type Db } from "#db/client.ts";
 import { createAuth, type Auth, type SessionData, type SessionUser } from "#app/utils/auth.server.ts";
 import { readEnv, type AppEnv } from "#app/utils/env.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
-import { readSignedIn, type SignedIn } from "#app/utils/viewer-session.server.ts";
+import { authSettingsOf, readSignedIn, type SignedIn } from "#app/utils/viewer-session.server.ts";
 import { isSafeMethod } from "./middleware/security.ts";
 
 export interface CloudflareContext {
@@ -91,13 +91,16 @@ export function getLoadContext({
   const getAuth = () => (auth ??= createAuth({ db: d1.db(), env, origin: new URL(request.url).origin }));
   let signedIn: Promise<SignedIn | null> | undefined;
   const getSignedIn = ({ withBell = false } = {}) =>
-    (signedIn ??= readSignedIn({
-      request,
-      auth: getAuth(),
-      db: d1.db(),
-      requestId,
-      withBell: withBell && isSafeMethod(request.method),
-    }));
+    (signedIn ??= authSettingsOf(env, new URL(request.url).origin, getAuth).then((settings) =>
+      readSignedIn({
+        request,
+        settings,
+        auth: getAuth,
+        db: d1.db(),
+        requestId,
+        withBell: withBell && isSafeMethod(request.method),
+      }),
+    ));
   const getSession = () => getSignedIn().then((read) => read?.session ?? null);
   return {
     cloudflare: context.cloudflare,
