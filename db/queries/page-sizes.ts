@@ -3,7 +3,7 @@
 
 /** Every paged list's page size, in one place. */
 export const PAGE_SIZES = {
-  teamMembers: 50,
+  teamMembers: 25,
   pendingRequests: 20,
   // The organisation directory and its search.
   organizations: 20,

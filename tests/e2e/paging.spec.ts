@@ -3,14 +3,14 @@ import { createOrganisation, uniqueName } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
 import { leaveSite, seedMembers } from "./seed-sql.ts";
 
-const PAGE = 50; // PAGE_SIZES.teamMembers
+const PAGE = 25; // PAGE_SIZES.teamMembers
 
 async function organisationWithManyMembers(page: Page) {
   const { organizationId } = await createOrganisation(page, { adminName: "Pia Pages", name: uniqueName("Crewed") });
   await leaveSite(page);
   seedMembers(
     organizationId,
-    Array.from({ length: 60 }, (_, i) => ({
+    Array.from({ length: PAGE + 10 }, (_, i) => ({
       name: `Crew ${String(i).padStart(2, "0")}`,
       approvedAt: Date.UTC(2024, 0, 1) + i * 60_000,
     })),
@@ -27,14 +27,14 @@ for (const javaScriptEnabled of [true, false]) {
 
     test("next, previous and a name search, with the count in view", async ({ page }) => {
       await organisationWithManyMembers(page);
-      await expect(pager(page)).toContainText(`Showing ${PAGE} of 61 members`);
+      await expect(pager(page)).toContainText(`Showing ${PAGE} of ${PAGE + 11} members`);
       await expect(members(page)).toHaveCount(PAGE);
       // Newest first: the admin's own membership is today's, the crew joined in 2024.
       await expect(members(page).first()).toContainText("Pia Pages");
-      await expect(members(page).nth(1)).toContainText("Crew 59");
+      await expect(members(page).nth(1)).toContainText(`Crew ${PAGE + 9}`);
 
       await pager(page).getByRole("link", { name: "Next" }).click();
-      await expect(pager(page)).toContainText("Showing 11 of 61 members");
+      await expect(pager(page)).toContainText(`Showing 11 of ${PAGE + 11} members`);
       await expect(members(page).first()).toContainText("Crew 10");
       await expect(members(page).last()).toContainText("Crew 00");
       await expect(pager(page).getByRole("link", { name: "Next" })).toHaveCount(0);
