@@ -8,10 +8,20 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
-import { CreateOrganization } from "./create-organization.tsx";
+import { lazy, Suspense } from "react";
 import { DashboardHeader } from "./dashboard-header.tsx";
-import { OrganizationList, OrganizationSearch, type DirectoryPage } from "./organization-directory.tsx";
+import type { DirectoryPage } from "./organization-directory.tsx";
+import { OrganisationsSection as OrganisationsSectionNow } from "./organisations-section.tsx";
 import { StatCards } from "./stat-cards.tsx";
+
+/**
+ * Finding or creating an organisation shows only to someone without an active one: an admin's or
+ * a member's dashboard never loads its code (decision 046). The server renders it at once; in the
+ * browser it hydrates when its chunk arrives, the server's markup standing until then.
+ */
+const OrganisationsSection = import.meta.env.SSR
+  ? OrganisationsSectionNow
+  : lazy(() => import("./organisations-section.tsx").then((module) => ({ default: module.OrganisationsSection })));
 
 type Summary = {
   total: number;
@@ -98,18 +108,9 @@ export function PersonalDashboard({
       </Card>
 
       {active ? null : (
-        <section aria-labelledby="organisations-title" className="grid gap-4">
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <h2 id="organisations-title" className="text-xl font-semibold">
-              Organisations
-            </h2>
-            {viewer.userType === "organization" ? <CreateOrganization /> : null}
-          </div>
-          {viewer.userType === "individual" ? (
-            <OrganizationSearch term={directory?.term ?? null} error={searchError} />
-          ) : null}
-          {directory ? <OrganizationList directory={directory} /> : null}
-        </section>
+        <Suspense fallback={null}>
+          <OrganisationsSection directory={directory} searchError={searchError} />
+        </Suspense>
       )}
     </div>
   );

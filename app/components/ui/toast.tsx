@@ -1,6 +1,5 @@
 import * as React from "react";
 import { Toast as ToastPrimitive } from "radix-ui";
-import { cva, type VariantProps } from "class-variance-authority";
 import X from "lucide-react/icons/x";
 import { cn } from "#app/utils/cn.ts";
 
@@ -21,26 +20,18 @@ export const ToastViewport = React.forwardRef<
 ));
 ToastViewport.displayName = ToastPrimitive.Viewport.displayName;
 
-export const toastVariants = cva(
-  "group pointer-events-auto relative flex w-full items-center justify-between gap-4 overflow-hidden rounded-md border p-4 pr-8 shadow-lg transition-opacity duration-200 data-[state=closed]:opacity-0 data-[state=open]:opacity-100 data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none",
-  {
-    variants: {
-      variant: {
-        default: "border-border bg-background text-foreground",
-        destructive: "destructive border-destructive bg-destructive text-destructive-foreground",
-      },
-    },
-    defaultVariants: {
-      variant: "default",
-    },
-  },
-);
+const TOAST =
+  "group pointer-events-auto relative flex w-full items-center justify-between gap-4 overflow-hidden rounded-md border p-4 pr-8 shadow-lg transition-opacity duration-200 data-[state=closed]:opacity-0 data-[state=open]:opacity-100 data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none";
+const VARIANTS = {
+  default: "border-border bg-background text-foreground",
+  destructive: "destructive border-destructive bg-destructive text-destructive-foreground",
+} as const;
 
 export const Toast = React.forwardRef<
   React.ElementRef<typeof ToastPrimitive.Root>,
-  React.ComponentPropsWithoutRef<typeof ToastPrimitive.Root> & VariantProps<typeof toastVariants>
+  React.ComponentPropsWithoutRef<typeof ToastPrimitive.Root> & { variant?: keyof typeof VARIANTS | null }
 >(({ className, variant, ...props }, ref) => (
-  <ToastPrimitive.Root ref={ref} className={cn(toastVariants({ variant }), className)} {...props} />
+  <ToastPrimitive.Root ref={ref} className={cn(TOAST, VARIANTS[variant ?? "default"], className)} {...props} />
 ));
 Toast.displayName = ToastPrimitive.Root.displayName;
 
