@@ -5,7 +5,7 @@
 // outside production only). Writes bench/scale.md and exits 1 when a budget is missed (and says
 // which), 2 when the run itself failed. Not part of `npm test`.
 //
-// Environment: BENCH_PORT (8811), BENCH_STATIC_SAMPLES of the static asset (50), BENCH_SAMPLES per page (7),
+// Environment: BENCH_PORT (8811), BENCH_STATIC_SAMPLES of the static asset (50), BENCH_SAMPLES per page (25),
 // BENCH_GIVES (20 achievements given), BENCH_SKIP_BUILD=1 to reuse build/,
 // BENCH_SKIP_SEED=1 to reuse the seeded state in .wrangler/bench-scale.
 import { execFileSync } from "node:child_process";
@@ -33,7 +33,7 @@ const config = {
   /** Requests of the static asset: many, as each is quick and one slow answer moves a small sample. */
   staticSamples: Number(process.env.BENCH_STATIC_SAMPLES ?? 50),
   /** Requests per page, one at a time (after a warm-up). */
-  samples: Number(process.env.BENCH_SAMPLES ?? 7),
+  samples: Number(process.env.BENCH_SAMPLES ?? 25),
   gives: Number(process.env.BENCH_GIVES ?? 20),
   skipBuild: process.env.BENCH_SKIP_BUILD === "1",
   skipSeed: process.env.BENCH_SKIP_SEED === "1",
