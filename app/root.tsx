@@ -1,4 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   isRouteErrorResponse,
   Links,
@@ -41,6 +42,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return data({ toast, ...preferences }, clearHeader ? { headers: { "Set-Cookie": clearHeader } } : undefined);
 }
+
+/**
+ * A revalidation that is neither a navigation nor a submission (the subscription control reading
+ * the members list again while checkout is open in another tab) leaves the root's loader out: it
+ * would take the toast cookie another tab's redirect has just set for its own next page, and that
+ * tab would never show it. The toast waits for the next navigation instead.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => (!formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
