@@ -4,7 +4,7 @@ import { cn } from "#app/utils/cn.ts";
 /**
  * Each variant and size is a component class of app/styles/app.css (`.btn-*`), so a button's
  * classes are a lookup, not a merge (class-variance-authority's job ended with decision 042, and
- * its 0.4 kB left every page's first load, decision 046). A link that looks like a button takes
+ * its 0.2 kB left every page's first load, decision 046). A link that looks like a button takes
  * them directly: `<Link className={buttonVariants({ variant: "outline" })}>` (no `asChild`:
  * radix's Slot cost the dashboard 1.3 kB of its first load, decision 043).
  */
