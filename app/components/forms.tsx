@@ -4,33 +4,9 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { cn } from "#app/utils/cn.ts";
+import { FieldError } from "./form-messages.tsx";
 
 export { getFormProps };
-
-/**
- * A field's message. Its line is always there, so a message appearing on blur never moves the
- * submit button away from the pointer that is about to click it.
- */
-export function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
-  return (
-    <p id={id} className="-mt-1 min-h-5 text-sm font-medium text-destructive">
-      {errors?.[0]}
-    </p>
-  );
-}
-
-/** Errors of the whole form (wrong password, rate limit), announced when they appear. */
-export function FormError({ errors }: { errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <p
-      role="alert"
-      className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm font-medium text-destructive"
-    >
-      {errors[0]}
-    </p>
-  );
-}
 
 type InputType = Parameters<typeof getInputProps>[1]["type"];
 

@@ -17,9 +17,7 @@ import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { BioForm as BioFormNow } from "#app/components/passport/bio-form.tsx";
-import { IntroVideo } from "#app/components/passport/intro-video.tsx";
-import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
-import { Avatar, AvatarFallback, AvatarImage } from "#app/components/ui/avatar.tsx";
+import { ProfileMedia as ProfileMediaNow } from "#app/components/passport/profile-media.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -48,6 +46,7 @@ import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { updateBio } from "#db/queries/profiles.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
+import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
@@ -193,7 +192,9 @@ export default function OwnPassport() {
         </CardContent>
       </Card>
 
-      <ProfileMedia viewer={viewer} />
+      <Suspense fallback={<LoadAtOnce />}>
+        <ProfileMedia viewer={viewer} />
+      </Suspense>
 
       <Biography bio={viewer.bio} />
 
@@ -340,6 +341,13 @@ function CredentialLinks({ id, title }: { id: string; title: string }) {
   );
 }
 
+/** The picture and video uploaders: rendered on the server, hydrated after the first interaction (decision 049). */
+const ProfileMedia = import.meta.env.SSR
+  ? ProfileMediaNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/passport/profile-media.tsx").then((module) => ({ default: module.ProfileMedia })),
+    );
+
 const loadBioForm = () => import("#app/components/passport/bio-form.tsx");
 /** The form loads when Edit is first pointed at or pressed; the server renders it at once (docs/decisions/039). */
 const BioForm = import.meta.env.SSR
@@ -387,29 +395,6 @@ function Biography({ bio }: { bio: string | null }) {
         ) : (
           <p className="text-muted-foreground">No biography yet. Click Edit to add one.</p>
         )}
-      </CardContent>
-    </Card>
-  );
-}
-
-/** The owner's picture and introduction video, with their upload controls. */
-function ProfileMedia({ viewer }: { viewer: ReturnType<typeof useViewer> }) {
-  return (
-    <Card>
-      <CardContent className="grid gap-6 pt-6 sm:grid-cols-2">
-        <div className="flex min-w-0 flex-wrap items-center gap-4">
-          <Avatar className="size-20">
-            {viewer.avatarUrl ? <AvatarImage src={viewer.avatarUrl} alt="" width={80} height={80} /> : null}
-            <AvatarFallback className="text-xl font-semibold">
-              {viewer.fullName.slice(0, 1).toUpperCase()}
-            </AvatarFallback>
-          </Avatar>
-          <AvatarUploader redirectTo="/passport" />
-        </div>
-        <div className="grid min-w-0 gap-3">
-          <IntroVideo url={viewer.introVideoUrl} thumbnailUrl={viewer.introVideoThumbnailUrl} />
-          <IntroVideoUploader introVideoUrl={viewer.introVideoUrl} redirectTo="/passport" />
-        </div>
       </CardContent>
     </Card>
   );

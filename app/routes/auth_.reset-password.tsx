@@ -3,7 +3,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import XCircle from "lucide-react/icons/circle-x";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { FormError, TextField } from "#app/components/forms.tsx";
+import { FormError } from "#app/components/form-messages.tsx";
+import { TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";

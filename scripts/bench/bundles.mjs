@@ -19,18 +19,6 @@ export const CLIENT_DIR = "build/client";
 
 /** Issue 19: the pages people use every day load at most this much JavaScript (gzip) at first. */
 export const SIGNED_IN_JS_BUDGET = 100 * 1024;
-/**
- * What `npm test` holds them to until the budget is met: the figure reached so far (docs/decisions/043
- * says what is left: the framework, the pages' own code, Conform on /settings), so nothing grows back.
- * Lower it with every cut; it meets SIGNED_IN_JS_BUDGET when the issue is done. 110 KiB since the
- * license notices moved to one file, the video reader and the personal dashboard's Organisations
- * section came to load when used and class-variance-authority left (decision 046; /settings
- * 109.9 KiB, /passport 101.4, /dashboard 99.6), after the first load came in three chunks, the lazy
- * forms' fields stopped riding along with their dialogs' triggers and radix's Slot and Label left
- * (decision 043), tailwind-merge left the browser (decision 042), the forms' schemas and the
- * dialogs' forms came to load on first use and terser to minify (decision 039).
- */
-export const SIGNED_IN_JS_CEILING = 110 * 1024;
 
 /** The signed-in pages of issue 19 and the deepest Remix route each one renders. */
 export const SIGNED_IN_ROUTES = [

@@ -53,6 +53,79 @@ test.describe("settings", () => {
     await expect(page).toHaveURL("/dashboard");
   });
 
+  test("the forms load their code on the first interaction, keep what was typed, then check in the browser", async ({
+    page,
+  }) => {
+    await signUpAndConfirm(page, { name: "Sam Rivers" });
+    // Once the test starts typing, the forms' chunk is held until the test lets it go: typing
+    // happens while the forms are still the server's markup (decision 049).
+    let holding = false;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const chunkRequests: string[] = [];
+    await page.route(/\/assets\/settings-forms-[\w-]+\.js$/, async (route) => {
+      chunkRequests.push(route.request().url());
+      if (holding) await held;
+      await route.continue();
+    });
+    await page.goto("/settings", { waitUntil: "networkidle" });
+    await expect(page.getByTitle("Toggle sidebar (Ctrl+B)")).toBeVisible();
+    expect(chunkRequests, "nothing asked for the forms' code before anyone used the page").toEqual([]);
+
+    holding = true;
+    const bio = page.getByLabel("Bio");
+    await bio.click();
+    await bio.pressSequentially("Typed before the code came.");
+    expect(chunkRequests).toHaveLength(1);
+    const posts: string[] = [];
+    page.on("request", (request) => request.method() === "POST" && posts.push(request.url()));
+    letGo();
+    // Hydrated in place: React owns the field now, and what was typed is still there.
+    await page.waitForFunction(() =>
+      Object.keys(document.getElementById("update-profile") ?? {}).some((key) => key.startsWith("__react")),
+    );
+    await expect(bio).toHaveValue("Typed before the code came.");
+
+    await page.getByLabel("Full Name").fill("");
+    await page.getByLabel("Full Name").press("Tab");
+    await expect(page.getByText("Name is required")).toBeVisible();
+    expect(posts, "the browser checked the field; nothing was sent").toEqual([]);
+  });
+
+  test("a page update that comes before the forms' code leaves working forms and no error", async ({ page }) => {
+    await signUpAndConfirm(page);
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    await page.route(/\/assets\/settings-forms-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/settings", { waitUntil: "networkidle" });
+    await expect(page.getByTitle("Toggle sidebar (Ctrl+B)")).toBeVisible();
+    // Ctrl+B is the first interaction (the forms' code is asked for, and held) and saves the
+    // sidebar's state, after which the page's data is loaded again: an update for the forms.
+    const reloaded = page.waitForResponse((response) => response.url().includes("/settings.data"));
+    await page.keyboard.press("Control+b");
+    await reloaded;
+    letGo();
+    await page.getByLabel("Full Name").fill("");
+    await page.getByLabel("Full Name").press("Tab");
+    await expect(page.getByText("Name is required")).toBeVisible();
+  });
+
+  test("reached from the sidebar, the forms are ready at once", async ({ page }) => {
+    await signUpAndConfirm(page);
+    await page.goto("/passport");
+    await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    const posts: string[] = [];
+    page.on("request", (request) => request.method() === "POST" && posts.push(request.url()));
+    await page.getByLabel("Full Name").fill("");
+    await page.getByLabel("Full Name").press("Tab");
+    await expect(page.getByText("Name is required")).toBeVisible();
+    expect(posts).toEqual([]);
+  });
+
   test("beta feedback is sent", async ({ page }) => {
     await signUpAndConfirm(page);
     await page.goto("/settings");

@@ -1,14 +1,15 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useLocation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { FieldError, FormError, TextareaField, TextField } from "#app/components/forms.tsx";
+import { FieldError, FormError } from "#app/components/form-messages.tsx";
+import { TextareaField, TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/native-select.tsx";
-import { acceptImageSize, prepareVideo } from "#app/components/media-inputs.tsx";
+import { acceptImageSize, prepareVideo } from "#app/utils/media-checks.ts";
 import type { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { giveAchievementValidator, selfAchievementValidator } from "#app/utils/form-validators.ts";
 import { IMAGE_MIME_TYPES, MEDIA_LIMITS, VIDEO_MIME_TYPES } from "#app/utils/media-limits.ts";

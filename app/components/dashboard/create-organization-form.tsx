@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
-import { FormError, TextareaField, TextField } from "#app/components/forms.tsx";
+import { FormError } from "#app/components/form-messages.tsx";
+import { TextareaField, TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { FormDialogCancel } from "#app/components/form-dialog.tsx";
 import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";

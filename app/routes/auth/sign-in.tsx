@@ -1,6 +1,7 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { FormError, TextField } from "#app/components/forms.tsx";
+import { FormError } from "#app/components/form-messages.tsx";
+import { TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Label } from "#app/components/ui/label.tsx";
