@@ -2,18 +2,17 @@ import { Link } from "@remix-run/react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { ANALYTICS_RANGES, DAY_MS, NEEDS_RECOGNITION_DAYS, type AnalyticsRange } from "#app/utils/analytics.ts";
 import { cn } from "#app/utils/cn.ts";
+import { formatDayMonth, formatMonthYear } from "#app/utils/dates.ts";
 import type { RecognitionAnalytics } from "#db/queries/analytics.ts";
 import { BarChart, type Bar } from "./bar-chart.tsx";
 
-const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-const month = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" });
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 function bucketLabel(analytics: RecognitionAnalytics, start: number) {
-  if (analytics.bucket === "day") return day.format(start);
-  if (analytics.bucket === "month") return month.format(start);
+  if (analytics.bucket === "day") return formatDayMonth(start);
+  if (analytics.bucket === "month") return formatMonthYear(start);
   const end = Math.min(start + 7 * DAY_MS, analytics.end) - DAY_MS;
-  return end === start ? day.format(start) : `${day.format(start)} – ${day.format(end)}`;
+  return end === start ? formatDayMonth(start) : `${formatDayMonth(start)} – ${formatDayMonth(end)}`;
 }
 
 /** "Up 2 (+50%) on the previous 30 days", in words a screen reader reads as they are. */
@@ -29,7 +28,7 @@ export function AnalyticsPanel({ analytics }: { analytics: RecognitionAnalytics 
   const { range, total, previousTotal, needsRecognition, topRecognisers } = analytics;
   const per = analytics.bucket === "day" ? "per day" : analytics.bucket === "week" ? "per week" : "per month";
   const series: Bar[] = analytics.series.map((bar) => ({ label: bucketLabel(analytics, bar.start), count: bar.count }));
-  const trend: Bar[] = analytics.trend.map((bar) => ({ label: month.format(bar.start), count: bar.count }));
+  const trend: Bar[] = analytics.trend.map((bar) => ({ label: formatMonthYear(bar.start), count: bar.count }));
   const hidden = needsRecognition.total - needsRecognition.members.length;
 
   return (
