@@ -1,8 +1,9 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { Suspense, type ReactNode } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { ConfirmDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
 import { Button, type ButtonProps, buttonVariants } from "#app/components/ui/button.tsx";
+import { useFormReply } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 /**
@@ -40,8 +41,13 @@ export function ConfirmAction({
   const location = useLocation();
   const searchParams = new URLSearchParams(location.search);
   // Closed again whenever the page moves on, also when the action redirects back to this same
-  // page (a reset link stays on the dashboard; a removed row would simply unmount).
-  const { mounted, triggerProps, frameProps } = useLazyDialog({ onOpenChange, closeOn: location.key });
+  // page (a reset link stays on the dashboard; a removed row would simply unmount). A refused
+  // answer to this confirmation (a wrong password) keeps it open, its message beside the field:
+  // the answer is a new location too, so the dialog follows the last location that was not one.
+  const refused = useFormReply(id);
+  const [closeOn, setCloseOn] = useState(location.key);
+  if (!refused && closeOn !== location.key) setCloseOn(location.key);
+  const { mounted, triggerProps, frameProps } = useLazyDialog({ onOpenChange, closeOn });
   const confirmForm = (
     // With extra inputs (children), a refused answer must show this confirmation again, with its
     // error: without JavaScript that takes the ?confirm= of the page's address.

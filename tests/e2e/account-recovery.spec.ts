@@ -90,6 +90,11 @@ for (const javaScriptEnabled of [true, false]) {
       };
       await deleteWith("wrong-password-1");
       await expect(page.getByText("Password is incorrect").first()).toBeVisible();
+      // With JavaScript the refusal keeps the dialog open, the message under its field.
+      if (javaScriptEnabled)
+        await expect(
+          page.getByRole("alertdialog", { name: "Permanently delete all data?" }).getByText("Password is incorrect"),
+        ).toBeVisible();
       await deleteWith(PASSWORD);
       await expect(page.getByRole("heading", { name: "Account Purged" })).toBeVisible();
 
