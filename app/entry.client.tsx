@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { listenForFirstInteraction } from "./utils/after-interaction.tsx";
+import { listenForFirstInteraction } from "./utils/first-interaction.ts";
 
 listenForFirstInteraction();
 

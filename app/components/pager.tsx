@@ -4,6 +4,7 @@ import ChevronRight from "lucide-react/icons/chevron-right";
 import Search from "lucide-react/icons/search";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { formatCount } from "#app/utils/format-count.ts";
 
 /** The current query without this list's own parameters (`{prefix}q`, `after`, `before`). */
 function otherParams(search: string, prefix: string, keep: string[] = []) {
@@ -42,7 +43,7 @@ export function Pager({
   return (
     <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-2 pt-3">
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {`Showing ${shown.toLocaleString("en-GB")} of ${total.toLocaleString("en-GB")} ${noun}`}
+        {`Showing ${formatCount(shown)} of ${formatCount(total)} ${noun}`}
       </p>
       {previous || next ? (
         <div className="flex gap-2">
