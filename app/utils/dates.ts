@@ -27,20 +27,26 @@ export function formatLongDate(isoDate: string) {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
+/** A moment's UTC day, short month name and year. */
+function shortParts(value: Date | string | number) {
+  const date = new Date(value);
+  return { day: date.getUTCDate(), month: SHORT_MONTHS[date.getUTCMonth()], year: date.getUTCFullYear() };
+}
+
 /** A moment as "5 Mar 2025" (UTC). */
 export function formatShortDate(value: Date | string | number) {
-  const date = new Date(value);
-  return `${date.getUTCDate()} ${SHORT_MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  const { day, month, year } = shortParts(value);
+  return `${day} ${month} ${year}`;
 }
 
 /** A moment's day as "5 Mar" (UTC). */
 export function formatDayMonth(value: Date | string | number) {
-  const date = new Date(value);
-  return `${date.getUTCDate()} ${SHORT_MONTHS[date.getUTCMonth()]}`;
+  const { day, month } = shortParts(value);
+  return `${day} ${month}`;
 }
 
 /** A moment's month as "Mar 2025" (UTC). */
 export function formatMonthYear(value: Date | string | number) {
-  const date = new Date(value);
-  return `${SHORT_MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  const { month, year } = shortParts(value);
+  return `${month} ${year}`;
 }
