@@ -6,9 +6,9 @@ import { Pager } from "#app/components/pager.tsx";
 import { GivenAchievements } from "#app/components/dashboard/given-achievements.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { defineIntent, runIntent } from "#app/utils/intent.server.ts";
 import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
-import { requireViewer } from "#app/utils/session.server.ts";
+import { requireViewer, type Viewer } from "#app/utils/session.server.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 
@@ -28,13 +28,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { organizationName: active.name, rows, next, previous, total };
 }
 
+/** An admin of the credential's issuer revokes it; the organisation comes from the credential's row. */
+const revokeIntent = defineIntent<Viewer, typeof revokeSchema>({
+  schema: revokeSchema,
+  failureTitle: "Error",
+  run: async ({ credentialId }, { context, viewer }) => ({
+    toast: await revokeGivenCredential(context, viewer.id, credentialId),
+  }),
+});
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const parsed = revokeSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
-  const toast = await revokeGivenCredential(context, viewer.id, parsed.data.credentialId);
   const url = new URL(request.url);
-  return redirectWithToast(context.env, request, `${url.pathname}${url.search}`, toast);
+  return runIntent(
+    { request, context },
+    { revoke: revokeIntent },
+    {
+      viewer,
+      fields: await request.formData(),
+      back: `${url.pathname}${url.search}`,
+    },
+  );
 }
 
 export default function GivenAchievementsPage() {

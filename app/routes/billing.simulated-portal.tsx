@@ -7,11 +7,10 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
-import { requireMembershipForAdmin } from "#app/services/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { cancelMemberSubscription } from "#app/services/subscriptions.server.ts";
-import { ToastError } from "#app/utils/form-reply.server.ts";
-import { findMembershipOf } from "#db/queries/memberships.ts";
+import { cancelMemberSubscription, subscriptionOf } from "#app/services/subscriptions.server.ts";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { asResponse, withHttpErrors } from "#app/utils/form-reply.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Simulated customer portal · ${PRODUCT_NAME}` }];
 
@@ -27,9 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
   const membershipId = membershipIdOf(new URL(request.url).searchParams.get("membershipId"));
-  const { organizationId, userId } = await requireMembershipForAdmin(context, viewer.id, membershipId);
-  const membership = await findMembershipOf(context.db, { userId, organizationId });
-  if (!membership) throw new Response("Membership not found", { status: 404 });
+  const membership = await withHttpErrors(subscriptionOf(context, viewer.id, membershipId));
   return {
     membershipId,
     memberName: membership.memberName,
@@ -50,8 +47,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await cancelMemberSubscription(context, viewer.id, membershipId),
     );
   } catch (error) {
-    if (error instanceof ToastError) return redirectWithToast(context.env, request, "/dashboard", error.toast);
-    throw error;
+    if (error instanceof Refusal) return redirectWithToast(context.env, request, "/dashboard", error.toast);
+    throw asResponse(error);
   }
 }
 

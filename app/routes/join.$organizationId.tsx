@@ -13,6 +13,7 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { joinByInvite } from "#app/services/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { loadInvite } from "#db/queries/organizations.ts";
+import { withHttpErrors } from "#app/utils/form-reply.server.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.organization ? `Join ${data.organization.name}` : "Failed to join"} · ${PRODUCT_NAME}` },
@@ -51,7 +52,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const id = organizationIdSchema.safeParse(params.organizationId);
   const code = codeFrom((await request.formData()).get("code"));
-  const joined = id.success ? await joinByInvite(context, viewer, id.data, code) : null;
+  const joined = id.success ? await withHttpErrors(joinByInvite(context, viewer, id.data, code)) : null;
   if (!joined) return data({ joined: false as const }, { status: 404 });
   const { organization, outcome } = joined;
   if (outcome === "already-member") {

@@ -5,6 +5,7 @@ import { LogoHeader } from "#app/components/logo.tsx";
 import { AvatarUploader, IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { readPublicPassport } from "#app/services/public-passport.server.ts";
+import { readerOf } from "#app/utils/session.server.ts";
 import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { Pager } from "#app/components/pager.tsx";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
@@ -45,7 +46,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = showAll
     ? pageRequestFrom(searchParams, "", PAGE_SIZES.passport)
     : { size: PUBLIC_PASSPORT_INITIAL_ENTRIES };
-  const found = await readPublicPassport(request, context, params.userId, page);
+  const found = await readPublicPassport(context, {
+    userIdParam: params.userId,
+    page,
+    origin: context.env.APP_URL ?? request.url,
+    readerId: readerOf(request, context),
+  });
   if (!found)
     return data({ passport: null, showAll, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
   return { ...found, showAll };

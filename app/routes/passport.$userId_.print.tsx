@@ -5,6 +5,7 @@ import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
 import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { readPublicPassport } from "#app/services/public-passport.server.ts";
+import { readerOf } from "#app/utils/session.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { usePrintOnArrival } from "#app/utils/use-print-on-arrival.ts";
 import { PAGE_SIZES } from "#db/queries/paging.ts";
@@ -27,13 +28,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // One address, the cached one: a query string would make every variant a fresh full render.
   const url = new URL(request.url);
   if (url.search) throw redirect(url.pathname, 301);
-  const found = await readPublicPassport(
-    request,
-    context,
-    params.userId,
-    { size: PAGE_SIZES.printChunk },
-    { everything: true },
-  );
+  const found = await readPublicPassport(context, {
+    userIdParam: params.userId,
+    page: { size: PAGE_SIZES.printChunk },
+    origin: context.env.APP_URL ?? request.url,
+    readerId: readerOf(request, context),
+    everything: true,
+  });
   if (!found) return data({ passport: null, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
   return found;
 }

@@ -3,6 +3,7 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { exportArchive, exportFileName, readPersonData } from "#app/services/data-export.server.ts";
 import { consumeUserRateLimit } from "#app/utils/rate-limit.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
+import { withHttpErrors } from "#app/utils/form-reply.server.ts";
 
 // POST /settings/export: "Download my data", the signed-in person's own data as one ZIP. A POST
 // (from Settings' form, same origin only) because it is rate limited: a link could be followed
@@ -20,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
   const origin = context.env.APP_URL ?? new URL(request.url).origin;
-  const data = await readPersonData(context, viewer.id);
+  const data = await withHttpErrors(readPersonData(context, viewer.id));
   return new Response(exportArchive(context, data, origin), {
     headers: {
       "Content-Type": "application/zip",

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ServiceContext } from "./context.server.ts";
 import { subDays } from "date-fns";
 import type { Db } from "#db/client.ts";
 import {
@@ -8,6 +8,7 @@ import {
   findAchievementMediaOf,
   deleteInBatches,
   deleteUnconfirmedAccountsBefore,
+  reactivateAccount,
 } from "#db/queries/accounts.ts";
 import { sql } from "drizzle-orm";
 import { revokeCredentialsOfUser } from "#db/queries/credentials.ts";
@@ -23,7 +24,7 @@ import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media
  * Why this account may not be archived yet, or null. Archiving removes its roles, so an
  * organisation whose only admin it is would be left with nobody to run it.
  */
-export async function archiveRefusal(context: Pick<AppLoadContext, "db">, userId: string) {
+export async function archiveRefusal(context: Pick<ServiceContext, "db">, userId: string) {
   const organizations = await findSoleAdminOrganizations(context.db, { userId });
   if (organizations.length === 0) return null;
   const names = organizations.map((organization) => organization.name).join(", ");
@@ -35,13 +36,19 @@ export async function archiveRefusal(context: Pick<AppLoadContext, "db">, userId
  * Leave do; a failure there throws and nothing is archived), then hides the account, drops its
  * memberships and roles, ends its other sessions and closes its notification sockets.
  */
-export async function archiveUser(context: AppLoadContext, userId: string, keepSessionId: string | null) {
+export async function archiveUser(context: ServiceContext, userId: string, keepSessionId: string | null) {
   for (const membershipId of await findMembershipIdsOf(context.db, { userId })) {
     await cancelStripeSubscriptionOf(context, membershipId);
   }
   await archiveAccount(context.db, userId, keepSessionId);
   await invalidatePassports(context.env, userId);
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, userId));
+}
+
+/** Reactivate: the archived account is shown again (its memberships and roles stay gone). */
+export async function reactivateUser(context: ServiceContext, userId: string) {
+  await reactivateAccount(context.db, userId);
+  await invalidatePassports(context.env, userId);
 }
 
 /** Where one account's data lives, and the environment its passport's cache purge needs. */

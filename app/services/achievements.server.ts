@@ -1,7 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { z } from "zod";
 import {
   answerAchievementUpdate,
   isAwaitingAnswer,
@@ -18,14 +15,10 @@ import { notificationInsert } from "#db/queries/notifications.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
 import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
-import type { Toast } from "#app/utils/cookies.server.ts";
-import { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { requireViewer } from "#app/utils/session.server.ts";
-import { isVideoUrl } from "#app/utils/media-limits.ts";
-import { achievementFileRules, isUpload, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
-import { replyFailure, replyUnexpected, ToastError } from "#app/utils/form-reply.server.ts";
+import { AlreadySaved, NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
+import type { ServiceContext } from "./context.server.ts";
 import { announce } from "./notifications.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { emailRecognition } from "./recognition-email.server.ts";
@@ -40,16 +33,6 @@ import {
 } from "#db/queries/credentials.ts";
 import { log } from "#app/utils/log.server.ts";
 
-/**
- * The form was already saved under this submission key (a double click, a retry, a resubmitted
- * page): the caller answers as it did the first time, and whatever this request stored goes.
- */
-export class AlreadySaved extends Error {
-  constructor(readonly toast: Toast) {
-    super("already saved");
-  }
-}
-
 const GIVE_REFUSED = { title: "Error creating achievement", variant: "destructive" } as const;
 
 /**
@@ -63,7 +46,7 @@ const GIVE_REFUSED = { title: "Error creating achievement", variant: "destructiv
  * again, to say why.
  */
 export async function giveAchievement(
-  context: AppLoadContext,
+  context: ServiceContext,
   admin: { id: string; organizationId: string; organizationName: string },
   input: NewAchievement & { userId: string },
   /** The app's origin, for the link in the recipient's e-mail. */
@@ -109,7 +92,7 @@ export async function giveAchievement(
  * more (the state changed between the two reads), nothing was saved and the admin is told so.
  */
 async function whyNotGiven(
-  context: AppLoadContext,
+  context: ServiceContext,
   admin: { id: string; organizationId: string },
   input: { userId: string; submissionKey?: string | null },
   toast: Toast,
@@ -123,10 +106,10 @@ async function whyNotGiven(
     savedSubmissionQuery(db, { createdBy: admin.id, userId: input.userId, submissionKey: input.submissionKey ?? "" }),
   ]);
   refuseUnlessOrganizationAdmin(context, admin.organizationId, adminRole.length > 0, { userId: admin.id });
-  if (member?.status !== "approved") return new ToastError({ ...GIVE_REFUSED, description: "Please select a person" });
+  if (member?.status !== "approved") return new Refusal({ ...GIVE_REFUSED, description: "Please select a person" });
   const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
   if (limit && member.subscriptionStatus !== "active" && (given?.value ?? 0) >= limit) {
-    return new ToastError({
+    return new Refusal({
       ...GIVE_REFUSED,
       description: `This member has reached the ${limit} achievements included without a subscription. Subscribe them to give more.`,
     });
@@ -136,7 +119,7 @@ async function whyNotGiven(
 }
 
 export async function addSelfAchievement(
-  context: AppLoadContext,
+  context: ServiceContext,
   userId: string,
   input: NewAchievement & { company: string },
 ) {
@@ -149,14 +132,14 @@ export async function addSelfAchievement(
   return toast;
 }
 
-/** The achievement a recipient acts on, as read: 404 when absent, 403 when it is someone else's. */
+/** The achievement a recipient acts on, as read: not found when absent, forbidden when it is someone else's. */
 function ownAchievement<Row extends { userId: string }>(
-  context: AppLoadContext,
+  context: ServiceContext,
   userId: string,
   achievementId: string,
   achievement: Row | undefined,
 ) {
-  if (!achievement) throw new Response("Achievement not found", { status: 404 });
+  if (!achievement) throw new NotFound("Achievement not found");
   if (achievement.userId !== userId)
     throw forbidden(context, "not the recipient of the achievement", { userId, achievementId });
   return achievement;
@@ -181,7 +164,7 @@ const ISSUANCE_ATTEMPTS = 4;
  * records the answer, its notice and the credential with its status-list entry (decision 038).
  */
 export async function answer(
-  context: AppLoadContext,
+  context: ServiceContext,
   userId: string,
   achievementId: string,
   status: "accepted" | "rejected",
@@ -259,7 +242,7 @@ function logIssuanceFailure(achievementId: string, error: unknown) {
 }
 
 export async function changeVisibility(
-  context: AppLoadContext,
+  context: ServiceContext,
   userId: string,
   achievementId: string,
   visible: boolean,
@@ -271,124 +254,4 @@ export async function changeVisibility(
     title: visible ? "Achievement shown" : "Achievement hidden",
     description: visible ? "It is on your public passport again." : "It is no longer on your public passport.",
   } satisfies Toast;
-}
-
-/**
- * The media an achievement form brought: an uploaded picture, or a video with its cover (or the
- * browser's thumbnail when there is no cover), or else a link. Stored files left unused go.
- */
-export async function achievementMedia(upload: UploadForm, mediaUrl: string | undefined) {
-  const { media, cover, thumbnail } = Object.fromEntries(upload.files);
-  let chosen: { imageUrl: string | null; videoUrl: string | null };
-  if (media?.type.kind === "video") chosen = { videoUrl: media.url, imageUrl: (cover ?? thumbnail)?.url ?? null };
-  else if (media) chosen = { imageUrl: media.url, videoUrl: null };
-  else if (mediaUrl)
-    chosen = isVideoUrl(mediaUrl) ? { videoUrl: mediaUrl, imageUrl: null } : { imageUrl: mediaUrl, videoUrl: null };
-  else chosen = { imageUrl: null, videoUrl: null };
-  await upload.keepOnly([chosen.imageUrl, chosen.videoUrl]);
-  return chosen;
-}
-
-type AchievementSchema = typeof giveAchievementSchema | typeof selfAchievementSchema;
-type SavedMedia = { imageUrl: string | null; videoUrl: string | null };
-
-/** Reads a form that may be the Add Achievement form, its files streamed to R2 under `key`. */
-export function readAchievementUpload(request: Request, context: AppLoadContext, key: FileRule["key"]) {
-  return readUploadForm(request, context.cloudflare.env.MEDIA, achievementFileRules(key));
-}
-
-/**
- * Validates an Add Achievement form and saves it with `save`. A refused submission answers 400
- * with every message and the typed values, leaving nothing in R2; so does a save that fails,
- * under the spec's `failureTitle` ('Error creating achievement', 'Error adding achievement').
- */
-export async function submitAchievementForm<Schema extends AchievementSchema>(
-  context: AppLoadContext,
-  upload: UploadForm,
-  { schema, failureTitle }: { schema: Schema; failureTitle: string },
-  save: (value: z.output<Schema>, media: SavedMedia) => Promise<Toast>,
-) {
-  const submission = parseWithZod(upload.fields, { schema });
-  // The form's id comes first in its body, so it is known even when a file further on is refused.
-  const formId = String(upload.fields.get("formId") ?? "");
-  if (upload.error) {
-    await upload.discard();
-    const { title, description, field = "media", unexpected } = upload.error;
-    // A storage failure is not the file's fault: the form's own title, and no field blamed.
-    if (unexpected)
-      return {
-        refused: replyFailure({
-          formId,
-          submission,
-          status: 500,
-          toast: { title: failureTitle, description },
-          formErrors: [description],
-        }),
-      };
-    return {
-      refused: replyFailure({
-        formId,
-        submission,
-        toast: { title, description },
-        fieldErrors: { [field]: [description] },
-      }),
-    };
-  }
-  if (submission.status !== "success") {
-    await upload.discard();
-    return { refused: replyFailure({ formId, submission }) };
-  }
-  try {
-    const media = await achievementMedia(upload, (submission.value as { mediaUrl?: string }).mediaUrl);
-    return { toast: await upload.use(() => save(submission.value as z.output<Schema>, media)) };
-  } catch (error) {
-    // A resubmission: use() has deleted this request's files; the first one's stay with its row.
-    if (error instanceof AlreadySaved) return { toast: error.toast };
-    // use() has deleted the files when the save failed; this covers a failure before it.
-    await upload.discard().catch(() => {});
-    return {
-      refused: replyUnexpected(error, { title: failureTitle, formId, submission, requestId: context.requestId }),
-    };
-  }
-}
-
-export const AUTHENTICATION_REQUIRED = {
-  title: "Authentication required",
-  description: "Please sign in to add achievements.",
-} as const;
-
-/**
- * The signed-in viewer of a page with an Add Achievement dialog. When the session has expired
- * by the time the dialog is submitted, the spec's 'Authentication required' toast explains it:
- * with JavaScript the page stays as it is (single fetch does not revalidate after a 4xx), the
- * dialog open with what was typed; a plain form post goes on to sign in with that toast. No file
- * of a signed-out caller is stored: only the text fields before the first file are read.
- */
-export async function requireViewerForAchievementForm(request: Request, context: AppLoadContext) {
-  try {
-    return await requireViewer(request, context);
-  } catch (error) {
-    const signIn = error instanceof Response ? error.headers.get("Location") : null;
-    if (!signIn?.startsWith("/auth?") || !isUpload(request)) throw error;
-    const upload = await readUploadForm(request, context.cloudflare.env.MEDIA, {});
-    await upload.discard();
-    const intent = upload.fields.get("intent");
-    const schema =
-      intent === "give-achievement"
-        ? giveAchievementSchema
-        : intent === "add-self-achievement"
-          ? selfAchievementSchema
-          : null;
-    if (!schema) throw error;
-    // A document navigation (no script, or an old browser) cannot keep the page: sign in first.
-    if ((request.headers.get("Sec-Fetch-Mode") ?? "navigate") === "navigate") {
-      throw await redirectWithToast(context.env, request, signIn, AUTHENTICATION_REQUIRED);
-    }
-    throw replyFailure({
-      formId: String(upload.fields.get("formId") ?? ""),
-      submission: parseWithZod(upload.fields, { schema }),
-      toast: AUTHENTICATION_REQUIRED,
-      status: 401,
-    });
-  }
 }

@@ -1,4 +1,5 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { NotFound } from "#app/utils/domain-errors.server.ts";
+import type { ServiceContext } from "./context.server.ts";
 import {
   findExportProfile,
   listExportFeedback,
@@ -18,7 +19,7 @@ import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 // files under media/ and their signed credentials under credentials/.
 
 /** What `data.json` and `resume.json` are built from; also serves the résumé download alone. */
-export async function readPersonData(context: AppLoadContext, userId: string) {
+export async function readPersonData(context: ServiceContext, userId: string) {
   const [profile, received, given, memberships, roles, notifications, feedback] = await Promise.all([
     findExportProfile(context.db, userId),
     listReceivedAchievements(context.db, userId),
@@ -28,7 +29,7 @@ export async function readPersonData(context: AppLoadContext, userId: string) {
     listExportNotifications(context.db, userId),
     listExportFeedback(context.db, userId),
   ]);
-  if (!profile) throw new Response("Not found", { status: 404 });
+  if (!profile) throw new NotFound("Not found");
   return { profile, received, given, memberships, roles, notifications, feedback };
 }
 type PersonData = Awaited<ReturnType<typeof readPersonData>>;
@@ -44,13 +45,13 @@ export function resumeOf(data: Pick<PersonData, "profile" | "received" | "member
 }
 
 /** The résumé on its own: only the rows it is made of. */
-export async function readResume(context: AppLoadContext, userId: string, origin: string) {
+export async function readResume(context: ServiceContext, userId: string, origin: string) {
   const [profile, received, memberships] = await Promise.all([
     findExportProfile(context.db, userId),
     listReceivedAchievements(context.db, userId),
     listExportMemberships(context.db, userId),
   ]);
-  if (!profile) throw new Response("Not found", { status: 404 });
+  if (!profile) throw new NotFound("Not found");
   return resumeOf({ profile, received, memberships }, origin);
 }
 
@@ -72,7 +73,7 @@ const archivePath = (url: string | null) => {
 };
 
 /** The person's signed Open Badges credentials, as issued (decision 020), one file each. */
-async function* credentialEntries(context: AppLoadContext, userId: string): AsyncGenerator<ZipEntry> {
+async function* credentialEntries(context: ServiceContext, userId: string): AsyncGenerator<ZipEntry> {
   for await (const page of pagesOfExportCredentials(context.db, userId)) {
     for (const credential of page) {
       if (credential.json) {
@@ -87,7 +88,7 @@ export function exportFileName(now = new Date()) {
 }
 
 /** The whole export as a ZIP byte stream; media is read from R2 one file at a time. */
-export function exportArchive(context: AppLoadContext, data: PersonData, origin: string) {
+export function exportArchive(context: ServiceContext, data: PersonData, origin: string) {
   const now = new Date();
   const { profile } = data;
   const document = {

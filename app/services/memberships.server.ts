@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ServiceContext } from "./context.server.ts";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
   approveMembershipStatements,
@@ -13,13 +13,13 @@ import {
 } from "#db/queries/memberships.ts";
 import { loadInvite } from "#db/queries/organizations.ts";
 import { notificationInsert, type NewNotification } from "#db/queries/notifications.ts";
-import type { Toast } from "#app/utils/cookies.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
-import { ToastError } from "#app/utils/form-reply.server.ts";
+import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { announce } from "./notifications.server.ts";
 import { cancelStripeSubscription } from "#app/utils/stripe.server.ts";
 
-const LAST_ADMIN = new ToastError({
+const LAST_ADMIN = new Refusal({
   title: "Error",
   description: "An organisation needs at least one admin. Make someone else an admin first.",
   variant: "destructive",
@@ -29,9 +29,9 @@ const LAST_ADMIN = new ToastError({
  * The membership an admin acts on, read in one round trip with the organisation taken from the
  * row itself: only an admin of that organisation may touch it (404 when absent, 403 otherwise).
  */
-export async function requireMembershipForAdmin(context: AppLoadContext, adminId: string, membershipId: string) {
+export async function requireMembershipForAdmin(context: ServiceContext, adminId: string, membershipId: string) {
   const membership = await loadMembershipTarget(context.db, { membershipId }, { actorId: adminId });
-  if (!membership) throw new Response("Membership not found", { status: 404 });
+  if (!membership) throw new NotFound("Membership not found");
   refuseUnlessOrganizationAdmin(context, membership.organizationId, membership.actorIsAdmin, {
     userId: adminId,
     reason: "not an admin of the membership's organisation",
@@ -42,12 +42,12 @@ export async function requireMembershipForAdmin(context: AppLoadContext, adminId
 
 /** Asking to join: the request and the admins' notifications in one batch, after one read. */
 export async function requestToJoin(
-  context: AppLoadContext,
+  context: ServiceContext,
   user: { id: string; fullName: string },
   organizationId: string,
 ) {
   const organization = await loadJoinRequestTarget(context.db, { organizationId });
-  if (!organization) throw new Response("Organisation not found", { status: 404 });
+  if (!organization) throw new NotFound("Organisation not found");
   const key: MemberKey = { userId: user.id, organizationId };
   const requestId = crypto.randomUUID();
   const notices = organization.adminIds.map((userId) =>
@@ -76,7 +76,7 @@ type Announced = Parameters<typeof announce>[1];
  * Says what happened, or the membership that already exists; null when there is no organisation.
  */
 export async function joinByInvite(
-  context: AppLoadContext,
+  context: ServiceContext,
   user: { id: string; fullName: string },
   organizationId: string,
   code: string | null,
@@ -95,7 +95,7 @@ export async function joinByInvite(
 }
 
 /** Approving: one read (the row and the caller's role), one batch (the approval and its notice). */
-export async function approve(context: AppLoadContext, adminId: string, membershipId: string) {
+export async function approve(context: ServiceContext, adminId: string, membershipId: string) {
   const membership = await requireMembershipForAdmin(context, adminId, membershipId);
   await changeMembership(
     context,
@@ -117,7 +117,7 @@ export async function approve(context: AppLoadContext, adminId: string, membersh
 
 /** Reject (a pending request) and remove (a member) both delete the membership. */
 export async function rejectOrRemove(
-  context: AppLoadContext,
+  context: ServiceContext,
   adminId: string,
   membershipId: string,
   kind: "reject" | "remove",
@@ -152,9 +152,9 @@ export async function rejectOrRemove(
 }
 
 /** Leaving deletes only the caller's own membership. */
-export async function leave(context: AppLoadContext, userId: string, organizationId: string) {
+export async function leave(context: ServiceContext, userId: string, organizationId: string) {
   const membership = await loadMembershipTarget(context.db, { userId, organizationId }, { actorId: userId });
-  if (!membership) throw new Response("Membership not found", { status: 404 });
+  if (!membership) throw new NotFound("Membership not found");
   if (membership.isLastAdmin) throw LAST_ADMIN;
   await stopSubscription(context, membership);
   const [first, ...rest] = deleteMembershipStatements(context.db, membership);
@@ -164,7 +164,7 @@ export async function leave(context: AppLoadContext, userId: string, organizatio
 
 /** A membership change and the notice that announces it, as one batch; the notice is then pushed. */
 async function changeMembership(
-  context: AppLoadContext,
+  context: ServiceContext,
   notice: ReturnType<typeof notificationInsert>,
   statements: readonly BatchItem<"sqlite">[],
 ) {
@@ -173,7 +173,7 @@ async function changeMembership(
 }
 
 async function stopSubscription(
-  context: AppLoadContext,
+  context: ServiceContext,
   membership: { id: string; subscriptionId: string | null; subscriptionStatus: string },
 ) {
   try {
@@ -187,7 +187,7 @@ async function stopSubscription(
         error: String(error),
       }),
     );
-    throw new ToastError({
+    throw new Refusal({
       title: "Error",
       description: "The member's subscription could not be cancelled, so nothing was changed. Please try again.",
       variant: "destructive",

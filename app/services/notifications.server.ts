@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ServiceContext } from "./context.server.ts";
 import { insertNotifications, markRead, type NewNotification } from "#db/queries/notifications.ts";
 
 type StoredNotification = Awaited<ReturnType<typeof insertNotifications>>[number];
@@ -9,14 +9,14 @@ import { pushToHubs } from "#app/utils/notification-hub.server.ts";
  * pushes its row to their open tabs. The push happens after the response and a failure there
  * never loses the row or fails the action that caused it.
  */
-export async function notify(context: AppLoadContext, rows: NewNotification[]) {
+export async function notify(context: ServiceContext, rows: NewNotification[]) {
   const inserted = await insertNotifications(context.db, rows);
   announce(context, inserted);
   return inserted;
 }
 
 /** Pushes notification rows already written (by the batch of the change they announce). */
-export function announce(context: AppLoadContext, inserted: StoredNotification[]) {
+export function announce(context: ServiceContext, inserted: StoredNotification[]) {
   pushToHubs(
     context,
     inserted.map((row) => ({ userId: row.userId, message: { type: "notification", notification: row } })),
@@ -24,7 +24,7 @@ export function announce(context: AppLoadContext, inserted: StoredNotification[]
 }
 
 /** Marks notifications read and tells the user's other tabs, so every badge agrees. */
-export async function markNotificationsRead(context: AppLoadContext, userId: string, ids: string[] | "all") {
+export async function markNotificationsRead(context: ServiceContext, userId: string, ids: string[] | "all") {
   const changed = await markRead(context.db, userId, ids);
   if (changed.length > 0) pushToHubs(context, [{ userId, message: { type: "read", ids: changed } }]);
   return changed;

@@ -1,7 +1,6 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ServiceContext } from "./context.server.ts";
 import { z } from "zod";
 import { responsiveSrcSet } from "#app/utils/media.server.ts";
-import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { loadAllPassportEntries, loadPassport } from "#db/queries/achievements.ts";
 import { decodeCursor, type PageRequest } from "#db/queries/paging.ts";
 
@@ -13,17 +12,27 @@ const userIdSchema = z.uuid();
  * `everything`, the entries after the page are read too (the print view: no entry left out).
  */
 export async function readPublicPassport(
-  request: Request,
-  context: AppLoadContext,
-  userIdParam: string | undefined,
-  page: PageRequest,
-  { everything = false } = {},
+  context: ServiceContext,
+  {
+    userIdParam,
+    page,
+    origin,
+    readerId,
+    everything = false,
+  }: {
+    userIdParam: string | undefined;
+    page: PageRequest;
+    /** The app's origin, for the canonical URL. */
+    origin: string;
+    /** Who reads it, asked only when the passport would otherwise be hidden from them. */
+    readerId: () => Promise<string | null>;
+    everything?: boolean;
+  },
 ) {
   const userId = userIdSchema.safeParse(userIdParam);
   if (!userId.success) return null;
   const passport = await loadPassport(context.db, userId.data, page);
-  // Only a visitor with a session can be the owner: no session lookup for everyone else.
-  const isOwner = Boolean(passport && hasSessionCookie(request) && (await context.getUser())?.id === userId.data);
+  const isOwner = Boolean(passport && (await readerId()) === userId.data);
   // Archived accounts are never public; a private passport is visible to its owner only.
   if (!passport || passport.profile.deletedAt || !(passport.profile.isPublic || isOwner)) return null;
   const after = everything ? decodeCursor(passport.next) : undefined;
@@ -34,7 +43,7 @@ export async function readPublicPassport(
     imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
   }));
   // The page's one address for previews and search engines (the first page, whatever was asked).
-  const canonicalUrl = new URL(`/passport/${userId.data}`, context.env.APP_URL ?? request.url).href;
+  const canonicalUrl = new URL(`/passport/${userId.data}`, origin).href;
   return {
     userId: userId.data,
     isOwner,

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ServiceContext } from "./context.server.ts";
 import { createMailer, recognitionEmail } from "#app/utils/email.server.ts";
 import { log } from "#app/utils/log.server.ts";
 
@@ -8,7 +8,7 @@ import { log } from "#app/utils/log.server.ts";
  * logged and swallowed, so it never loses the achievement or fails the admin's action.
  */
 export async function emailRecognition(
-  context: AppLoadContext,
+  context: ServiceContext,
   input: { userId: string; title: string; organizationName: string; origin: string },
   /** The recipient's address and choice, read with the rest of the action's data. */
   target: { email: string; name: string; wantsEmail: boolean } | undefined,

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ServiceContext } from "./context.server.ts";
 import type Stripe from "stripe";
 import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import {
@@ -9,10 +9,10 @@ import {
 } from "#db/queries/memberships.ts";
 import { applySubscriptionChange, type SubscriptionChange } from "#db/queries/subscriptions.ts";
 import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
-import type { Toast } from "#app/utils/cookies.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 import { requireMembershipForAdmin } from "./memberships.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
-import { ToastError } from "#app/utils/form-reply.server.ts";
+import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { notify } from "./notifications.server.ts";
 import { stripeClient } from "#app/utils/stripe.server.ts";
 
@@ -27,7 +27,7 @@ export const CHECKOUT_RETURN_PATH = "/billing/return";
 export type SubscriptionMetadata = { organizationId: string; memberUserId: string; adminUserId: string };
 
 const notConfigured = () =>
-  new ToastError({
+  new Refusal({
     title: "Error",
     description: "Payments are not configured yet. Please try again later.",
     variant: "destructive",
@@ -38,7 +38,7 @@ const notConfigured = () =>
  * members. Anything else is forbidden, whoever asks and whatever the form said.
  */
 export async function requireSubscribableMember(
-  context: AppLoadContext,
+  context: ServiceContext,
   adminId: string,
   { organizationId, memberUserId }: { organizationId: string; memberUserId: string },
 ) {
@@ -62,14 +62,14 @@ export async function requireSubscribableMember(
  * url to open (Stripe's, or the local simulated checkout's).
  */
 export async function createPersonalSubscription(
-  context: AppLoadContext,
+  context: ServiceContext,
   adminId: string,
   input: { organizationId: string; memberUserId: string },
   origin: string,
 ) {
   const membership = await requireSubscribableMember(context, adminId, input);
   if (membership.subscriptionStatus === "active") {
-    throw new ToastError({
+    throw new Refusal({
       title: "Already subscribed",
       description: `${membership.memberName} already has an active subscription.`,
     });
@@ -108,11 +108,11 @@ export async function createPersonalSubscription(
   return { url: session.url };
 }
 
-async function requireActiveSubscription(context: AppLoadContext, adminId: string, membershipId: string) {
+async function requireActiveSubscription(context: ServiceContext, adminId: string, membershipId: string) {
   const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
   const membership = await findMembershipOf(context.db, { userId, organizationId });
   if (!membership || membership.subscriptionStatus !== "active") {
-    throw new ToastError({
+    throw new Refusal({
       title: "Not subscribed",
       description: "This member has no active subscription.",
       variant: "destructive",
@@ -123,7 +123,7 @@ async function requireActiveSubscription(context: AppLoadContext, adminId: strin
 
 /** Manage: Stripe's customer portal for the member's subscription (or the simulated one). */
 export async function openCustomerPortal(
-  context: AppLoadContext,
+  context: ServiceContext,
   adminId: string,
   membershipId: string,
   origin: string,
@@ -146,7 +146,7 @@ export async function openCustomerPortal(
  * Cancel: ends the subscription now. The state changes through the same event handling as a
  * webhook, so the later customer.subscription.deleted from Stripe finds nothing left to do.
  */
-export async function cancelMemberSubscription(context: AppLoadContext, adminId: string, membershipId: string) {
+export async function cancelMemberSubscription(context: ServiceContext, adminId: string, membershipId: string) {
   const membership = await requireActiveSubscription(context, adminId, membershipId);
   const stripe = stripeClient(context.env);
   let subscription: Stripe.Subscription;
@@ -184,7 +184,7 @@ function metadataOf(metadata: Stripe.Metadata | null | undefined): Partial<Subsc
 
 /** The membership an event is about: by subscription id, else by the metadata we put on it. */
 async function locate(
-  context: AppLoadContext,
+  context: ServiceContext,
   subscriptionId: string | null,
   metadata: Partial<SubscriptionMetadata>,
 ): Promise<SubscribedMembership | null> {
@@ -201,7 +201,7 @@ async function locate(
 }
 
 /** What an event says about a subscription's state, derived from the event's own object. */
-async function interpret(context: AppLoadContext, event: Stripe.Event): Promise<Located | null> {
+async function interpret(context: ServiceContext, event: Stripe.Event): Promise<Located | null> {
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object;
@@ -260,7 +260,7 @@ export type EventOutcome = "applied" | "unchanged" | "duplicate" | "unknown-memb
  * Applies one Stripe event at most once, in the order Stripe created them (whatever order they
  * arrive in), and tells the paying admin when a subscription starts or ends.
  */
-export async function handleStripeEvent(context: AppLoadContext, event: Stripe.Event): Promise<EventOutcome> {
+export async function handleStripeEvent(context: ServiceContext, event: Stripe.Event): Promise<EventOutcome> {
   const located = await interpret(context, event);
   if (!located) return "ignored";
   const change: SubscriptionChange = {
@@ -347,4 +347,23 @@ function simulatedSubscription(membership: SubscribedMembership, status: Stripe.
     customer: membership.stripeCustomerId,
     metadata: { organizationId: membership.organizationId, memberUserId: membership.userId },
   } as unknown as Stripe.Subscription;
+}
+
+/** Subscribe, from the Team Members list: the membership names the organisation and the member. */
+export async function subscribeMember(context: ServiceContext, adminId: string, membershipId: string, origin: string) {
+  const membership = await requireMembershipForAdmin(context, adminId, membershipId);
+  return createPersonalSubscription(
+    context,
+    adminId,
+    { organizationId: membership.organizationId, memberUserId: membership.userId },
+    origin,
+  );
+}
+
+/** The membership and its subscription, for an admin of its organisation (the simulated portal shows it). */
+export async function subscriptionOf(context: ServiceContext, adminId: string, membershipId: string) {
+  const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
+  const membership = await findMembershipOf(context.db, { userId, organizationId });
+  if (!membership) throw new NotFound("Membership not found");
+  return membership;
 }

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { Db } from "#db/client.ts";
 import { isOrganizationAdmin } from "#db/queries/memberships.ts";
 import { forbidden } from "./denial.server.ts";
 
@@ -8,11 +8,11 @@ type AdminCheck = { userId: string; reason?: string; [key: string]: unknown };
  * The guard for whatever only an organisation's admin may do. The organisation is the one the
  * target row belongs to (or the caller's active organisation, held on the server), never a value
  * from the form; `userId` is the signed-in caller a route guard already established. Refuses
- * with a logged 403 unless the caller is the organisation's admin. `reason` and the other fields
+ * with a logged `Forbidden` (a 403) unless the caller is the organisation's admin. `reason` and the other fields
  * name what was refused in the denial's log line.
  */
 export async function requireOrganizationAdmin(
-  context: Pick<AppLoadContext, "db" | "requestId">,
+  context: { db: Db; requestId?: string },
   organizationId: string | null | undefined,
   check: AdminCheck,
 ) {
@@ -28,7 +28,7 @@ export async function requireOrganizationAdmin(
  * row's organisation.
  */
 export function refuseUnlessOrganizationAdmin(
-  context: Pick<AppLoadContext, "requestId">,
+  context: { requestId?: string },
   organizationId: string | null | undefined,
   isAdmin: boolean,
   { userId, reason = "not an admin of the organisation", ...fields }: AdminCheck,

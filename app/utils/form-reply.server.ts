@@ -1,27 +1,15 @@
 import { data } from "@remix-run/cloudflare";
-import type { Toast } from "./cookies.server.ts";
+import type { Toast } from "./toast-message.ts";
 import type { FormReply } from "./form-reply.ts";
 import { log } from "./log.server.ts";
 import { validationToast } from "./validation-toast.ts";
 import type { Db } from "#db/client.ts";
 import { runPart, runParts, type BatchPart } from "#db/queries/batch-parts.ts";
+import { Forbidden, NotFound, Refusal } from "./domain-errors.server.ts";
 
 // The one way a failed form submission is answered (docs/decisions/017): the same page again,
 // with a destructive toast (rendered in the page's status region with or without JavaScript),
 // the form's errors and what the person typed, under the id of the form it belongs to.
-
-/**
- * A refusal a service explains to the person: the route answers it with `replyFailure`. Nothing
- * was changed. `status` is the HTTP status of that answer.
- */
-export class ToastError extends Error {
-  constructor(
-    readonly toast: Toast,
-    readonly status = 400,
-  ) {
-    super(toast.description ?? toast.title);
-  }
-}
 
 /** What Conform's parsed submission offers: its errors, and a reply that keeps the typed input. */
 type Submission = {
@@ -67,9 +55,26 @@ export function replyFailure({
 export const UNEXPECTED_FAILURE = "Something went wrong on our side and nothing was saved. Please try again.";
 
 /**
- * The answer to a failure nobody planned for (the database failed, the row went away between the
- * page and the submit): logged, then the spec's titled toast on the same page with the typed
- * input, never the error page. Refusals (403, a redirect to sign in) are rethrown as they are.
+ * What a failed action tells the person, and with which status: a service's refusal as it
+ * worded it, a target row gone (deleted by someone else since the page was shown) as `GONE`, and
+ * anything nobody planned for (the database failed) logged, as the spec's `title` with
+ * `UNEXPECTED_FAILURE`. Refusals of the caller (a 403, a redirect to sign in) are thrown as
+ * their HTTP answer.
+ */
+export function failureOf(error: unknown, title: string, requestId?: string) {
+  if (error instanceof Refusal) return { toast: error.toast, status: error.status, fieldErrors: error.fieldErrors };
+  if (error instanceof NotFound) return { toast: { title, description: GONE }, status: 404 };
+  // A 404 Response is a guard's "not there" (the row went away): answered as a NotFound.
+  if (error instanceof Response && error.status === 404) return { toast: { title, description: GONE }, status: 404 };
+  const response = asResponse(error);
+  if (response instanceof Response) throw response;
+  log("error", "action failed", { title, requestId, error: errorSummary(error) });
+  return { toast: { title, description: UNEXPECTED_FAILURE }, status: 500 };
+}
+
+/**
+ * The answer to a failed submission on the same page, with the typed input (`failureOf` says
+ * what it is): the person's own input never reaches the error page.
  */
 export function replyUnexpected(
   error: unknown,
@@ -81,16 +86,33 @@ export function replyUnexpected(
     requestId,
   }: { title: string; formId: string; submission?: Submission; hideFields?: string[]; requestId?: string },
 ) {
-  const answer = (toast: Toast, status: number) =>
-    replyFailure({ formId, submission, hideFields, toast, status, formErrors: [toast.description ?? toast.title] });
-  if (error instanceof ToastError) return answer(error.toast, error.status);
-  if (error instanceof Response) {
-    // A 404 is the target row gone (deleted by someone else since the page was shown).
-    if (error.status !== 404) throw error;
-    return answer({ title, description: GONE }, 404);
-  }
-  log("error", "action failed", { title, formId, requestId, error: errorSummary(error) });
-  return answer({ title, description: UNEXPECTED_FAILURE }, 500);
+  const { toast, status, fieldErrors } = failureOf(error, title, requestId);
+  return replyFailure({
+    formId,
+    submission,
+    hideFields,
+    toast,
+    status,
+    ...(fieldErrors ? { fieldErrors } : { formErrors: [toast.description ?? toast.title] }),
+  });
+}
+
+/**
+ * The HTTP answer to a domain error that refuses the caller rather than their input: a 403 for
+ * `Forbidden` (logged when it was made), a 404 for `NotFound`. Anything else is returned as it is,
+ * for its caller to throw.
+ */
+export function asResponse(error: unknown) {
+  if (error instanceof Forbidden) return new Response(error.body, { status: 403 });
+  if (error instanceof NotFound) return new Response(error.message || "Not Found", { status: 404 });
+  return error;
+}
+
+/** A service's work outside a form (a loader, a download): its refusals of the caller become their HTTP answers. */
+export function withHttpErrors<T>(work: Promise<T>) {
+  return work.catch((error: unknown) => {
+    throw asResponse(error);
+  });
 }
 
 export const GONE = "It is no longer there: someone may have changed it in the meantime. Please reload the page.";

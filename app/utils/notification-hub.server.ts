@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { insertNotifications } from "#db/queries/notifications.ts";
 import { log } from "./log.server.ts";
 
@@ -10,7 +9,10 @@ export type HubMessage =
   | { type: "notification"; notification: Awaited<ReturnType<typeof insertNotifications>>[number] }
   | { type: "read"; ids: string[] };
 
-function hubOf(context: Pick<AppLoadContext, "cloudflare">, userId: string) {
+/** What reaching the hubs takes: the binding, and a way to finish after the answer. */
+type HubContext = { cloudflare: { env: Pick<Env, "NOTIFICATIONS">; ctx: Pick<ExecutionContext, "waitUntil"> } };
+
+function hubOf(context: HubContext, userId: string) {
   const hubs = context.cloudflare.env.NOTIFICATIONS;
   return hubs.get(hubs.idFromName(userId));
 }
@@ -23,7 +25,7 @@ function logHubFailures(results: PromiseSettledResult<unknown>[]) {
 }
 
 /** Sends each message to its user's open tabs, after the response; never throws. */
-export function pushToHubs(context: AppLoadContext, messages: { userId: string; message: HubMessage }[]) {
+export function pushToHubs(context: HubContext, messages: { userId: string; message: HubMessage }[]) {
   if (messages.length === 0) return;
   context.cloudflare.ctx.waitUntil(
     Promise.allSettled(messages.map(({ userId, message }) => hubOf(context, userId).broadcast(message))).then(
@@ -37,6 +39,6 @@ export function pushToHubs(context: AppLoadContext, messages: { userId: string; 
  * purge), so a tab whose session ended stops receiving that person's notifications. A failure
  * is logged, never raised: the action it follows has already happened.
  */
-export async function closeNotificationSockets(context: Pick<AppLoadContext, "cloudflare">, userId: string) {
+export async function closeNotificationSockets(context: HubContext, userId: string) {
   logHubFailures(await Promise.allSettled([hubOf(context, userId).closeAll("session ended")]));
 }

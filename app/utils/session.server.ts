@@ -172,3 +172,8 @@ const SESSION_COOKIE_LINE = new RegExp(`^(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.s
 export function hasSessionCookie(request: Request) {
   return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
 }
+
+/** Who reads a public page, asked only when it matters: without a session, nobody (no lookup). */
+export function readerOf(request: Request, context: AppLoadContext) {
+  return async () => (hasSessionCookie(request) ? ((await context.getUser())?.id ?? null) : null);
+}

@@ -39,7 +39,7 @@ export function verifyStripeEvent(payload: string, signature: string, secret: st
  * A membership about to be deleted (removed, left, rejected) stops its Stripe subscription first,
  * so nobody keeps paying for a member who is gone. Without Stripe there is nothing to stop.
  */
-export async function cancelStripeSubscriptionOf(context: AppLoadContext, membershipId: string) {
+export async function cancelStripeSubscriptionOf(context: Pick<AppLoadContext, "env" | "db">, membershipId: string) {
   if (!stripeClient(context.env)) return;
   const row = await findMembershipSubscription(context.db, { membershipId });
   if (row)

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DurationProbe, sniffMedia } from "#app/services/media-types.server.ts";
+import { DurationProbe, sniffMedia } from "#app/utils/media-types.server.ts";
 import {
   createAccount,
   get,

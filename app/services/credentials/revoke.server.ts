@@ -1,7 +1,8 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { NotFound } from "#app/utils/domain-errors.server.ts";
+import type { ServiceContext } from "../context.server.ts";
 import { findCredential, revokeCredential } from "#db/queries/credentials.ts";
 import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
-import type { Toast } from "#app/utils/cookies.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 import { notify } from "#app/services/notifications.server.ts";
 import { edgeCache, invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { issuing, statusListUrl } from "./issuer.server.ts";
@@ -11,9 +12,9 @@ import { issuing, statusListUrl } from "./issuer.server.ts";
  * re-signed on its next request), the achievement leaves the passport, the recipient is told.
  * The organisation comes from the credential's row, never from the form.
  */
-export async function revokeGivenCredential(context: AppLoadContext, adminId: string, credentialId: string) {
+export async function revokeGivenCredential(context: ServiceContext, adminId: string, credentialId: string) {
   const credential = await findCredential(context.db, credentialId);
-  if (!credential) throw new Response("Credential not found", { status: 404 });
+  if (!credential) throw new NotFound("Credential not found");
   await requireOrganizationAdmin(context, credential.organizationId, {
     userId: adminId,
     reason: "not an admin of the credential's issuer",

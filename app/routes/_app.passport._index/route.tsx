@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import Check from "lucide-react/icons/check";
@@ -11,7 +10,6 @@ import Printer from "lucide-react/icons/printer";
 import ShieldCheck from "lucide-react/icons/shield-check";
 import X from "lucide-react/icons/x";
 import { lazy, Suspense, useEffect, useState } from "react";
-import { z } from "zod";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
@@ -22,49 +20,27 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
-import { selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import {
-  addSelfAchievement,
-  answer,
-  changeVisibility,
-  readAchievementUpload,
-  requireViewerForAchievementForm,
-  submitAchievementForm,
-} from "#app/services/achievements.server.ts";
-import { mediaKeys } from "#app/services/uploads.server.ts";
+import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
+import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
-import { redirectWithToast, type Toast } from "#app/utils/cookies.server.ts";
-import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import { loadPart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
-import { bioSchema } from "#app/utils/form-schemas.ts";
+import { loadPart } from "#app/utils/form-reply.server.ts";
 import { Pager } from "#app/components/pager.tsx";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
-import { updateBio } from "#db/queries/profiles.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { acceptIntent } from "./accept.server.ts";
+import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
+import { rejectIntent } from "./reject.server.ts";
+import { setVisibilityIntent } from "./set-visibility.server.ts";
+import { updateBioIntent } from "./update-bio.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
-
-// Every form the page posts, told apart by its hidden `intent`. The Add Achievement and bio
-// forms are validated field by field by their own Conform schemas.
-const passportIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add-self-achievement") }),
-  z.object({ intent: z.literal("update-bio") }),
-  ...(["accept", "reject"] as const).map((intent) =>
-    z.object({
-      intent: z.literal(intent),
-      achievementId: z.uuid(),
-      // The recipient's consent to carry the achievement's picture or video in its credential.
-      includeMedia: z.literal("on").optional(),
-    }),
-  ),
-  z.object({ intent: z.literal("set-visibility"), achievementId: z.uuid(), visible: z.enum(["true", "false"]) }),
-]);
 
 /** Each list's query parameters (`pending.after`, `achievements.before`): each keeps its place. */
 const PENDING_PREFIX = "pending.";
@@ -88,73 +64,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { achievements, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast };
 }
 
+/** Every form the page posts, by its `intent`. */
+const INTENTS = {
+  "add-self-achievement": addSelfAchievementIntent,
+  "update-bio": updateBioIntent,
+  accept: acceptIntent,
+  reject: rejectIntent,
+  "set-visibility": setVisibilityIntent,
+};
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewerForAchievementForm(request, context);
-  const back = (toast: Toast) => redirectWithToast(context.env, request, "/passport", toast);
   const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
-  const parsed = passportIntent.safeParse(Object.fromEntries(upload.fields));
-  if (!parsed.success) {
-    await upload.discard();
-    throw new Response("Unknown action", { status: 400 });
-  }
-  const form = parsed.data;
-  if (form.intent === "add-self-achievement") {
-    const outcome = await submitAchievementForm(
-      context,
-      upload,
-      { schema: selfAchievementSchema, failureTitle: "Error adding achievement" },
-      (value, media) => {
-        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, timeZone: _zone, ...achievement } = value;
-        return addSelfAchievement(context, viewer.id, { ...achievement, ...media });
-      },
-    );
-    return "refused" in outcome ? outcome.refused : back(outcome.toast);
-  }
-  // Only the achievement form takes files.
-  await upload.discard();
-  if (form.intent === "update-bio") {
-    const submission = parseWithZod(upload.fields, { schema: bioSchema });
-    if (submission.status !== "success") return replyFailure({ formId: "bio", submission });
-    try {
-      await updateBio(context.db, viewer.id, submission.value.bio);
-      await invalidatePassports(context.env, viewer.id);
-    } catch (error) {
-      return replyUnexpected(error, {
-        title: "Error updating bio",
-        formId: "bio",
-        submission,
-        requestId: context.requestId,
-      });
-    }
-    return back({ title: "Bio updated" });
-  }
-  try {
-    switch (form.intent) {
-      case "accept":
-      case "reject":
-        return back(
-          await answer(context, viewer.id, form.achievementId, form.intent === "accept" ? "accepted" : "rejected", {
-            includeMedia: form.includeMedia === "on",
-          }),
-        );
-      case "set-visibility":
-        return back(await changeVisibility(context, viewer.id, form.achievementId, form.visible === "true"));
-    }
-  } catch (error) {
-    return replyUnexpected(error, {
-      title: FAILURE_TITLES[form.intent],
-      formId: form.intent,
-      requestId: context.requestId,
-    });
-  }
+  return runIntent({ request, context }, INTENTS, { viewer, fields: upload.fields, upload, back: "/passport" });
 }
-
-/** The spec's title for a button whose action failed unexpectedly. */
-const FAILURE_TITLES = {
-  accept: "Error accepting achievement",
-  reject: "Error rejecting achievement",
-  "set-visibility": "Error",
-} as const;
 
 export default function OwnPassport() {
   const { achievements, origin, shareUrl } = useLoaderData<typeof loader>();

@@ -1,39 +1,35 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { AdminDashboard } from "#app/components/dashboard/admin-dashboard.tsx";
 import { PersonalDashboard } from "#app/components/dashboard/personal-dashboard.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { redirectWithToast, safeRedirectPath, type Toast } from "#app/utils/cookies.server.ts";
-import { approve, leave, rejectOrRemove, requestToJoin } from "#app/services/memberships.server.ts";
-import { loadParts, pagePart, replyFailure, replyUnexpected } from "#app/utils/form-reply.server.ts";
-import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
-import {
-  giveAchievement,
-  readAchievementUpload,
-  requireViewerForAchievementForm,
-  submitAchievementForm,
-} from "#app/services/achievements.server.ts";
-import { isUpload, mediaKeys } from "#app/services/uploads.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
+import { asResponse, loadParts, pagePart } from "#app/utils/form-reply.server.ts";
+import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
+import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
-import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
+import { searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#app/utils/analytics.ts";
-import { subscriptionAction } from "#app/services/subscription-actions.server.ts";
 import { recognitionAnalyticsPart } from "#db/queries/analytics.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";
 import { DIRECTORY_PREFIX } from "#app/components/dashboard/organization-directory.tsx";
 import { personalSummaryPart } from "#db/queries/achievements.ts";
-import {
-  createOrganization,
-  allOrganizationsPart,
-  organizationSearchPart,
-  resetInviteCode,
-} from "#db/queries/organizations.ts";
+import { allOrganizationsPart, organizationSearchPart } from "#db/queries/organizations.ts";
 import { adminDashboardPart, membershipStatusesPart } from "#db/queries/memberships.ts";
-import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { approveIntent } from "./approve.server.ts";
+import { cancelSubscriptionIntent } from "./cancel-subscription.server.ts";
+import { createOrganizationIntent } from "./create-organization.server.ts";
+import { giveAchievementIntent } from "./give-achievement.server.ts";
+import { leaveIntent } from "./leave.server.ts";
+import { manageSubscriptionIntent } from "./manage-subscription.server.ts";
+import { rejectIntent } from "./reject.server.ts";
+import { removeIntent } from "./remove.server.ts";
+import { requestJoinIntent } from "./request-join.server.ts";
+import { resetInviteIntent } from "./reset-invite.server.ts";
+import { subscribeIntent } from "./subscribe.server.ts";
 
 const RECENT_ACHIEVEMENTS = 3;
 
@@ -138,138 +134,35 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-// Every form the dashboard posts, told apart by its hidden `intent`. The Add Achievement and
-// Create Organisation forms are validated field by field by their own Conform schemas; the
-// buttons (approve, leave, subscribe...) carry nothing but ids, checked here.
-const membershipIntent = <Intent extends string>(intent: Intent) =>
-  z.object({ intent: z.literal(intent), membershipId: z.uuid() });
-const organizationIntent = <Intent extends string>(intent: Intent) =>
-  z.object({ intent: z.literal(intent), organizationId: z.uuid() });
-const dashboardIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("give-achievement") }),
-  z.object({ intent: z.literal("create-organization") }),
-  z.object({ intent: z.literal("reset-invite") }),
-  membershipIntent("approve"),
-  membershipIntent("reject"),
-  membershipIntent("remove"),
-  membershipIntent("subscribe"),
-  membershipIntent("manage-subscription"),
-  membershipIntent("cancel-subscription"),
-  organizationIntent("request-join"),
-  organizationIntent("leave"),
-]);
-
-/** The spec's title for an intent that failed unexpectedly; buttons without typed input get 'Error'. */
-const FAILURE_TITLES: Partial<Record<z.infer<typeof dashboardIntent>["intent"], string>> = {
-  "create-organization": "Error creating organisation",
-  "request-join": "Error requesting membership",
+/** Every form the dashboard posts, by its `intent`. */
+const INTENTS = {
+  "give-achievement": giveAchievementIntent,
+  "create-organization": createOrganizationIntent,
+  "reset-invite": resetInviteIntent,
+  approve: approveIntent,
+  reject: rejectIntent,
+  remove: removeIntent,
+  subscribe: subscribeIntent,
+  "manage-subscription": manageSubscriptionIntent,
+  "cancel-subscription": cancelSubscriptionIntent,
+  "request-join": requestJoinIntent,
+  leave: leaveIntent,
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewerForAchievementForm(request, context);
-  const back = (toast: Toast) => redirectWithToast(context.env, request, "/dashboard", toast);
-
   // Only the Add Achievement form carries files, and only an admin of the active organisation
   // may send one: checked before a byte of the body is read, on the role the session guard read
   // with the active organisation (no round trip of its own; giving checks it again as it writes).
   const activeOrganizationId = viewer.activeOrganization?.id ?? null;
-  if (isUpload(request)) {
-    refuseUnlessOrganizationAdmin(context, activeOrganizationId, Boolean(viewer.activeOrganization?.isAdmin), {
-      userId: viewer.id,
-      reason: "upload from a non-admin",
-    });
+  if (isUpload(request) && !viewer.activeOrganization?.isAdmin) {
+    throw asResponse(
+      forbidden(context, "upload from a non-admin", { userId: viewer.id, organizationId: activeOrganizationId }),
+    );
   }
   // (Without an organisation no file gets this far, so the key is never made.)
   const upload = await readAchievementUpload(request, context, mediaKeys.organisation(activeOrganizationId ?? "none"));
-  const parsed = dashboardIntent.safeParse(Object.fromEntries(upload.fields));
-  if (!parsed.success) {
-    await upload.discard();
-    throw new Response("Unknown action", { status: 400 });
-  }
-  const form = parsed.data;
-
-  if (form.intent === "give-achievement") {
-    const organization = viewer.activeOrganization;
-    if (!organization) throw forbidden(context, "no active organisation", { userId: viewer.id });
-    const outcome = await submitAchievementForm(
-      context,
-      upload,
-      { schema: giveAchievementSchema, failureTitle: "Error creating achievement" },
-      (value, media) => {
-        const { intent: _, media: _file, cover: _cover, mediaUrl: _url, timeZone: _zone, ...achievement } = value;
-        return giveAchievement(
-          context,
-          { id: viewer.id, organizationId: organization.id, organizationName: organization.name },
-          { ...achievement, ...media },
-          context.env.APP_URL ?? new URL(request.url).origin,
-        );
-      },
-    );
-    return "refused" in outcome ? outcome.refused : back(outcome.toast);
-  }
-  // Only the Add Achievement form takes files.
-  await upload.discard();
-
-  if (form.intent === "create-organization") {
-    if (viewer.userType !== "organization") {
-      throw forbidden(
-        context,
-        "not an organisation account",
-        { userId: viewer.id },
-        "Only organisation accounts create organisations",
-      );
-    }
-    const submission = parseWithZod(upload.fields, { schema: createOrganizationSchema });
-    if (submission.status !== "success") return replyFailure({ formId: form.intent, submission });
-    try {
-      await createOrganization(context.db, viewer.id, submission.value);
-    } catch (error) {
-      return replyUnexpected(error, {
-        title: FAILURE_TITLES[form.intent]!,
-        formId: form.intent,
-        submission,
-        requestId: context.requestId,
-      });
-    }
-    return back({ title: "Organisation created", description: "You are now the admin of this organisation" });
-  }
-
-  try {
-    switch (form.intent) {
-      case "reset-invite":
-        // The organisation is the caller's active one, and only its admin may reset its link.
-        await requireOrganizationAdmin(context, activeOrganizationId, {
-          userId: viewer.id,
-          reason: "invite reset by a non-admin",
-        });
-        await resetInviteCode(context.db, activeOrganizationId!);
-        return back({ title: "Invite link reset", description: "The old link no longer works." });
-      case "approve":
-        return back(await approve(context, viewer.id, form.membershipId));
-      case "reject":
-      case "remove":
-        return back(await rejectOrRemove(context, viewer.id, form.membershipId, form.intent));
-      case "subscribe":
-      case "manage-subscription":
-      case "cancel-subscription":
-        return await subscriptionAction(context, request, viewer.id, form);
-      case "leave":
-        return back(await leave(context, viewer.id, form.organizationId));
-      case "request-join":
-        return redirectWithToast(
-          context.env,
-          request,
-          safeRedirectPath(upload.fields.get("redirectTo"), "/dashboard"),
-          await requestToJoin(context, viewer, form.organizationId),
-        );
-    }
-  } catch (error) {
-    return replyUnexpected(error, {
-      title: FAILURE_TITLES[form.intent] ?? "Error",
-      formId: form.intent,
-      requestId: context.requestId,
-    });
-  }
+  return runIntent({ request, context }, INTENTS, { viewer, fields: upload.fields, upload, back: "/dashboard" });
 }
 
 export default function Dashboard() {

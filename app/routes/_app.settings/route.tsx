@@ -1,0 +1,215 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
+import AlertTriangle from "lucide-react/icons/triangle-exclamation-point";
+import ArrowLeft from "lucide-react/icons/arrow-left";
+import { Suspense, useEffect, useRef, useState } from "react";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
+import { FieldError } from "#app/components/form-messages.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { useFormReply } from "#app/utils/form-reply.ts";
+import { useViewer } from "#app/utils/use-viewer.ts";
+import { SettingsForms as SettingsFormsNow } from "#app/components/settings/settings-forms.tsx";
+import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { archiveIntent } from "./archive.server.ts";
+import { changePasswordIntent } from "./change-password.server.ts";
+import { purgeIntent } from "./purge.server.ts";
+import { reactivateIntent } from "./reactivate.server.ts";
+import { sendFeedbackIntent } from "./send-feedback.server.ts";
+import { updatePreferencesIntent } from "./update-preferences.server.ts";
+import { updateProfileIntent } from "./update-profile.server.ts";
+
+/** The page's forms: rendered at once on the server, hydrated after the first interaction (decision 049). */
+const SettingsForms = import.meta.env.SSR
+  ? SettingsFormsNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/settings/settings-forms.tsx").then((module) => ({ default: module.SettingsForms })),
+    );
+
+export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireViewer(request, context, { allowArchived: true });
+  return null;
+}
+
+/** Every form Settings posts, by its `intent`. */
+const INTENTS = {
+  "update-profile": updateProfileIntent,
+  "update-preferences": updatePreferencesIntent,
+  "change-password": changePasswordIntent,
+  "send-feedback": sendFeedbackIntent,
+  archive: archiveIntent,
+  reactivate: reactivateIntent,
+  purge: purgeIntent,
+};
+/** What an archived account may still do here. */
+const WHILE_ARCHIVED = new Set(["archive", "reactivate", "purge"]);
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context, { allowArchived: true });
+  const fields = await request.formData();
+  if (
+    viewer.archivedAt &&
+    Object.hasOwn(INTENTS, String(fields.get("intent"))) &&
+    !WHILE_ARCHIVED.has(String(fields.get("intent")))
+  ) {
+    return redirect("/settings");
+  }
+  return runIntent({ request, context }, INTENTS, { viewer, fields, back: "/settings" });
+}
+
+export default function SettingsPage() {
+  const viewer = useViewer();
+  const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
+
+  return (
+    <div className="mx-auto grid max-w-2xl gap-6">
+      <div className="flex items-center gap-2">
+        <Link to={back} aria-label="Back" className={buttonVariants({ variant: "ghost", size: "icon" })}>
+          <ArrowLeft aria-hidden />
+        </Link>
+        <h1 className="text-2xl font-bold tracking-tight">Settings</h1>
+      </div>
+
+      {viewer.archivedAt ? (
+        <ArchivedNotice />
+      ) : (
+        <>
+          <Suspense fallback={<LoadAtOnce />}>
+            <SettingsForms />
+          </Suspense>
+          <DangerZone />
+        </>
+      )}
+    </div>
+  );
+}
+
+function DangerZone() {
+  return (
+    <Card className="border-destructive/50">
+      <CardHeader>
+        <CardTitle as="h2" className="text-destructive">
+          Danger Zone
+        </CardTitle>
+        <CardDescription>
+          Archive your account if you want to step away. You can come back within {ARCHIVE_GRACE_DAYS} days.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ConfirmAction
+          id="archive"
+          intent="archive"
+          trigger="Archive Account"
+          title="Archive your account?"
+          confirm="Archive Account"
+          description={
+            <>
+              <ul className="my-2 list-disc space-y-1 pl-5 text-left">
+                <li>Hides your profile</li>
+                <li>Hides your achievements</li>
+                <li>Removes your organisation memberships</li>
+                <li>Signs you out immediately</li>
+              </ul>
+              Your data is preserved for {ARCHIVE_GRACE_DAYS} days. Reactivate by signing in again, or permanently
+              delete it.
+            </>
+          }
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+function ArchivedNotice() {
+  const actionData = useFormReply("purge");
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const [searchParams] = useSearchParams();
+  const signOutForm = useRef<HTMLFormElement>(null);
+  const [deciding, setDeciding] = useState(false);
+  // Right after archiving, the user is signed out after 2 seconds (unless choosing to delete
+  // everything); coming back by signing in, they choose: reactivate or delete.
+  const justArchived = searchParams.get("archived") === "now";
+  const passwordErrors = actionData?.result?.error?.password ?? undefined;
+
+  useEffect(() => {
+    if (!justArchived || deciding) return;
+    const timer = setTimeout(() => signOutForm.current && submit(signOutForm.current), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [justArchived, deciding, submit]);
+
+  return (
+    <Card className="border-destructive/50">
+      <CardHeader>
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <AlertTriangle className="size-5 text-destructive" aria-hidden /> Account Archived
+        </CardTitle>
+        <CardDescription>
+          Your profile and achievements are hidden and your memberships were removed.{" "}
+          {justArchived
+            ? `Sign in again within ${ARCHIVE_GRACE_DAYS} days to reactivate your account; after that it is deleted.`
+            : `Reactivate it to carry on where you left off, or delete everything now. Unless reactivated, it is deleted ${ARCHIVE_GRACE_DAYS} days after it was archived.`}
+          {hydrated && justArchived && !deciding ? " Signing you out..." : null}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap gap-3">
+        {justArchived ? null : (
+          <Form method="post">
+            <SubmitButton intent="reactivate" pendingText="Reactivating...">
+              Reactivate
+            </SubmitButton>
+          </Form>
+        )}
+        <ConfirmAction
+          id="purge"
+          intent="purge"
+          trigger="Permanently Delete All Data"
+          title="Permanently delete all data?"
+          confirm="Delete Everything"
+          onOpenChange={setDeciding}
+          description={
+            <>
+              This deletes:
+              <ul className="my-2 list-disc space-y-1 pl-5 text-left">
+                <li>Your profile</li>
+                <li>Achievements you received or created</li>
+                <li>Organisation memberships and roles</li>
+                <li>Notifications and activity history</li>
+                <li>Your authentication credentials</li>
+              </ul>
+              This cannot be undone.
+            </>
+          }
+        >
+          <div className="grid gap-2 text-left">
+            <Label htmlFor="purge-password">Current Password</Label>
+            <Input
+              id="purge-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={passwordErrors ? true : undefined}
+              aria-describedby={passwordErrors ? "purge-password-error" : undefined}
+            />
+            <FieldError id="purge-password-error" errors={passwordErrors} />
+          </div>
+        </ConfirmAction>
+        <Form method="post" action="/auth/signout" ref={signOutForm}>
+          <Button type="submit" variant="outline">
+            Sign Out
+          </Button>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,9 @@
+/**
+ * A message shown to the person as a toast: what an action answered, a page part that failed, a
+ * copy confirmation. A plain module, so that the browser, the server and the services share it.
+ */
+export type Toast = {
+  title: string;
+  description?: string;
+  variant?: "default" | "destructive";
+};
