@@ -32,7 +32,8 @@ import {
   organizationSearchPart,
   resetInviteCode,
 } from "#db/queries/organizations.ts";
-import { adminDashboardPart, membershipStatusesPart } from "#db/queries/memberships.ts";
+import { adminDashboardPart } from "#db/queries/memberships/organization-members.ts";
+import { membershipStatusesPart } from "#db/queries/memberships/person-memberships.ts";
 import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 
 const RECENT_ACHIEVEMENTS = 3;

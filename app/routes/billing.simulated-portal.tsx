@@ -11,7 +11,7 @@ import { requireMembershipForAdmin } from "#app/services/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { cancelMemberSubscription } from "#app/services/subscriptions.server.ts";
 import { ToastError } from "#app/utils/form-reply.server.ts";
-import { findMembershipOf } from "#db/queries/memberships.ts";
+import { findMembershipOf } from "#db/queries/memberships/billing.ts";
 
 export const meta: MetaFunction = () => [{ title: `Simulated customer portal · ${PRODUCT_NAME}` }];
 

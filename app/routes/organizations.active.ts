@@ -3,7 +3,7 @@ import { z } from "zod";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { requireUser } from "#app/utils/session.server.ts";
-import { findMembership } from "#db/queries/memberships.ts";
+import { findMembership } from "#db/queries/memberships/authorization.ts";
 import { setActiveOrganization } from "#db/queries/profiles.ts";
 
 const schema = z.object({ organizationId: z.uuid(), redirectTo: z.string().optional() });

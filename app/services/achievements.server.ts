@@ -16,7 +16,7 @@ import {
 } from "#db/queries/achievements.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
-import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships.ts";
+import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships/authorization.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/cookies.server.ts";
 import { giveAchievementSchema, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { isOrganizationAdmin } from "#db/queries/memberships.ts";
+import { isOrganizationAdmin } from "#db/queries/memberships/authorization.ts";
 import { forbidden } from "./denial.server.ts";
 
 type AdminCheck = { userId: string; reason?: string; [key: string]: unknown };
