@@ -1,7 +1,7 @@
-import { hashPassword } from "#app/utils/password.server.ts";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "./client.ts";
 import { DEMO_ACHIEVEMENTS, DEMO_ORGANISATION, DEMO_PROFILE } from "./demo-data.ts";
+import { hashPassword } from "./password.server.ts";
 import {
   accounts,
   achievements,

@@ -19,7 +19,7 @@ import { isUpload, mediaKeys } from "#app/services/uploads.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { createOrganizationSchema, searchSchema } from "#app/utils/form-schemas.ts";
-import { parseAnalyticsRange } from "#app/utils/analytics.ts";
+import { parseAnalyticsRange } from "#db/queries/analytics-ranges.ts";
 import { subscriptionAction } from "#app/services/subscription-actions.server.ts";
 import { recognitionAnalyticsPart } from "#db/queries/analytics.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";

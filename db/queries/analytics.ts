@@ -8,7 +8,7 @@ import {
   rangeWindow,
   TOP_RECOGNISERS,
   type AnalyticsRange,
-} from "#app/utils/analytics.ts";
+} from "./analytics-ranges.ts";
 import type { Db } from "../client.ts";
 import { profiles, recognitionDays } from "../schema.ts";
 import { batchPart, runPart } from "./batch-parts.ts";
