@@ -3,6 +3,14 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// Icons by path: a module in a first-load chunk that imported lucide-react's index would bring
+// every icon of every page into that chunk (docs/decisions/043).
+const iconsByPath = {
+  name: "lucide-react",
+  message: 'Import each icon by path: import Bell from "lucide-react/icons/bell" (docs/decisions/043).',
+  allowTypeImports: true,
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -26,26 +34,35 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": "allow-with-description" }],
       "no-console": "off",
-      // Icons by path: a module in a first-load chunk that imported lucide-react's index would
-      // bring every icon of every page into that chunk (docs/decisions/043).
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            {
-              name: "lucide-react",
-              message: 'Import each icon by path: import Bell from "lucide-react/icons/bell" (docs/decisions/043).',
-              allowTypeImports: true,
-            },
-          ],
-        },
-      ],
+      "@typescript-eslint/no-restricted-imports": ["error", { paths: [iconsByPath] }],
       // Prettier wraps code and we wrap comments at 120; a string, template or regular expression
       // stays whole so that the spec's messages, class lists and test names can be found with
       // grep (docs/decisions/030).
       "max-len": [
         "error",
         { code: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true },
+      ],
+    },
+  },
+  {
+    // db/ sits below app/: app, workers, tests and scripts import the database layer, never the
+    // reverse, so a query module cannot come to depend on a route, a service or the browser's code
+    // (issue 28). What db/ needs from app moves down into db/. This block replaces the rule above
+    // for db/, so it repeats its paths.
+    files: ["db/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [iconsByPath],
+          patterns: [
+            {
+              // A regular expression: in a `group`, a leading # would read as a comment.
+              regex: String.raw`^(#app/|(\.\./)+app(/|$))`,
+              message: "db/ imports nothing from app/: move the helper it needs down into db/.",
+            },
+          ],
+        },
       ],
     },
   },

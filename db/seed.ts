@@ -1,7 +1,7 @@
-import { hashPassword } from "#app/utils/password.server.ts";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "./client.ts";
 import { DEMO_ACHIEVEMENTS, DEMO_ORGANISATION, DEMO_PROFILE } from "./demo-data.ts";
+import { hashPassword } from "./password.server.ts";
 import {
   accounts,
   achievements,
@@ -89,8 +89,8 @@ export async function seed(db: Db) {
       .insert(organizations)
       .values({ id: DEMO_ORGANISATION_ID, ...DEMO_ORGANISATION })
       .onConflictDoNothing(),
-    // Raw inserts into the membership tables, outside db/queries/memberships.ts on purpose: this is
-    // demo data with fixed ids and dates (product code writes memberships only through that module).
+    // Raw inserts into the membership tables, outside db/queries/memberships/ on purpose: this is
+    // demo data with fixed ids and dates (product code writes memberships only through that folder).
     db
       .insert(organizationRoles)
       .values([

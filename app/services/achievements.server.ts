@@ -13,7 +13,7 @@ import {
 } from "#db/queries/achievements.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
-import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships.ts";
+import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships/authorization.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
 import { forbidden } from "#app/utils/denial.server.ts";

@@ -1,16 +1,15 @@
 import type { ServiceContext } from "./context.server.ts";
 import type { BatchItem } from "drizzle-orm/batch";
+import { loadJoinRequestTarget, loadMembershipTarget } from "#db/queries/memberships/authorization.ts";
+import type { MemberKey } from "#db/queries/memberships/keys.ts";
 import {
   approveMembershipStatements,
   deleteMembershipStatements,
   insertApprovedMembership,
   isPendingRequest,
-  loadJoinRequestTarget,
-  loadMembershipTarget,
   membershipExists,
   pendingMembershipInsert,
-  type MemberKey,
-} from "#db/queries/memberships.ts";
+} from "#db/queries/memberships/writes.ts";
 import { loadInvite } from "#db/queries/organizations.ts";
 import { notificationInsert, type NewNotification } from "#db/queries/notifications.ts";
 import type { Toast } from "#app/utils/toast-message.ts";

@@ -3,7 +3,7 @@ import { log } from "#app/utils/log.server.ts";
 import { deleteMedia } from "#app/utils/media.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
-import { findMembership } from "#db/queries/memberships.ts";
+import { findMembership } from "#db/queries/memberships/authorization.ts";
 import {
   replaceIntroVideo,
   setActiveOrganization,

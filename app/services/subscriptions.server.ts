@@ -1,12 +1,12 @@
 import type { ServiceContext } from "./context.server.ts";
 import type Stripe from "stripe";
 import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { loadMembershipTarget } from "#db/queries/memberships/authorization.ts";
 import {
   findMembershipBySubscription,
   findMembershipOf,
-  loadMembershipTarget,
   type SubscribedMembership,
-} from "#db/queries/memberships.ts";
+} from "#db/queries/memberships/billing.ts";
 import { applySubscriptionChange, type SubscriptionChange } from "#db/queries/subscriptions.ts";
 import { MEMBER_PRICE_LABEL, MEMBER_SUBSCRIPTION, SUBSCRIPTION_PRODUCT } from "#app/utils/constants.ts";
 import type { Toast } from "#app/utils/toast-message.ts";

@@ -13,7 +13,7 @@ import {
 } from "./email.server.ts";
 import type { AppEnv } from "./env.server.ts";
 import { safeRedirectPath } from "./cookies.server.ts";
-import { hashPassword, verifyPassword } from "./password.server.ts";
+import { hashPassword, verifyPassword } from "#db/password.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 /** Our cookies are named {prefix}.{name}; the session cookie is {prefix}.session_token. */

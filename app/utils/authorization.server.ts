@@ -1,5 +1,5 @@
 import type { Db } from "#db/client.ts";
-import { isOrganizationAdmin } from "#db/queries/memberships.ts";
+import { isOrganizationAdmin } from "#db/queries/memberships/authorization.ts";
 import { forbidden } from "./denial.server.ts";
 
 type AdminCheck = { userId: string; reason?: string; [key: string]: unknown };

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import Stripe from "stripe";
-import { findMembershipSubscription } from "#db/queries/memberships.ts";
+import { findMembershipSubscription } from "#db/queries/memberships/billing.ts";
 import type { AppEnv } from "./env.server.ts";
 
 /**

@@ -10,7 +10,7 @@ import { parseSigned } from "hono/utils/cookie";
 import { ORGANIZATION_SWITCHER_PREFIX } from "#app/utils/constants.ts";
 import type { Db } from "#db/client.ts";
 import { sessionByTokenQuery, sessionUserQuery, userIdOfSession } from "#db/queries/accounts.ts";
-import { memberOrganizationsRead, type MemberOrganizations } from "#db/queries/memberships.ts";
+import { memberOrganizationsRead, type MemberOrganizations } from "#db/queries/memberships/person-memberships.ts";
 import { notificationsPart, type NotificationsPage } from "#db/queries/notifications.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { viewerProfileQuery, type ViewerProfile } from "#db/queries/profiles.ts";

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
-import { deleteAllMembershipsStatements, founderMembershipSql } from "./memberships.ts";
+import { deleteAllMembershipsStatements, founderMembershipSql } from "./memberships/writes.ts";
 import {
   achievements,
   newInviteCode,

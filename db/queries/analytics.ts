@@ -8,18 +8,19 @@ import {
   rangeWindow,
   TOP_RECOGNISERS,
   type AnalyticsRange,
-} from "#app/utils/analytics.ts";
+} from "./analytics-ranges.ts";
 import type { Db } from "../client.ts";
 import { profiles, recognitionDays } from "../schema.ts";
 import { batchPart, runPart } from "./batch-parts.ts";
-import { membersByLastRecognitionQueries } from "./memberships.ts";
+import { membersByLastRecognitionQueries } from "./memberships/organization-members.ts";
 
 // Recognition analytics of one organisation. "Recognition" is an achievement the organisation
 // gave that is pending or accepted (a declined one does not count), dated by when it was given,
 // in UTC days (decision 007). Every figure reads the `recognition_days` rollup (one row per day
 // and giver, kept exact by triggers: decision 037), never the achievements themselves, so a
 // range costs its days, not the achievements in it. The members needing recognition read the
-// membership table, so that query lives in memberships.ts and joins this batch.
+// membership table, so that query lives in memberships/organization-members.ts and joins this
+// batch.
 
 const day = sql<number>`${recognitionDays.day}`;
 const live = sql<number>`coalesce(sum(${recognitionDays.live}), 0)`;

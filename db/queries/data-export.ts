@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import { achievements, betaFeedback, credentials, notifications, organizations, profiles, users } from "../schema.ts";
-import { exportedMembershipsPage, exportedRolesPage } from "./memberships.ts";
+import { exportedMembershipsPage, exportedRolesPage } from "./memberships/export.ts";
 
 // Everything a person takes out with "Download my data": their own rows only, read page by page
 // so no single query is unbounded. Other people appear by name at most, never by e-mail.

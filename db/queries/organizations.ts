@@ -2,7 +2,8 @@ import { and, count, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
-import { administeredOrganizationIds, founderMembershipStatements, membershipQuery } from "./memberships.ts";
+import { administeredOrganizationIds, membershipQuery } from "./memberships/authorization.ts";
+import { founderMembershipStatements } from "./memberships/writes.ts";
 import { membershipRemovals, newInviteCode, organizations, profiles } from "../schema.ts";
 
 const byName = sql`${organizations.name} collate nocase`;

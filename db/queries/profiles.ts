@@ -32,7 +32,7 @@ export function viewerProfileQuery(db: Db, userId: string | SQL<string>) {
 export type ViewerProfile = NonNullable<Awaited<ReturnType<typeof findViewerProfile>>>;
 
 // The organisation switcher (the user's memberships, with the active one) is read in
-// memberships.ts: memberOrganizationsRead.
+// memberships/person-memberships.ts: memberOrganizationsRead.
 
 export async function setActiveOrganization(db: Db, userId: string, organizationId: string | null) {
   // Only when it changes: a sign-out of a user with none set writes nothing (not even updated_at).

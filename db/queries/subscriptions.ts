@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { membershipSubscriptionUpdate, type MembershipSubscriptionState } from "./memberships.ts";
+import { membershipSubscriptionUpdate, type MembershipSubscriptionState } from "./memberships/billing.ts";
 import { processedStripeEvents } from "../schema.ts";
 
 // The Stripe events already applied. The subscription columns of a membership are read and
-// written in memberships.ts (findMembershipOf, findMembershipBySubscription,
+// written in memberships/billing.ts (findMembershipOf, findMembershipBySubscription,
 // membershipSubscriptionUpdate); this module only ties an event to its membership update.
 
 export type SubscriptionChange = MembershipSubscriptionState & { eventId: string; eventType: string };

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { ANALYTICS_RANGES, DAY_MS, NEEDS_RECOGNITION_DAYS, type AnalyticsRange } from "#app/utils/analytics.ts";
+import { ANALYTICS_RANGES, DAY_MS, NEEDS_RECOGNITION_DAYS, type AnalyticsRange } from "#db/queries/analytics-ranges.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatDayMonth, formatMonthYear } from "#app/utils/dates.ts";
 import type { RecognitionAnalytics } from "#db/queries/analytics.ts";

@@ -1,5 +1,7 @@
-// The analytics panel's ranges and time windows, shared by the loader, the queries' tests and
-// the components. Days are UTC days, so every admin (and the server) sees the same buckets.
+// The analytics panel's ranges and time windows, shared by the queries (db/queries/analytics.ts),
+// the loader, the queries' tests and the components: without imports, so the browser's code
+// reads them without bundling the query builder. Days are UTC days, so every admin (and the
+// server) sees the same buckets.
 
 export const ANALYTICS_RANGES = [7, 30, 90, 365] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];

@@ -1,3 +1,6 @@
+// How a password is hashed for accounts.password: better-auth (app/utils/auth.server.ts) hashes
+// and checks with it, and the seed hashes its demo accounts' password with it, so it lives in db/,
+// below both.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 // scrypt through node:crypto (native in workerd under nodejs_compat): memory-hard, and fast

@@ -1,0 +1,151 @@
+// Who may do what in an organisation: admin roles, a person's membership and what an action on
+// one needs to know, and the condition a giving INSERT carries.
+import { and, eq, exists, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../client.ts";
+import { organizationMembers, organizationRoles, organizations, profiles } from "../../schema.ts";
+import { countAchievementsFromQuery } from "../achievements.ts";
+import type { MemberKey } from "./keys.ts";
+
+const isAdminOf = ({ userId, organizationId }: MemberKey) =>
+  and(
+    eq(organizationRoles.userId, userId),
+    eq(organizationRoles.organizationId, organizationId),
+    eq(organizationRoles.role, "admin"),
+  );
+const memberOf = ({ userId, organizationId }: MemberKey) =>
+  and(eq(organizationMembers.userId, userId), eq(organizationMembers.organizationId, organizationId));
+const adminsOf = (organizationId: string) =>
+  and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin"));
+
+export async function isOrganizationAdmin(db: Db, key: MemberKey) {
+  const [row] = await adminRoleQuery(db, key);
+  return Boolean(row);
+}
+
+/** The same read as a statement (a row when the person is the organisation's admin). */
+export function adminRoleQuery(db: Db, key: MemberKey) {
+  return db.select({ id: organizationRoles.id }).from(organizationRoles).where(isAdminOf(key)).limit(1);
+}
+
+/** The person's membership of the organisation, with what giving and billing need to know. */
+export async function findMembership(db: Db, key: MemberKey) {
+  const [row] = await membershipQuery(db, key);
+  return row ?? null;
+}
+
+/** The same read as a statement, for callers that batch it with others. */
+export function membershipQuery(db: Db, key: MemberKey) {
+  return db
+    .select({
+      id: organizationMembers.id,
+      status: organizationMembers.status,
+      subscriptionStatus: organizationMembers.subscriptionStatus,
+    })
+    .from(organizationMembers)
+    .where(memberOf(key))
+    .limit(1);
+}
+
+/**
+ * Holds while `giverId` may give `userId` an achievement of `organizationId`: the giver
+ * administers the organisation and the recipient is its approved member, subscribed or, when a
+ * free limit is set, below it in live achievements from the organisation. The giving INSERT
+ * carries it (decision 038), so the checks and the write are one statement in one transaction;
+ * the reads that tell a refused giver why are adminRoleQuery, membershipQuery and
+ * countAchievementsFromQuery, the same conditions one by one.
+ */
+export function mayGive(
+  db: Db,
+  { giverId, userId, organizationId }: { giverId: string } & MemberKey,
+  freeLimit: number | undefined,
+) {
+  const recipient = { userId, organizationId };
+  const withinLimit = freeLimit
+    ? or(
+        eq(organizationMembers.subscriptionStatus, "active"),
+        sql`${countAchievementsFromQuery(db, recipient)} < ${freeLimit}`,
+      )
+    : undefined;
+  const approvedRecipient = db
+    .select({ one: sql`1` })
+    .from(organizationMembers)
+    .where(and(memberOf(recipient), eq(organizationMembers.status, "approved"), withinLimit));
+  return and(exists(adminRoleQuery(db, { userId: giverId, organizationId })), exists(approvedRecipient))!;
+}
+
+/**
+ * What an action on one membership needs, in one statement: the row (found by id, or by person
+ * and organisation) with its subscription, the member's and organisation's names, whether `actorId` is that
+ * organisation's admin, whether the member is, and how many admins it has (the last one stays).
+ */
+export async function loadMembershipTarget(
+  db: Db,
+  target: { membershipId: string } | MemberKey,
+  { actorId }: { actorId: string },
+) {
+  const role = (userId: SQL | string) =>
+    sql<number>`exists (select 1 from ${organizationRoles} where ${organizationRoles.userId} = ${userId} and ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`;
+  const [row] = await db
+    .select({
+      id: organizationMembers.id,
+      userId: organizationMembers.userId,
+      organizationId: organizationMembers.organizationId,
+      status: organizationMembers.status,
+      subscriptionId: organizationMembers.stripeSubscriptionId,
+      subscriptionStatus: organizationMembers.subscriptionStatus,
+      stripeCustomerId: organizationMembers.stripeCustomerId,
+      memberName: profiles.fullName,
+      organizationName: organizations.name,
+      actorIsAdmin: role(actorId),
+      memberIsAdmin: role(sql`${organizationMembers.userId}`),
+      adminCount: sql<number>`(select count(*) from ${organizationRoles} where ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`,
+    })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .innerJoin(profiles, eq(profiles.id, organizationMembers.userId))
+    .where("membershipId" in target ? eq(organizationMembers.id, target.membershipId) : memberOf(target))
+    .limit(1);
+  if (!row) return null;
+  return {
+    ...row,
+    actorIsAdmin: Boolean(row.actorIsAdmin),
+    memberIsAdmin: Boolean(row.memberIsAdmin),
+    // Leaving or removing this member would leave the organisation without an admin.
+    isLastAdmin: Boolean(row.memberIsAdmin) && row.adminCount <= 1,
+  };
+}
+
+/** What a join request needs, in one round trip: the organisation's name and its admins. */
+export async function loadJoinRequestTarget(db: Db, { organizationId }: { organizationId: string }) {
+  const [[organization], admins] = await db.batch([
+    db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).limit(1),
+    db.select({ userId: organizationRoles.userId }).from(organizationRoles).where(adminsOf(organizationId)),
+  ]);
+  return organization ? { name: organization.name, adminIds: admins.map((admin) => admin.userId) } : null;
+}
+
+/** The organisations the user administers, as a subquery (the directory leaves them out). */
+export function administeredOrganizationIds(db: Db, { userId }: { userId: string }) {
+  return db
+    .select({ id: organizationRoles.organizationId })
+    .from(organizationRoles)
+    .where(and(eq(organizationRoles.userId, userId), eq(organizationRoles.role, "admin")));
+}
+
+/** Organisations this user is the only admin of (an account cannot leave them adminless). */
+export async function findSoleAdminOrganizations(db: Db, { userId }: { userId: string }) {
+  return db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizationRoles)
+    .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
+    .where(
+      and(
+        eq(organizationRoles.userId, userId),
+        eq(organizationRoles.role, "admin"),
+        sql`(select count(*) from organization_roles other
+          where other.organization_id = ${organizationRoles.organizationId} and other.role = 'admin') = 1`,
+      ),
+    )
+    .orderBy(organizations.name)
+    .limit(20);
+}
