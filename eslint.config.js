@@ -67,6 +67,55 @@ export default tseslint.config(
     },
   },
   {
+    // Services are the domain: they take plain values and return results or throw the typed
+    // errors of utils/domain-errors.server.ts, which the route layer answers (issue 28). So no
+    // Remix, and no HTTP answer built here.
+    files: ["app/services/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [iconsByPath],
+          patterns: [
+            {
+              regex: "^@remix-run/",
+              message: "Services know nothing of HTTP: take plain values, throw a domain error (Refusal, NotFound).",
+            },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name='Response']",
+          message: "Services build no HTTP answer: return a result or throw a domain error.",
+        },
+      ],
+    },
+  },
+  {
+    // Browser code (components, hooks, the plain modules of utils) imports no server module, not
+    // even a type: a shared type lives in a plain module (toast-message.ts, viewer.ts). Route
+    // modules may, since Remix strips their server exports from the browser build.
+    files: ["app/components/**", "app/utils/**", "app/entry.client.tsx"],
+    ignores: ["**/*.server.ts", "**/*.server.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [iconsByPath],
+          patterns: [
+            {
+              regex: String.raw`\.server(\.tsx?)?$`,
+              message:
+                "Browser code imports no .server module, types included: move the shared type to a plain module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures take `use` and an empty destructuring by design.
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { showToast } from "#app/utils/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import type { Toast } from "#app/utils/cookies.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 
 const COPIED_FEEDBACK_MS = 2000;
 

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { usePageToast } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { showToast, useShownToast } from "#app/utils/toast.ts";
-import type { Toast as ToastMessage } from "#app/utils/cookies.server.ts";
+import type { Toast as ToastMessage } from "#app/utils/toast-message.ts";
 
 const LiveToaster = lazy(() => import("./live-toaster.tsx"));
 

@@ -8,7 +8,8 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { defineIntent, runIntent } from "#app/utils/intent.server.ts";
 import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
-import { requireViewer, type Viewer } from "#app/utils/session.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 

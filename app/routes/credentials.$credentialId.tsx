@@ -8,11 +8,8 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
-import {
-  verifierFor,
-  verifyCredential,
-  type VerificationResult as Result,
-} from "#app/services/credentials/verify.server.ts";
+import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
+import type { VerificationResult as Result } from "#app/services/credentials/verification-result.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { findCredential } from "#db/queries/credentials.ts";
 

@@ -1,6 +1,7 @@
 import { createCookie, redirect, type Cookie } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { AppEnv } from "./env.server.ts";
+import type { Toast } from "./toast-message.ts";
 
 const isSecure = (request: Request) => new URL(request.url).protocol === "https:";
 
@@ -22,8 +23,7 @@ export const toastSchema = z.object({
   title: z.string(),
   description: z.string().optional(),
   variant: z.enum(["default", "destructive"]).optional(),
-});
-export type Toast = z.infer<typeof toastSchema>;
+}) satisfies z.ZodType<Toast>;
 
 const TOAST_COOKIE_NAME = "passport_toast";
 const toastCookie = (env: AppEnv, request: Request) =>

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useActionData, useMatches } from "@remix-run/react";
 import { useContext } from "react";
 import { UNSAFE_DataRouterStateContext } from "react-router-dom";
-import type { Toast } from "./cookies.server.ts";
+import type { Toast } from "./toast-message.ts";
 
 /**
  * What every failed submission answers (built by `replyFailure` in form-reply.server.ts): the id

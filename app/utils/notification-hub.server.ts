@@ -1,13 +1,8 @@
-import type { insertNotifications } from "#db/queries/notifications.ts";
+import type { HubMessage } from "./hub-message.ts";
 import { log } from "./log.server.ts";
 
 // The transport to each user's notification hub (a Durable Object holding their open sockets).
 // What to tell the hub, and when, is the notifications service's business (app/services).
-
-/** What a user's hub sends to their open tabs. */
-export type HubMessage =
-  | { type: "notification"; notification: Awaited<ReturnType<typeof insertNotifications>>[number] }
-  | { type: "read"; ids: string[] };
 
 /** What reaching the hubs takes: the binding, and a way to finish after the answer. */
 type HubContext = { cloudflare: { env: Pick<Env, "NOTIFICATIONS">; ctx: Pick<ExecutionContext, "waitUntil"> } };

@@ -1,4 +1,5 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import type { Viewer } from "./viewer.ts";
 import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
@@ -96,7 +97,7 @@ export async function requireViewer(
   request: Request,
   context: AppLoadContext,
   { allowArchived = false, withBell = false }: { allowArchived?: boolean; withBell?: boolean } = {},
-) {
+): Promise<Viewer> {
   const { user, session } = await requireSession(request, context, { withBell });
   const { profile, memberships } = await viewerRowsOf(request, context, user.id);
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
@@ -127,8 +128,6 @@ export async function requireViewer(
     activeOrganization,
   };
 }
-
-export type Viewer = Awaited<ReturnType<typeof requireViewer>>;
 
 /**
  * The notification bell of a signed-in page: the one read with the session when its guard asked

@@ -2,7 +2,8 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { completeSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
-import { redirectWithToast, type Toast } from "./cookies.server.ts";
+import { redirectWithToast } from "./cookies.server.ts";
+import type { Toast } from "./toast-message.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 
 /** Where an archived account chooses between reactivating and deleting everything. */

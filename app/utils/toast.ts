@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import type { Toast as ToastMessage } from "./cookies.server.ts";
+import type { Toast as ToastMessage } from "./toast-message.ts";
 
 // The browser's toast store: one toast at a time, a new one replaces whatever is showing. Any
 // module may call showToast; the Toaster component (in the root) is the only one that shows it.

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { HubMessage } from "#app/utils/notification-hub.server.ts";
+import type { HubMessage } from "#app/utils/hub-message.ts";
 
 const PING_EVERY_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import type { Viewer } from "./session.server.ts";
+import type { Viewer } from "./viewer.ts";
 
 /** The signed-in viewer, as the signed-in area's layout (routes/_app) loaded it. */
 export function useViewer() {

@@ -1,7 +1,7 @@
 import CircleCheck from "lucide-react/icons/circle-check";
 import CircleX from "lucide-react/icons/circle-x";
 import { Badge } from "#app/components/ui/badge.tsx";
-import type { Check, Verdict } from "#app/services/credentials/verify.server.ts";
+import type { Check, Verdict } from "#app/services/credentials/verification-result.ts";
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   Valid: "This credential is valid.",

@@ -3,7 +3,7 @@ import Bell from "lucide-react/icons/bell";
 import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
 import { showToast } from "#app/utils/toast.ts";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
-import type { HubMessage } from "#app/utils/notification-hub.server.ts";
+import type { HubMessage } from "#app/utils/hub-message.ts";
 import { unreadBadge } from "#app/utils/relative-time.ts";
 import { PAGE_SIZES } from "#db/queries/page-sizes.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";

@@ -1,7 +1,7 @@
 import { createOrganization, refuseUnlessOrganizationAccount } from "#app/services/organizations.server.ts";
 import { createOrganizationSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 export const createOrganizationIntent = defineIntent<Viewer, typeof createOrganizationSchema>({
   schema: createOrganizationSchema,

@@ -2,7 +2,7 @@ import { giveAchievement } from "#app/services/achievements.server.ts";
 import { achievementIntent } from "#app/utils/achievement-form.server.ts";
 import { giveAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 /** An admin recognises a member of their active organisation (never an organisation the form names). */
 export const giveAchievementIntent = achievementIntent<Viewer, typeof giveAchievementSchema>({

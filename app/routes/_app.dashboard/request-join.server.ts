@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requestToJoin } from "#app/services/memberships.server.ts";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 const schema = z.object({ intent: z.literal("request-join"), organizationId: z.uuid() });
 

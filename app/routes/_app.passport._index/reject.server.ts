@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answer } from "#app/services/achievements.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 const schema = z.object({
   intent: z.literal("reject"),

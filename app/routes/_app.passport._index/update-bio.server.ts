@@ -1,7 +1,7 @@
 import { saveBio } from "#app/services/profiles.server.ts";
 import { bioSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 export const updateBioIntent = defineIntent<Viewer, typeof bioSchema>({
   schema: bioSchema,

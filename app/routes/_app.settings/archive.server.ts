@@ -3,7 +3,7 @@ import { z } from "zod";
 import { archiveRefusal, archiveUser } from "#app/services/account-purge.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 const schema = z.object({ intent: z.literal("archive") });
 const TITLE = "Error archiving account";

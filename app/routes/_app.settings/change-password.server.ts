@@ -7,7 +7,7 @@ import { defineIntent } from "#app/utils/intent.server.ts";
 import { log, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 const TITLE = "Error changing password";
 

@@ -7,7 +7,8 @@ import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
-import { signOutHeaders, type Viewer } from "#app/utils/session.server.ts";
+import { signOutHeaders } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 // Any password is taken here and checked in `run`, so that every refusal, a missing password
 // included, is answered under the spec's title with the message under the field.

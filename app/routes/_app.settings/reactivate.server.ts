@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { reactivateUser } from "#app/services/account-purge.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 const schema = z.object({ intent: z.literal("reactivate") });
 

@@ -1,7 +1,7 @@
 import { sendFeedback } from "#app/services/feedback.server.ts";
 import { feedbackSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 /** A resubmitted form (same key) is answered the same, and stored once. */
 export const sendFeedbackIntent = defineIntent<Viewer, typeof feedbackSchema>({

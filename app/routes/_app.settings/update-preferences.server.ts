@@ -1,7 +1,7 @@
 import { savePreferences } from "#app/services/profiles.server.ts";
 import { preferencesSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 export const updatePreferencesIntent = defineIntent<Viewer, typeof preferencesSchema>({
   schema: preferencesSchema,

@@ -1,7 +1,7 @@
 import { saveProfile } from "#app/services/profiles.server.ts";
 import { profileSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 export const updateProfileIntent = defineIntent<Viewer, typeof profileSchema>({
   schema: profileSchema,

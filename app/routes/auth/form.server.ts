@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
-import type { Toast } from "#app/utils/cookies.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";

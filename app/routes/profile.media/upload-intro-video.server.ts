@@ -3,7 +3,7 @@ import { setIntroVideo } from "#app/services/profiles.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
-import type { Viewer } from "#app/utils/session.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 export const INTRO_VIDEO_FAILURE = "Upload failed";
 const schema = z.object({ intent: z.literal("upload-intro-video") });

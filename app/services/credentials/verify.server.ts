@@ -4,6 +4,7 @@ import { proofOf, publicKeyFromMultibase, verifyProof, type JsonObject } from ".
 import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
 import { decodeList, isSet } from "./status-list.server.ts";
 import achievementCredentialSchema from "./ob_v3p0_achievementcredential_schema.json";
+import type { Check, CheckName, VerificationResult } from "./verification-result.ts";
 
 /**
  * Checks a credential the way an outside verifier would: its shape (the official Open Badges 3.0
@@ -11,15 +12,6 @@ import achievementCredentialSchema from "./ob_v3p0_achievementcredential_schema.
  * and the dates. Documents of this app's own origin are read from D1 (offline); another host's
  * are fetched only in production (decision 020).
  */
-
-export type CheckName = "Format" | "Schema" | "Issuer key" | "Signature" | "Status" | "Dates";
-export type Check = { name: CheckName; passed: boolean; detail: string };
-export type Verdict = "Valid" | "Revoked" | "Invalid";
-export type VerificationResult = {
-  verdict: Verdict;
-  checks: Check[];
-  summary?: { issuer: string; achievement: string; validFrom: string; awardedDate?: string };
-};
 
 // The schema is compiled once per isolate; @cfworker/json-schema needs no eval (Workers forbid it).
 let schemaValidator: Validator | undefined;

@@ -1,0 +1,6 @@
+import type { insertNotifications } from "#db/queries/notifications.ts";
+
+/** What a user's notification hub sends to their open tabs (the server pushes it, the bell reads it). */
+export type HubMessage =
+  | { type: "notification"; notification: Awaited<ReturnType<typeof insertNotifications>>[number] }
+  | { type: "read"; ids: string[] };
