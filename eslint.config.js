@@ -116,6 +116,27 @@ export default tseslint.config(
     },
   },
   {
+    // A change that alters a public passport forgets its cached pages in the service that makes
+    // it, so no route or Worker endpoint can forget (tests/workers/passport-cache.test.ts changes
+    // each kind and checks the cache).
+    files: ["app/routes/**", "workers/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            iconsByPath,
+            {
+              name: "#app/utils/passport-cache.server.ts",
+              importNames: ["invalidatePassports"],
+              message: "Change the passport through a service (app/services), which forgets its cached pages itself.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures take `use` and an empty destructuring by design.
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },

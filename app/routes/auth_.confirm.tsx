@@ -11,7 +11,8 @@ import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
 import { clearSignUpCookieHeader, readSignUpCookie, safeRedirectPath } from "#app/utils/cookies.server.ts";
-import { completeSignUp, deleteSessionByToken, findAccountByEmail } from "#db/queries/accounts.ts";
+import { confirmAccount, discardSession } from "#app/services/sign-up.server.ts";
+import { findAccountByEmail } from "#db/queries/accounts.ts";
 
 const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
 
@@ -75,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
   }
 
-  const organisationCreated = await completeSignUp(context.db, user);
+  const organisationCreated = await confirmAccount(context, user);
   // Only the browser that signed up is signed in. A link opened anywhere else (another device,
   // or a victim's browser fed an attacker's link: a login CSRF) confirms the address and no more.
   const signedUpHere = (await readSignUpCookie(context.env, request)) === user.id;
@@ -86,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     headers.append("Set-Cookie", await clearSignUpCookieHeader(context.env, request));
   } else {
     const sessionToken = sessionTokenOf(sessionCookies);
-    if (sessionToken) await deleteSessionByToken(context.db, sessionToken);
+    if (sessionToken) await discardSession(context, sessionToken);
   }
   return data(
     { ok: true as const, organisationCreated, signedIn: signedUpHere && sessionCookies.length > 0 },

@@ -17,7 +17,8 @@ import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
-import { findPasswordResetAccount, markEmailVerified } from "#db/queries/accounts.ts";
+import { confirmAddressByReset } from "#app/services/sign-up.server.ts";
+import { findPasswordResetAccount } from "#db/queries/accounts.ts";
 
 export const meta: MetaFunction = () => [{ title: `Choose a new password · ${PRODUCT_NAME}` }];
 
@@ -64,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return linkExpired();
   }
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, account.id));
-  if (!account.emailVerified) await markEmailVerified(context.db, account.id);
+  if (!account.emailVerified) await confirmAddressByReset(context, account.id);
 
   const session = await startSession(context, request, {
     email: account.email,

@@ -1,6 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { get, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { get, mp4Bytes, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import { issuedCredential } from "./credentials-helpers.ts";
 import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
@@ -261,6 +262,22 @@ describe("public passport at the edge", () => {
       (html) => expect(html).toContain("/media/avatars/"),
     ],
     [
+      "asking search engines not to list it",
+      (person) =>
+        postForm("/settings", { intent: "update-preferences", recognitionEmails: "on" }, { cookie: person.cookie }),
+      (html) => expect(html).toContain('<meta name="robots" content="noindex"/>'),
+    ],
+    [
+      "uploading an introduction video",
+      (person) => {
+        const form = new FormData();
+        form.set("introVideo", new File([mp4Bytes({ seconds: 5 })], "intro.mp4", { type: "video/mp4" }));
+        form.set("intent", "upload-intro-video");
+        return postMultipart("/profile/media", form, { cookie: person.cookie });
+      },
+      (html) => expect(html).toContain("/media/achievement-videos/intro-"),
+    ],
+    [
       "archiving the account",
       (person) => postForm("/settings", { intent: "archive" }, { cookie: person.cookie }),
       (_, status) => expect(status).toBe(404),
@@ -295,6 +312,32 @@ describe("public passport at the edge", () => {
       { cookie: member.cookie },
     );
     expect(await (await visit(member.id)).text()).toContain("Team Award");
+  });
+});
+
+describe("public passport at the edge, after a change by someone else", () => {
+  it("forgets the member's cached page when the issuing admin revokes a credential", async () => {
+    const { admin, member, credentialId } = await issuedCredential({ title: "Revoked Later" });
+    await warm(member.id);
+    expect(await (await visit(member.id)).text()).toContain(">Revoked Later</h3>");
+    await postForm("/dashboard/achievements", { intent: "revoke", credentialId }, { cookie: admin.cookie });
+    const response = await visit(member.id);
+    expect(cacheStatus(response)).toBe("MISS");
+    expect(await response.text()).not.toContain(">Revoked Later</h3>");
+  });
+
+  it("forgets it when the owner removes their introduction video", async () => {
+    const person = await personWithAchievements(["Kept"]);
+    const form = new FormData();
+    form.set("introVideo", new File([mp4Bytes({ seconds: 5 })], "intro.mp4", { type: "video/mp4" }));
+    form.set("intent", "upload-intro-video");
+    await postMultipart("/profile/media", form, { cookie: person.cookie });
+    await warm(person.id);
+    expect(await (await visit(person.id)).text()).toContain("/media/achievement-videos/intro-");
+    await postForm("/profile/media", { intent: "remove-intro-video" }, { cookie: person.cookie });
+    const response = await visit(person.id);
+    expect(cacheStatus(response)).toBe("MISS");
+    expect(await response.text()).not.toContain("/media/achievement-videos/intro-");
   });
 });
 

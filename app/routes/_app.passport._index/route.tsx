@@ -1,6 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import Check from "lucide-react/icons/check";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import Download from "lucide-react/icons/download";
 import ExternalLink from "lucide-react/icons/external-link";
 import Eye from "lucide-react/icons/eye";
@@ -8,32 +7,29 @@ import EyeOff from "lucide-react/icons/eye-off";
 import Plus from "lucide-react/icons/plus";
 import Printer from "lucide-react/icons/printer";
 import ShieldCheck from "lucide-react/icons/shield-check";
-import X from "lucide-react/icons/x";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { Suspense } from "react";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
-import { BioForm as BioFormNow } from "#app/components/passport/bio-form.tsx";
 import { ProfileMedia as ProfileMediaNow } from "#app/components/passport/profile-media.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
 import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { useHydrated } from "#app/utils/use-hydrated.ts";
-import { useFormReply } from "#app/utils/form-reply.ts";
 import { loadPart } from "#app/utils/form-reply.server.ts";
 import { Pager } from "#app/components/pager.tsx";
 import { loadOwnAchievements } from "#db/queries/achievements.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { Biography } from "./biography.tsx";
+import { PENDING_PREFIX, PendingAchievements } from "./pending-achievements.tsx";
 import { acceptIntent } from "./accept.server.ts";
 import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
 import { rejectIntent } from "./reject.server.ts";
@@ -42,8 +38,7 @@ import { updateBioIntent } from "./update-bio.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
-/** Each list's query parameters (`pending.after`, `achievements.before`): each keeps its place. */
-const PENDING_PREFIX = "pending.";
+/** The achievements list's query parameters (`achievements.before`): it keeps its place beside the pending list. */
 const ACCEPTED_PREFIX = "achievements.";
 const EMPTY_LIST = { items: [], next: null, previous: null, total: 0 };
 
@@ -121,44 +116,7 @@ export default function OwnPassport() {
 
       <Biography bio={viewer.bio} />
 
-      {achievements.pending.total > 0 ? (
-        <section aria-labelledby="pending-title" className="grid gap-4">
-          <h2 id="pending-title" className="text-xl font-semibold">
-            Pending Achievements
-          </h2>
-          <ul className="grid gap-4" aria-label="Pending achievements">
-            {achievements.pending.items.map((achievement) => (
-              <li key={achievement.id} className="grid gap-2">
-                <AchievementCard achievement={achievement} />
-                <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
-                  <input type="hidden" name="achievementId" value={achievement.id} />
-                  {achievement.imageUrl || achievement.videoUrl ? (
-                    <label className="mr-auto flex items-center gap-2 text-sm">
-                      <Checkbox name="includeMedia" />
-                      Include the picture or video in my credential
-                    </label>
-                  ) : null}
-                  <SubmitButton intent="accept" size="sm" aria-label={`Accept ${achievement.title}`}>
-                    <Check aria-hidden /> Accept
-                  </SubmitButton>
-                  <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${achievement.title}`}>
-                    <X aria-hidden /> Reject
-                  </SubmitButton>
-                </Form>
-              </li>
-            ))}
-          </ul>
-          <Pager
-            prefix={PENDING_PREFIX}
-            label="Pending achievements pages"
-            shown={achievements.pending.items.length}
-            total={achievements.pending.total}
-            noun="pending achievements"
-            previous={achievements.pending.previous}
-            next={achievements.pending.next}
-          />
-        </section>
-      ) : null}
+      <PendingAchievements pending={achievements.pending} />
 
       <section aria-labelledby="achievements-title" className="grid gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -270,55 +228,3 @@ const ProfileMedia = import.meta.env.SSR
   : lazyAfterInteraction(() =>
       import("#app/components/passport/profile-media.tsx").then((module) => ({ default: module.ProfileMedia })),
     );
-
-const loadBioForm = () => import("#app/components/passport/bio-form.tsx");
-/** The form loads when Edit is first pointed at or pressed; the server renders it at once (docs/decisions/039). */
-const BioForm = import.meta.env.SSR
-  ? BioFormNow
-  : lazy(() => loadBioForm().then((module) => ({ default: module.BioForm })));
-
-/** View, then Edit / Save / Cancel. Without JavaScript, Edit is a link to ?edit=bio. */
-function Biography({ bio }: { bio: string | null }) {
-  const hydrated = useHydrated();
-  const location = useLocation();
-  const mine = useFormReply("bio");
-  const [editing, setEditing] = useState(false);
-  const editingNow = hydrated
-    ? editing || Boolean(mine)
-    : new URLSearchParams(location.search).get("edit") === "bio" || Boolean(mine);
-  useEffect(() => setEditing(false), [bio]);
-
-  return (
-    <Card>
-      <CardHeader className="flex flex-row items-center justify-between gap-2">
-        <CardTitle as="h2">Biography</CardTitle>
-        {editingNow ? null : hydrated ? (
-          <Button
-            variant="outline"
-            size="sm"
-            onPointerEnter={loadBioForm}
-            onFocus={loadBioForm}
-            onClick={() => setEditing(true)}
-          >
-            Edit
-          </Button>
-        ) : (
-          <Link to="/passport?edit=bio" className={buttonVariants({ variant: "outline", size: "sm" })}>
-            Edit
-          </Link>
-        )}
-      </CardHeader>
-      <CardContent>
-        {editingNow ? (
-          <Suspense fallback={null}>
-            <BioForm bio={bio} actionData={mine} onCancel={() => setEditing(false)} />
-          </Suspense>
-        ) : bio ? (
-          <p className="break-words whitespace-pre-line">{bio}</p>
-        ) : (
-          <p className="text-muted-foreground">No biography yet. Click Edit to add one.</p>
-        )}
-      </CardContent>
-    </Card>
-  );
-}

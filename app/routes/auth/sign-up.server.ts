@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { redirectWithToast, safeRedirectPath, signUpCookieHeader } from "#app/utils/cookies.server.ts";
 import { replyUnexpected } from "#app/utils/form-reply.server.ts";
 import { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
-import { deleteUnconfirmedAccount, findAccountByEmail, recordSignUp } from "#db/queries/accounts.ts";
+import { recordNewAccount, replaceUnconfirmedAccount } from "#app/services/sign-up.server.ts";
+import { findAccountByEmail } from "#db/queries/accounts.ts";
 import { readAuthForm, refuseForm, type Replyable } from "./form.server.ts";
 import { checkEmailHref } from "./screens.ts";
 
@@ -40,8 +41,7 @@ async function signUp(
   submission: Replyable,
   value: z.infer<typeof signUpSchema> | z.infer<typeof orgSignUpSchema>,
 ) {
-  // The newest sign-up for an unconfirmed address is the only one (pre-account takeover).
-  await deleteUnconfirmedAccount(context.db, value.email);
+  await replaceUnconfirmedAccount(context, value.email);
   const response = await context.auth.api.signUpEmail({
     body: { email: value.email, password: value.password, name: value.name },
     headers: request.headers,
@@ -75,7 +75,7 @@ async function signUp(
   }
 
   const isOrganisation = value.intent === "org-signup";
-  await recordSignUp(context.db, {
+  await recordNewAccount(context, {
     userId: body.user.id,
     fullName: value.name,
     userType: isOrganisation ? "organization" : "individual",

@@ -1,0 +1,37 @@
+import {
+  completeSignUp,
+  deleteSessionByToken,
+  deleteUnconfirmedAccount,
+  markEmailVerified,
+  recordSignUp,
+} from "#db/queries/accounts.ts";
+import type { ServiceContext } from "./context.server.ts";
+
+// The account's own rows around the auth library's: what a sign-up records beside the account it
+// creates, and what confirming the address completes. The library writes its users, accounts and
+// sessions itself; these are the product's writes of that journey.
+
+/** The newest sign-up for an unconfirmed address is the only one (pre-account takeover). */
+export async function replaceUnconfirmedAccount(context: ServiceContext, email: string) {
+  await deleteUnconfirmedAccount(context.db, email);
+}
+
+/** The profile of a new account, and for an organisation account the organisation it will create when confirmed. */
+export async function recordNewAccount(context: ServiceContext, input: Parameters<typeof recordSignUp>[1]) {
+  await recordSignUp(context.db, input);
+}
+
+/** The address is confirmed: an organisation account's organisation is created now. Says whether one was. */
+export async function confirmAccount(context: ServiceContext, user: { id: string; name: string }) {
+  return completeSignUp(context.db, user);
+}
+
+/** A session the auth library started for a browser that must not be signed in (a link opened elsewhere). */
+export async function discardSession(context: ServiceContext, token: string) {
+  await deleteSessionByToken(context.db, token);
+}
+
+/** Setting a password from a reset link proves the address, as the confirmation link would. */
+export async function confirmAddressByReset(context: ServiceContext, userId: string) {
+  await markEmailVerified(context.db, userId);
+}
