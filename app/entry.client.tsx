@@ -2,14 +2,18 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { listenForFirstInteraction } from "./utils/first-interaction.ts";
+import { HydrationStart, keepEventsFromReactUntilHydrationStarts } from "./utils/hydration-start.tsx";
 
 listenForFirstInteraction();
+keepEventsFromReactUntilHydrationStarts();
 
 startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      <RemixBrowser />
+      <HydrationStart>
+        <RemixBrowser />
+      </HydrationStart>
     </StrictMode>,
     { onRecoverableError: reportUnlessRerendered },
   );

@@ -3,6 +3,7 @@
 // against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals;
 // then the signed-in pages people use every day (/dashboard as an organisation admin and as a
 // member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals.
+// And the size of the Worker `wrangler deploy` would upload, against the plan's limit.
 // Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
 // exits non-zero when a budget is missed. See README "Benchmark".
 //
@@ -21,6 +22,7 @@ import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
 import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
+import { measureWorkerSize } from "./bench/worker-size.mjs";
 
 const config = {
   port: Number(process.env.BENCH_PORT ?? 8797),
@@ -50,11 +52,18 @@ async function main() {
   // The machine is shared: what else ran is part of every timing (1-, 5- and 15-minute averages).
   const loadBefore = os.loadavg();
   if (!config.skipBuild) build();
+  log("Worker upload size (wrangler deploy --dry-run)");
+  const workerSize = measureWorkerSize();
   prepareState(BENCH_PASSPORT);
   const server = await startServer(config.port, { via: config.via });
   try {
     const measured = await measure(server.origin);
-    const results = { ...measured, via: config.via, loadAverage: { before: loadBefore, after: os.loadavg() } };
+    const results = {
+      ...measured,
+      workerSize,
+      via: config.via,
+      loadAverage: { before: loadBefore, after: os.loadavg() },
+    };
     const { markdown, passed } = buildReport(results);
     mkdirSync("bench", { recursive: true });
     writeFileSync(RESULTS_FILE, markdown);

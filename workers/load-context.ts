@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { createDb, type Db } from "#db/client.ts";
 import { createAuth, type Auth, type SessionData, type SessionUser } from "#app/utils/auth.server.ts";
-import { checkClassConflicts } from "#app/utils/cn.ts";
 import { readEnv, type AppEnv } from "#app/utils/env.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
 import { authSettingsOf, readSignedIn, type SignedIn } from "#app/utils/viewer-session.server.ts";
@@ -85,7 +84,6 @@ export function getLoadContext({
   d1Start?: D1Start;
 }): AppLoadContext {
   const env = appEnvOf(context.cloudflare.env);
-  checkClassConflicts(env.ENVIRONMENT === "test");
   const d1 = lazyD1Session(context.cloudflare.env, d1Start);
   // The auth library builds its whole API when created: only requests that use it pay for that
   // (a visitor's public passport or landing page never does).

@@ -1,5 +1,4 @@
 import type { ServiceContext } from "./context.server.ts";
-import { subDays } from "date-fns";
 import type { Db } from "#db/client.ts";
 import {
   archiveAccount,
@@ -73,6 +72,7 @@ export async function purgeUser({ db, media, env }: AccountStores, userId: strin
   await invalidatePassports(env, userId);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const PURGE_BATCH_SIZE = 50;
 const MAX_BATCHES_PER_RUN = 10;
 
@@ -88,7 +88,7 @@ export async function purgeExpiredAccounts(
   purge: (userId: string) => Promise<void> = (userId) => purgeUser(stores, userId),
 ) {
   const { db } = stores;
-  const cutoff = subDays(now, ARCHIVE_GRACE_DAYS);
+  const cutoff = new Date(now.getTime() - ARCHIVE_GRACE_DAYS * DAY_MS);
   const purged: string[] = [];
   const failed: string[] = [];
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
@@ -120,14 +120,13 @@ const DEV_MAIL_DAYS = 7;
  * dev-mailbox rows. Each delete is bounded and repeated a bounded number of times.
  */
 export async function cleanUpExpiredRows(db: Db, now = new Date()) {
-  const day = 24 * 60 * 60 * 1000;
   const at = now.getTime();
   return {
-    unconfirmedAccounts: await deleteUnconfirmedAccountsBefore(db, new Date(at - UNCONFIRMED_ACCOUNT_DAYS * day)),
+    unconfirmedAccounts: await deleteUnconfirmedAccountsBefore(db, new Date(at - UNCONFIRMED_ACCOUNT_DAYS * DAY_MS)),
     // The longest rate-limit window is an hour; a day later the counter says nothing.
-    rateLimits: await deleteInBatches(db, "rate_limits", sql`last_request < ${at - day}`),
+    rateLimits: await deleteInBatches(db, "rate_limits", sql`last_request < ${at - DAY_MS}`),
     verifications: await deleteInBatches(db, "verifications", sql`expires_at < ${at}`),
     sessions: await deleteInBatches(db, "sessions", sql`expires_at < ${at}`),
-    devMail: await deleteInBatches(db, "dev_mail", sql`created_at < ${at - DEV_MAIL_DAYS * day}`),
+    devMail: await deleteInBatches(db, "dev_mail", sql`created_at < ${at - DEV_MAIL_DAYS * DAY_MS}`),
   };
 }

@@ -3,6 +3,7 @@
 // send) is "n/a" and counts as missed: the benchmark exists to prove the budgets, not assume them.
 import os from "node:os";
 import { SIGNED_IN_JS_BUDGET } from "./bundles.mjs";
+import { WORKER_GZIP_LIMIT } from "./worker-size.mjs";
 
 export const BUDGETS = {
   cachedOverStatic: 1.5,
@@ -17,6 +18,8 @@ export const BUDGETS = {
   cssGzip: 12 * 1024,
   // Issue 19: the signed-in pages, "at most" each (the public ones' are strict "under").
   signedIn: { jsGzip: SIGNED_IN_JS_BUDGET, lcpMs: 1500, cls: 0.01, tbtMs: 150 },
+  // Issue 28: what `wrangler deploy` uploads, within the Workers free plan.
+  workerGzip: WORKER_GZIP_LIMIT,
 };
 
 // How the bench started the server (scripts/bench/server.mjs, BENCH_VIA).
@@ -27,6 +30,7 @@ const SERVER_START = {
 const loadAverage = (averages) => averages.map((value) => value.toFixed(1)).join(", ");
 const ms = (value) => (value == null || Number.isNaN(value) ? "n/a" : `${value.toFixed(1)} ms`);
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
+const kiB = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
 const ratio = (value) => (value == null || Number.isNaN(value) ? "n/a" : `${value.toFixed(2)}×`);
 
 /** A budget line: `ok` is null when the figure is missing. */
@@ -123,6 +127,15 @@ export function buildReport(results) {
         `- ${page}: ${files.length === 0 ? "none" : files.map((file) => `\`${file.path}\` ${kB(file.gzip)}`).join(", ")}.`,
     ),
     "",
+    "## Worker upload (wrangler deploy --dry-run)",
+    "",
+    `What \`wrangler deploy\` would upload: ${kiB(results.workerSize.bytes)}, ${kiB(results.workerSize.gzip)} gzip (each module after the other, the main script last, zlib's default level, as wrangler counts it). By module, largest first:`,
+    "",
+    ...table(
+      ["Module", "Raw", "Gzip alone"],
+      results.workerSize.modules.map((module) => [`\`${module.name}\``, kiB(module.bytes), kiB(module.gzip)]),
+    ),
+    "",
     "## Web vitals (median)",
     "",
     ...table(
@@ -155,8 +168,15 @@ export function buildReport(results) {
   return { markdown: lines.join("\n"), passed: checks.every((line) => line.result === "pass") };
 }
 
-function budgetChecks({ load, d1, bytes, vitals, signedIn }) {
-  const checks = [];
+function budgetChecks({ load, d1, bytes, vitals, signedIn, workerSize }) {
+  const checks = [
+    check(
+      "Worker upload gzip",
+      kiB(workerSize.gzip),
+      `≤ ${kiB(BUDGETS.workerGzip)}`,
+      workerSize.gzip <= BUDGETS.workerGzip,
+    ),
+  ];
   const p50 = (target, connections) =>
     load.find((run) => run.target === target && run.connections === connections)?.result.p50;
   for (const connections of [...new Set(load.map((run) => run.connections))]) {
