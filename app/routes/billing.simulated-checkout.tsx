@@ -6,6 +6,7 @@ import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-pa
 import { MEMBER_PRICE_LABEL, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
+import { withHttpErrors } from "#app/utils/form-reply.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import {
   handleStripeEvent,
@@ -30,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
   const input = parseTarget(Object.fromEntries(new URL(request.url).searchParams));
-  const membership = await requireSubscribableMember(context, viewer.id, input);
+  const membership = await withHttpErrors(requireSubscribableMember(context, viewer.id, input));
   return {
     ...input,
     memberName: membership.memberName,
@@ -44,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const formData = await request.formData();
   const input = parseTarget(Object.fromEntries(formData));
-  const membership = await requireSubscribableMember(context, viewer.id, input);
+  const membership = await withHttpErrors(requireSubscribableMember(context, viewer.id, input));
   if (formData.get("intent") !== "complete") {
     return redirectWithToast(context.env, request, "/dashboard", {
       title: "Checkout cancelled",
