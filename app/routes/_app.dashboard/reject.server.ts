@@ -1,15 +1,4 @@
-import { z } from "zod";
-import { rejectOrRemove } from "#app/services/memberships.server.ts";
-import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/viewer.ts";
-
-const schema = z.object({ intent: z.literal("reject"), membershipId: z.uuid() });
+import { rejectOrRemoveIntent } from "./reject-or-remove.server.ts";
 
 /** An admin declines a join request. */
-export const rejectIntent = defineIntent<Viewer, typeof schema>({
-  schema,
-  failureTitle: "Error",
-  run: async ({ membershipId }, { context, viewer }) => ({
-    toast: await rejectOrRemove(context, viewer.id, membershipId, "reject"),
-  }),
-});
+export const rejectIntent = rejectOrRemoveIntent("reject");

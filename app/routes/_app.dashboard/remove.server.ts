@@ -1,15 +1,4 @@
-import { z } from "zod";
-import { rejectOrRemove } from "#app/services/memberships.server.ts";
-import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/viewer.ts";
+import { rejectOrRemoveIntent } from "./reject-or-remove.server.ts";
 
-const schema = z.object({ intent: z.literal("remove"), membershipId: z.uuid() });
-
-/** An admin removes a member (never the last admin). */
-export const removeIntent = defineIntent<Viewer, typeof schema>({
-  schema,
-  failureTitle: "Error",
-  run: async ({ membershipId }, { context, viewer }) => ({
-    toast: await rejectOrRemove(context, viewer.id, membershipId, "remove"),
-  }),
-});
+/** An admin removes a member. */
+export const removeIntent = rejectOrRemoveIntent("remove");
