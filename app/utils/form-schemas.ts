@@ -60,7 +60,7 @@ export const resetPasswordSchema = z
     path: ["confirmPassword"],
   });
 
-// ---- Settings (routes/_app.settings.tsx) ----
+// ---- Settings (routes/_app.settings/) ----
 
 export const profileSchema = z.object({
   intent: z.literal("update-profile"),
@@ -100,14 +100,14 @@ export const feedbackSchema = z.object({
   submissionKey: submissionKeyField,
 });
 
-// ---- Own passport (routes/_app.passport._index.tsx) ----
+// ---- Own passport (routes/_app.passport._index/) ----
 
 export const bioSchema = z.object({
   intent: z.literal("update-bio"),
   bio: bioField,
 });
 
-// ---- Dashboard (routes/_app.dashboard.tsx, components/dashboard/create-organization.tsx) ----
+// ---- Dashboard (routes/_app.dashboard/, components/dashboard/create-organization.tsx) ----
 
 export const searchSchema = z.object({
   q: requiredText({

@@ -8,7 +8,7 @@ import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 
 /**
- * The biography's edit form (routes/_app.passport._index.tsx), loaded when Edit is first pressed
+ * The biography's edit form (routes/_app.passport._index/), loaded when Edit is first pressed
  * (docs/decisions/039). Cancel closes it, or without JavaScript goes back to the passport.
  */
 export function BioForm({
