@@ -13,8 +13,8 @@ import { readdirSync } from "node:fs";
 
 /** Test files whose runtimes run at once in the second lane. */
 const FILES_AT_ONCE = 5;
-/** Long enough to need a lane of their own. */
-const OWN_LANE = ["tests/workers/authorization-matrix.test.ts"];
+/** Long enough to need a lane of their own: the authorization matrix's files, one after another. */
+const OWN_LANE = (file) => file.startsWith("tests/workers/authorization-matrix/");
 
 const passedOn = process.argv.slice(2);
 
@@ -34,15 +34,24 @@ async function inGroups(files) {
   return failed;
 }
 
+async function inSequence(files) {
+  const failed = [];
+  for (const file of files) if (!(await vitest([file]))) failed.push(file);
+  return failed;
+}
+
 if (passedOn.some((argument) => !argument.startsWith("-"))) {
   process.exit((await vitest([])) ? 0 : 1);
 }
 
-const others = readdirSync("tests/workers")
+const files = readdirSync("tests/workers", { recursive: true })
   .filter((name) => name.endsWith(".test.ts"))
   .map((name) => `tests/workers/${name}`)
-  .filter((file) => !OWN_LANE.includes(file));
-const [ownLane, rest] = await Promise.all([inGroups(OWN_LANE), inGroups(others)]);
+  .sort();
+const [ownLane, rest] = await Promise.all([
+  inSequence(files.filter(OWN_LANE)),
+  inGroups(files.filter((file) => !OWN_LANE(file))),
+]);
 const failed = [...ownLane, ...rest];
 if (failed.length > 0) {
   console.error(`\nWorkers tests failed in: ${failed.join(", ")}`);
