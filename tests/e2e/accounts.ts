@@ -6,35 +6,32 @@ export function uniqueEmail(prefix = "user") {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 }
 
-/** The confirmation link of the newest e-mail to this address, from the dev mailbox. */
-export async function confirmationLink(request: APIRequestContext, email: string) {
+/**
+ * The first link to `path` (with its token) in the e-mails to this address, newest first, from
+ * the dev mailbox, as path and query to open on the test server; polled until it arrives.
+ */
+async function mailedLink(request: APIRequestContext, email: string, path: string) {
+  const pattern = new RegExp(`(https?:\\/\\/\\S+${path}\\?token=\\S+)`);
   let link: string | undefined;
   await expect
     .poll(async () => {
       const mail = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as {
         text: string;
       }[];
-      link = mail.map((item) => /(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(item.text)?.[1]).find(Boolean);
+      link = mail.map((item) => pattern.exec(item.text)?.[1]).find(Boolean);
       return link;
     })
     .toBeTruthy();
   return new URL(link!).pathname + new URL(link!).search;
 }
 
+/** The confirmation link of the newest e-mail to this address, from the dev mailbox. */
+export const confirmationLink = (request: APIRequestContext, email: string) =>
+  mailedLink(request, email, "/auth/confirm");
+
 /** The forgot-password link of the newest such e-mail to this address, from the dev mailbox. */
-export async function passwordResetLink(request: APIRequestContext, email: string) {
-  let link: string | undefined;
-  await expect
-    .poll(async () => {
-      const mail = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as {
-        text: string;
-      }[];
-      link = mail.map((item) => /(https?:\/\/\S+\/auth\/reset-password\?token=\S+)/.exec(item.text)?.[1]).find(Boolean);
-      return link;
-    })
-    .toBeTruthy();
-  return new URL(link!).pathname + new URL(link!).search;
-}
+export const passwordResetLink = (request: APIRequestContext, email: string) =>
+  mailedLink(request, email, "/auth/reset-password");
 
 /**
  * A confirmed, signed-in account made through the real forms (posted as a browser without

@@ -3,11 +3,10 @@ import { strFromU8, unzipSync } from "fflate";
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
+import { today } from "../today.ts";
 
 // Taking the passport out: the data export and résumé from Settings, printing the public
 // passport, and what a shared link shows to chat apps and LinkedIn.
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 async function addSelfAchievements(page: Page, titles: string[]) {
   for (const title of titles) {

@@ -58,7 +58,15 @@ describe("archive", () => {
     ).toBe(1);
   });
 
-  it("closes the person's open notification sockets, as signing out does", async () => {
+  // Archiving, or signing out: either ends the person's open notification sockets.
+  it.each<{ name: string; path: string; fields: Record<string, string> }>([
+    {
+      name: "closes the person's open notification sockets, as signing out does",
+      path: "/settings",
+      fields: { intent: "archive" },
+    },
+    { name: "signing out closes the sockets too", path: "/auth/signout", fields: {} },
+  ])("$name", async ({ path, fields }) => {
     const { cookie } = await createAccount();
     const response = await SELF.fetch("http://localhost/api/notifications/socket", {
       headers: { Upgrade: "websocket", Origin: "http://localhost", Cookie: cookie },
@@ -66,19 +74,7 @@ describe("archive", () => {
     const socket = response.webSocket!;
     socket.accept();
     const closed = new Promise<number>((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
-    await postForm("/settings", { intent: "archive" }, { cookie });
-    expect(await closed).toBe(4001);
-  });
-
-  it("signing out closes the sockets too", async () => {
-    const { cookie } = await createAccount();
-    const response = await SELF.fetch("http://localhost/api/notifications/socket", {
-      headers: { Upgrade: "websocket", Origin: "http://localhost", Cookie: cookie },
-    });
-    const socket = response.webSocket!;
-    socket.accept();
-    const closed = new Promise<number>((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
-    await postForm("/auth/signout", {}, { cookie });
+    await postForm(path, fields, { cookie });
     expect(await closed).toBe(4001);
   });
 });

@@ -5,7 +5,7 @@ import {
   confirmationToken,
   cookiesFrom,
   countRows,
-  createAccount,
+  signUpAndConfirm,
   get,
   newClientNetwork,
   PASSWORD,
@@ -50,7 +50,7 @@ async function mailsTo(email: string) {
 describe("forgot password", () => {
   it("the sign-in screen offers it, and the answer is the same whether or not the address has an account", async () => {
     expect(await (await get("/auth")).text()).toContain('href="/auth/forgot-password"');
-    const known = await createAccount();
+    const known = await signUpAndConfirm();
     const unknown = uniqueEmail("nobody");
     const answers = await Promise.all([forgot(known.email), forgot(unknown)]);
     for (const [response, email] of [
@@ -69,7 +69,7 @@ describe("forgot password", () => {
   });
 
   it("the link sets a new password once, ends every session, signs this browser in and says so by mail", async () => {
-    const { id, email, cookie } = await createAccount();
+    const { id, email, cookie } = await signUpAndConfirm();
     const otherDevice = cookiesFrom(await signIn(email));
     await forgot(email);
     const token = (await passwordResetToken(email))!;
@@ -111,7 +111,7 @@ describe("forgot password", () => {
   });
 
   it("a link older than 1 hour, or a wrong token, says it has expired and offers a new one", async () => {
-    const { email } = await createAccount();
+    const { email } = await signUpAndConfirm();
     await forgot(email);
     const token = (await passwordResetToken(email))!;
     const expiry = await env.DB.prepare("select expires_at, created_at from verifications where identifier = ?")
@@ -136,7 +136,7 @@ describe("forgot password", () => {
   });
 
   it("works without JavaScript: plain form posts all the way", async () => {
-    const { email } = await createAccount();
+    const { email } = await signUpAndConfirm();
     const form = await (await get("/auth/forgot-password")).text();
     expect(form).toMatch(/<form[^>]*method="post"/);
     await forgot(email);
@@ -238,7 +238,7 @@ describe("sign-up that cannot be pre-empted", () => {
     const fresh = uniqueEmail("fresh");
     await signUp({ email: stale });
     await signUp({ email: fresh });
-    const confirmedOld = await createAccount();
+    const confirmedOld = await signUpAndConfirm();
     await env.DB.prepare("update users set created_at = ? where email in (?, ?)")
       .bind(Date.now() - 8 * 24 * 60 * 60 * 1000, stale, confirmedOld.email)
       .run();
@@ -284,7 +284,7 @@ describe("redirectTo after sign-in", () => {
   it.each(OPEN_REDIRECT_PAYLOADS.map((payload) => [JSON.stringify(payload), payload]))(
     "%s lands on /dashboard",
     async (_, payload) => {
-      const { email } = await createAccount();
+      const { email } = await signUpAndConfirm();
       const response = await postForm("/auth", { intent: "signin", email, password: PASSWORD, redirectTo: payload });
       expect(response.status).toBe(302);
       const location = response.headers.get("Location")!;
@@ -297,7 +297,7 @@ describe("redirectTo after sign-in", () => {
 
   // Paths that only look odd stay on this origin, and are kept as they are.
   it("a plain path on this origin is kept", async () => {
-    const { email } = await createAccount();
+    const { email } = await signUpAndConfirm();
     const response = await postForm("/auth", {
       intent: "signin",
       email,
@@ -312,13 +312,13 @@ describe("signed-in answers are never cached", () => {
   it("pages and their data requests send Cache-Control: private, no-store", async () => {
     // Remix warns (console.error) about the old ?_data request this test makes on purpose.
     expectConsoleError(/Single fetch-enabled apps should not be making \?_data requests/);
-    const { cookie } = await createAccount();
+    const { cookie } = await signUpAndConfirm();
     for (const path of ["/dashboard", "/settings", "/passport", "/dashboard?_data=routes%2F_app.dashboard", "/"]) {
       const response = await get(path, cookie);
       expect(response.headers.get("Cache-Control"), path).toBe("private, no-store");
     }
     // The sign-in answer that sets the session cookie too.
-    const { email } = await createAccount();
+    const { email } = await signUpAndConfirm();
     expect((await signIn(email)).headers.get("Cache-Control")).toBe("private, no-store");
   });
 });

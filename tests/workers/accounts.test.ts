@@ -5,7 +5,7 @@ import {
   confirmationToken,
   cookiesFrom,
   countRows,
-  createAccount,
+  signUpAndConfirm,
   get,
   newClientIp,
   PASSWORD,
@@ -104,7 +104,7 @@ describe("sign-up, confirmation and session", () => {
   });
 
   it("sets a session cookie that is HttpOnly and SameSite=Lax, lasting only the browser session unless kept", async () => {
-    const { email } = await createAccount();
+    const { email } = await signUpAndConfirm();
     const plain = await signIn(email);
     const sessionCookie = plain.headers.getSetCookie().find((line) => line.startsWith("passport.session_token="))!;
     expect(sessionCookie).toMatch(/HttpOnly/i);
@@ -158,7 +158,7 @@ describe("sign-up, confirmation and session", () => {
 
 describe("no account enumeration", () => {
   it("answers a sign-up for a taken address exactly like one for a new address", async () => {
-    const { email } = await createAccount({ name: "First Owner" });
+    const { email } = await signUpAndConfirm({ name: "First Owner" });
     const taken = await signUp({ name: "Someone Else", email });
     const fresh = await signUp({ name: "Someone Else", email: uniqueEmail() });
     expect(taken.status).toBe(fresh.status);
@@ -175,7 +175,7 @@ describe("no account enumeration", () => {
   });
 
   it("answers an unknown address exactly like a wrong password", async () => {
-    const { email } = await createAccount();
+    const { email } = await signUpAndConfirm();
     const wrongPassword = await signIn(email, "wrong-password");
     const unknown = await signIn(uniqueEmail("ghost"), "wrong-password");
     expect(wrongPassword.status).toBe(unknown.status);
@@ -215,7 +215,7 @@ describe("rate limits", () => {
 
 describe("password change", () => {
   it("with a wrong current password fails and changes nothing", async () => {
-    const { email, cookie } = await createAccount();
+    const { email, cookie } = await signUpAndConfirm();
     const response = await postForm(
       "/settings",
       {
@@ -232,7 +232,7 @@ describe("password change", () => {
   });
 
   it("refuses a confirmation that does not match", async () => {
-    const { cookie } = await createAccount();
+    const { cookie } = await signUpAndConfirm();
     const response = await postForm(
       "/settings",
       {
@@ -248,7 +248,7 @@ describe("password change", () => {
   });
 
   it("with the right one ends every other session and keeps this one going", async () => {
-    const { email, cookie } = await createAccount();
+    const { email, cookie } = await signUpAndConfirm();
     const otherDevice = cookiesFrom(await signIn(email));
     expect((await get("/dashboard", otherDevice)).status).toBe(200);
 
@@ -272,7 +272,7 @@ describe("password change", () => {
 
 describe("sign-out", () => {
   it("ends the session, clears the active organisation and goes home", async () => {
-    const { id, cookie } = await createAccount({ organizationName: "Signout Org" });
+    const { id, cookie } = await signUpAndConfirm({ organizationName: "Signout Org" });
     expect(
       await env.DB.prepare("select active_organization_id as a from profiles where id = ?")
         .bind(id)
@@ -312,7 +312,7 @@ async function giveMembershipAndAchievement(userId: string) {
 
 describe("archive and reactivation", () => {
   it("archive hides the public passport, removes memberships and ends other sessions", async () => {
-    const { id, email, cookie } = await createAccount();
+    const { id, email, cookie } = await signUpAndConfirm();
     await giveMembershipAndAchievement(id);
     const otherDevice = cookiesFrom(await signIn(email));
     expect((await get(`/passport/${id}`)).status).toBe(200);
@@ -329,7 +329,7 @@ describe("archive and reactivation", () => {
   });
 
   it("signing in within 30 days offers the choice; Reactivate brings the account back, without its memberships", async () => {
-    const { id, email, cookie } = await createAccount();
+    const { id, email, cookie } = await signUpAndConfirm();
     await giveMembershipAndAchievement(id);
     await postForm("/settings", { intent: "archive" }, { cookie });
     await env.DB.prepare("update profiles set deleted_at = ? where id = ?")
@@ -378,7 +378,7 @@ describe("purge", () => {
   }
 
   it("deleting all data leaves no row or R2 object of the user and signs them out", async () => {
-    const { id, cookie } = await createAccount();
+    const { id, cookie } = await signUpAndConfirm();
     const organizationId = await giveMembershipAndAchievement(id);
     expect((await everythingOf(id, organizationId)).objects).toBe(2);
 
@@ -399,8 +399,8 @@ describe("purge", () => {
   });
 
   it("the daily cron purges an account archived 31 days ago, keeps one archived 29 days ago, and a second run changes nothing", async () => {
-    const old = await createAccount();
-    const recent = await createAccount();
+    const old = await signUpAndConfirm();
+    const recent = await signUpAndConfirm();
     const oldOrg = await giveMembershipAndAchievement(old.id);
     await giveMembershipAndAchievement(recent.id);
     await env.DB.prepare("update profiles set deleted_at = ? where id = ?")
@@ -429,7 +429,7 @@ describe("purge", () => {
 
 describe("settings for an organisation account", () => {
   it("offers the public passport switch and the introduction video, as for every account", async () => {
-    const account = await createAccount({
+    const account = await signUpAndConfirm({
       name: "Orla Org",
       organizationName: `Org ${crypto.randomUUID().slice(0, 6)}`,
     });

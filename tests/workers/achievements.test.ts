@@ -2,9 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { latestTodayAnywhere } from "#app/utils/achievement-schemas.ts";
 import { countRows, createAccount, get, postForm } from "./helpers.ts";
-import { createOrganisationWithMember, uniqueName } from "./factories.ts";
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { addSelfAchievement, createOrganisationWithMember, uniqueName } from "./factories.ts";
+import { today } from "#tests/today.ts";
 
 const organisationWithMember = () =>
   createOrganisationWithMember({ adminName: "Gia Giver", memberName: "Rex Recipient", name: uniqueName("Givers") });
@@ -183,18 +182,12 @@ describe("answering and showing", () => {
 describe("self achievements", () => {
   it("are stored as 'title - company', with no organisation, accepted and visible", async () => {
     const person = await createAccount();
-    const response = await postForm(
-      "/passport",
-      {
-        intent: "add-self-achievement",
-        formId: "self",
-        title: "Marathon",
-        company: "City Runners",
-        date: "2024-04-21",
-        type: "milestone",
-      },
-      { cookie: person.cookie },
-    );
+    const response = await addSelfAchievement(person.cookie, {
+      title: "Marathon",
+      company: "City Runners",
+      date: "2024-04-21",
+      type: "milestone",
+    });
     expect(response.status).toBe(302);
     expect(await achievementsOf(person.id)).toEqual([
       expect.objectContaining({
@@ -210,18 +203,12 @@ describe("self achievements", () => {
 
   it("need a company", async () => {
     const person = await createAccount();
-    const response = await postForm(
-      "/passport",
-      {
-        intent: "add-self-achievement",
-        formId: "self",
-        title: "Marathon",
-        company: " ",
-        date: "2024-04-21",
-        type: "milestone",
-      },
-      { cookie: person.cookie },
-    );
+    const response = await addSelfAchievement(person.cookie, {
+      title: "Marathon",
+      company: " ",
+      date: "2024-04-21",
+      type: "milestone",
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Company/Organization is required");
   });

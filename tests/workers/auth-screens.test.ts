@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAccount, get, PASSWORD, postForm } from "./helpers.ts";
+import { signUpAndConfirm, get, PASSWORD, postForm } from "./helpers.ts";
 
 // /auth is one URL with a screen per ?mode= (app/routes/auth/): the spec's links and the
 // e-mails' links keep working, and a form's intent picks its action whatever ?mode= it was
@@ -37,7 +37,7 @@ describe("the screens of /auth", () => {
   });
 
   it("runs the action the form names, whichever screen it was posted to", async () => {
-    const person = await createAccount();
+    const person = await signUpAndConfirm();
     const signedIn = await postForm("/auth?mode=personal", {
       intent: "signin",
       email: person.email,

@@ -4,8 +4,6 @@ import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import { ORIGIN, postForm } from "./helpers.ts";
 import { createOrganisationWithMember, giveAchievement, uniqueName } from "./factories.ts";
 
-export const today = () => new Date().toISOString().slice(0, 10);
-
 /** An organisation (admin), one approved member, and the member's accepted achievement. */
 export async function issuedCredential({ title = "Teamwork Award" }: { title?: string } = {}) {
   const { admin, member, organizationId } = await createOrganisationWithMember({

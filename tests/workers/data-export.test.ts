@@ -4,11 +4,10 @@ import { validate as validateResume } from "@jsonresume/schema";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, ORIGIN, PNG_BYTES, postForm, toastFrom } from "./helpers.ts";
 import { addMember, addSelfAchievement, createOrganisation, giveAchievement, uniqueName } from "./factories.ts";
+import { today } from "#tests/today.ts";
 
 // "Download my data" (a ZIP of every row and file of the person) and the résumé file, as the
 // person downloads them from Settings.
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** An organisation, its admin, and two members who each get something from it. */
 async function world() {

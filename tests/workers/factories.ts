@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { createAccount, joinByInviteLink, postForm } from "./helpers.ts";
+import { today } from "#tests/today.ts";
 
-// Shared test data, made through the product's own forms (sign-up, the invite link, the
-// dashboard's give form) so that every row is one the app itself would write. A person is
-// `createAccount` (helpers.ts): a confirmed, signed-in individual account.
+// Shared test data. A person is `createAccount` (helpers.ts): a confirmed, signed-in account
+// written straight into D1 with the rows sign-up and confirmation leave (account-factory.ts).
+// Everything after that goes through the product's own forms (the invite link, the dashboard's
+// give form), so that every other row is one the app itself writes.
 
 export type Account = Awaited<ReturnType<typeof createAccount>>;
 export type Member = Account & { membershipId: string };
@@ -31,7 +33,7 @@ export async function membershipOf({ organizationId, userId }: { organizationId:
   return row.id;
 }
 
-/** An organisation account with its organisation, signed up through the organisation form. */
+/** An organisation account with its organisation, as the organisation sign-up leaves it once confirmed. */
 export async function createOrganisation({
   adminName = "Olive Admin",
   adminEmail,
@@ -58,8 +60,6 @@ export async function createOrganisationWithMember({
   const member = await addMember(organisation.organizationId, { name: memberName });
   return { ...organisation, member, membershipId: member.membershipId };
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * An achievement an organisation offers a member, through the dashboard's give form (pending

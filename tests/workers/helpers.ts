@@ -1,4 +1,5 @@
 import { env, SELF } from "cloudflare:test";
+import { writeConfirmedAccount } from "./account-factory.ts";
 
 export const ORIGIN = "http://localhost";
 export const PASSWORD = "correct-horse-1";
@@ -54,28 +55,26 @@ export function cookiesFrom(response: Response, previous = "") {
   return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
 }
 
-export async function confirmationToken(email: string) {
+/**
+ * The token of the link to `path` in the newest e-mail to this address (of those whose subject
+ * is like `subject`), null when there is none.
+ */
+async function mailedToken(email: string, path: string, subject = "%") {
   const row = await env.DB.prepare(
-    'select text from dev_mail where "to" = ? order by created_at desc, rowid desc limit 1',
+    'select text from dev_mail where "to" = ? and subject like ? order by created_at desc, rowid desc limit 1',
   )
-    .bind(email.toLowerCase())
+    .bind(email.toLowerCase(), subject)
     .first<{ text: string }>();
-  return row
-    ? new URL(/(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(row.text)![1]!).searchParams.get("token")
-    : null;
+  if (!row) return null;
+  const link = new RegExp(`(https?:\\/\\/\\S+${path}\\?token=\\S+)`).exec(row.text)![1]!;
+  return new URL(link).searchParams.get("token");
 }
 
+/** The token of the confirmation link in the newest e-mail to this address (null when none). */
+export const confirmationToken = (email: string) => mailedToken(email, "/auth/confirm");
+
 /** The token of the newest forgot-password link mailed to this address (null when none). */
-export async function passwordResetToken(email: string) {
-  const row = await env.DB.prepare(
-    "select text from dev_mail where \"to\" = ? and subject like 'Reset your%' order by created_at desc, rowid desc limit 1",
-  )
-    .bind(email.toLowerCase())
-    .first<{ text: string }>();
-  return row
-    ? new URL(/(https?:\/\/\S+\/auth\/reset-password\?token=\S+)/.exec(row.text)![1]!).searchParams.get("token")
-    : null;
-}
+export const passwordResetToken = (email: string) => mailedToken(email, "/auth/reset-password", "Reset your%");
 
 export async function signUp(fields: { name?: string; email: string; organizationName?: string }) {
   return postForm(fields.organizationName ? "/auth?mode=organisation" : "/auth?mode=personal", {
@@ -87,8 +86,26 @@ export async function signUp(fields: { name?: string; email: string; organizatio
   });
 }
 
-/** A confirmed account, signed in: returns its id and session cookie. */
+/**
+ * A confirmed account, signed in, written straight into D1 (account-factory.ts): its id, e-mail
+ * and session cookie. An organisation account when `organizationName` is given.
+ */
 export async function createAccount(fields: { name?: string; email?: string; organizationName?: string } = {}) {
+  const email = fields.email ?? uniqueEmail();
+  const { id, cookie } = await writeConfirmedAccount({
+    name: fields.name ?? "Test Person",
+    email,
+    password: PASSWORD,
+    organizationName: fields.organizationName,
+  });
+  return { id, email, cookie };
+}
+
+/**
+ * The same as createAccount, made through the forms as a person does (sign-up, then the mailed
+ * confirmation link in the same browser): for the tests about signing up, in and back in.
+ */
+export async function signUpAndConfirm(fields: { name?: string; email?: string; organizationName?: string } = {}) {
   const email = fields.email ?? uniqueEmail();
   const signedUp = await signUp({ ...fields, email });
   // Confirmed in the browser that signed up (its cookie says so), which signs it in.

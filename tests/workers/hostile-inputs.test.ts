@@ -3,12 +3,11 @@ import { describe, expect, it } from "vitest";
 import { escapeLikeReact, HOSTILE_INPUTS, outcomeFor, type HostileInput } from "#tests/hostile-inputs.ts";
 import { createAccount, get, postForm, signUp, uniqueEmail } from "./helpers.ts";
 import { createOrganisationWithMember } from "./factories.ts";
+import { today } from "#tests/today.ts";
 
 // Every hostile value through every text field that is stored and shown again: refused with the
 // field's message, or stored exactly as typed (trimmed) and shown back escaped on every page
 // where it appears. See docs/security.md, "Hostile input corpus".
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 type Rule = { label: string; required: string | null; tooLong: string; multiline: boolean };
 

@@ -13,11 +13,11 @@ import {
 } from "./helpers.ts";
 import { expectConsoleError } from "./console-errors.ts";
 import { createOrganisationWithMember, uniqueName } from "./factories.ts";
+import { today } from "#tests/today.ts";
 
 // Decision 012: a form render carries an idempotency key, so a double click, a retry after a
 // timeout or a resubmitted page stores its row once (found by the soak test, issue 9).
 
-const today = () => new Date().toISOString().slice(0, 10);
 const mediaCount = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.length;
 
 /**

@@ -3,11 +3,10 @@ import { describe, expect, it } from "vitest";
 import { get, mp4Bytes, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
 import { issuedCredential } from "./credentials-helpers.ts";
 import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
+import { today } from "#tests/today.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 const personWithAchievements = (titles: string[]) => createPersonWithAchievements("Casey Cached", titles);
 

@@ -2,11 +2,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, PNG_BYTES, postForm } from "./helpers.ts";
 import { createPersonWithAchievements } from "./factories.ts";
+import { today } from "#tests/today.ts";
 
 // The og:image of a public passport and of the landing page: a 1200x630 PNG drawn on the
 // Worker, kept at the edge and purged with the passport.
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 function pngSize(bytes: Uint8Array) {

@@ -7,6 +7,7 @@ import {
   uniqueName,
 } from "./factories.ts";
 import { createAccount, inviteCode, postForm } from "./helpers.ts";
+import { today } from "#tests/today.ts";
 
 // Issue 18, "Cheap writes": every action reads what it needs in at most one D1 round trip and
 // writes in at most one batch (the notification row included). The session guard every action
@@ -21,8 +22,6 @@ const roundTrips = (response: Response) => {
   expect(header, "X-D1-Round-Trips header").not.toBeNull();
   return Number(header);
 };
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 const organisation = () => createOrganisation({ adminName: "Ada Admin", name: uniqueName("Budget") });
 

@@ -15,6 +15,7 @@ import {
 } from "#app/utils/form-schemas.ts";
 import { giveAchievementSchema, latestTodayAnywhere, selfAchievementSchema } from "#app/utils/achievement-schemas.ts";
 import { MEDIA_URL_MESSAGE } from "#app/utils/validation.ts";
+import { today } from "#tests/today.ts";
 
 // Property tests of every form schema of the app (docs/security.md, "Property tests of the
 // schemas"): any text within the limits after trimming is accepted as the trimmed text; anything
@@ -176,7 +177,6 @@ function textFieldProperties(
   });
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
 const UUID = "0b8a3a4e-5c1e-4a8e-9b1e-1d2c3b4a5f60";
 const name = {
   label: "Name",

@@ -13,8 +13,8 @@ import {
   toastFrom,
   webmBytes,
 } from "./helpers.ts";
+import { today } from "#tests/today.ts";
 
-const today = () => new Date().toISOString().slice(0, 10);
 const MB = 1024 * 1024;
 
 function selfAchievementForm(files: Record<string, File> = {}, mediaUrl?: string) {

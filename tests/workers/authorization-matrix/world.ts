@@ -1,0 +1,99 @@
+import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import {
+  PNG_BYTES,
+  confirmationToken,
+  createAccount,
+  get,
+  inviteCode,
+  passwordResetToken,
+  postForm,
+  signUp,
+  uniqueEmail,
+} from "../helpers.ts";
+import { credentialOf, giveAndAccept } from "../credentials-helpers.ts";
+import { addMember, createOrganisation, giveAchievement, membershipOf } from "../factories.ts";
+
+// The one world every cell of the matrix runs against: two organisations and their admins, an
+// organisation account without one, members, a recipient with a pending offer and an active
+// subscription, an archived account, an unconfirmed sign-up and a forgot-password link. Seeded
+// once per test file; storage is rolled back after each test, so every cell starts from it.
+
+export type World = Awaited<ReturnType<typeof seedWorld>>;
+
+export async function seedWorld() {
+  const { admin, organizationId: orgA } = await createOrganisation({ adminName: "Ada Admin", name: "Org A" });
+  const { admin: otherAdmin } = await createOrganisation({ adminName: "Otto Admin", name: "Org B" });
+  const gone = await createOrganisation({ adminName: "Oona Org", name: "Org Gone" });
+  const orgUser = gone.admin;
+  // An organisation-type account without an organisation (yet).
+  await env.DB.prepare("delete from organizations where id = ?").bind(gone.organizationId).run();
+
+  const individual = await createAccount({ name: "Ivy Individual" });
+  const member = await addMember(orgA, { name: "Max Member" });
+  const recipient = await addMember(orgA, { name: "Rita Recipient" });
+  const another = await createAccount({ name: "Andy Another" });
+  const archived = await addMember(orgA, { name: "Archie Archived" });
+  const pending = await createAccount({ name: "Pat Pending" });
+
+  expect(
+    (await postForm("/dashboard", { intent: "request-join", organizationId: orgA }, { cookie: pending.cookie })).status,
+  ).toBe(302);
+  const give = await giveAchievement(admin.cookie, { userId: recipient.id, title: "Seeded award" });
+  expect(give.response.status).toBe(302);
+  // The member's accepted achievement, with its Open Badges credential.
+  const credentialAchievement = await giveAndAccept(admin.cookie, member.cookie, member.id, "Credential award");
+  const credential = await credentialOf(credentialAchievement);
+  // The individual keeps a private passport; the archived account is archived (its session lives on).
+  await env.DB.prepare("update profiles set is_public = 0 where id = ?").bind(individual.id).run();
+  expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
+
+  const recipientMembership = recipient.membershipId;
+  // The recipient's membership has an active (simulated) subscription, to manage and cancel.
+  await env.DB.prepare(
+    "update organization_members set subscription_status = 'active', stripe_customer_id = 'cus_local_matrix', stripe_subscription_id = 'sub_local_matrix' where id = ?",
+  )
+    .bind(recipientMembership)
+    .run();
+
+  // An account waiting for confirmation, with its token.
+  const unconfirmedEmail = uniqueEmail("unconfirmed");
+  await signUp({ email: unconfirmedEmail });
+  const token = (await confirmationToken(unconfirmedEmail))!;
+
+  // A forgot-password link of another's account.
+  await postForm("/auth/forgot-password", { intent: "forgot-password", email: another.email });
+  const resetToken = (await passwordResetToken(another.email))!;
+
+  const mediaKey = `avatars/${recipient.id}/avatar.png`;
+  await env.MEDIA.put(mediaKey, PNG_BYTES, { httpMetadata: { contentType: "image/png" } });
+
+  // Every active account has seen its dashboard once (which picks its active organisation).
+  for (const user of [admin, otherAdmin, orgUser, individual, member, recipient, another]) {
+    expect((await get("/dashboard", user.cookie)).status).toBe(200);
+  }
+  const users = { individual, orgUser, member, admin, otherAdmin, recipient, another, archived };
+  return {
+    users,
+    orgA,
+    inviteCode: await inviteCode(orgA),
+    token,
+    resetToken,
+    unconfirmedEmail,
+    mediaKey,
+    pendingMembership: await membershipOf({ organizationId: orgA, userId: pending.id }),
+    memberMembership: member.membershipId,
+    recipientMembership,
+    credential,
+    credentialJson: (await env.DB.prepare("select json from credentials where id = ?")
+      .bind(credential)
+      .first<{ json: string }>())!.json,
+    statusList: (await env.DB.prepare("select status_list_id as id from credentials where id = ?")
+      .bind(credential)
+      .first<{ id: string }>())!.id,
+    pendingAchievement: give.achievementId!,
+    recipientNotification: (await env.DB.prepare("select id from notifications where user_id = ?")
+      .bind(recipient.id)
+      .first<{ id: string }>())!.id,
+  };
+}
