@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { AUTH_COOKIE_PREFIX } from "#app/utils/auth.server.ts";
-import { hashPassword } from "#app/utils/password.server.ts";
+import { hashPassword } from "#db/password.server.ts";
 import { newInviteCode } from "#db/schema.ts";
 
 // A confirmed, signed-in account written straight into D1: the rows that signing up through the
