@@ -7,8 +7,8 @@ import type { Toast } from "./toast-message.ts";
 export class Refusal extends Error {
   constructor(
     readonly toast: Toast,
-    /** The HTTP status the answer carries: 400 unless the refusal is a conflict or a throttle. */
-    readonly status: 400 | 401 | 409 | 429 = 400,
+    /** The HTTP status the answer carries: 400 unless the refusal is of the caller (401, 403) or a throttle (429). */
+    readonly status: 400 | 401 | 403 | 429 = 400,
     /** The fields the refusal is about, with their messages; otherwise the form as a whole. */
     readonly fieldErrors?: Record<string, string[]>,
   ) {

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext, data } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import { redirectWithToast } from "./cookies.server.ts";
 import { AlreadySaved } from "./domain-errors.server.ts";
@@ -13,8 +13,11 @@ import type { UploadForm } from "./uploads.server.ts";
 // `runIntent` runs every one the same way: find it by the form's `intent`, parse, answer a
 // refused submission with the typed input, run, answer a failure, redirect with the toast.
 
-/** What a successful intent answers: a toast on the page it goes back to (or on `redirectTo`), or its own response. */
-export type Outcome = { toast: Toast; redirectTo?: string; headers?: HeadersInit } | Response;
+/**
+ * What a successful intent answers: a toast on the page it goes back to (or on `redirectTo`), or
+ * an answer of its own (a redirect elsewhere, a fetcher's data).
+ */
+export type Outcome = { toast: Toast; redirectTo?: string; headers?: HeadersInit } | Response | ReturnType<typeof data>;
 
 /** What an intent's `run` is given besides its parsed value. */
 export type IntentArgs<Viewer> = {
@@ -110,7 +113,7 @@ export async function runIntent<Viewer>(
   }
   try {
     const outcome = await intent.run(submission.value, args);
-    if (outcome instanceof Response) return outcome;
+    if (!("toast" in outcome)) return outcome;
     return redirectWithToast(context.env, request, outcome.redirectTo ?? back, outcome.toast, {
       headers: outcome.headers,
     });

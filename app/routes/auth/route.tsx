@@ -1,17 +1,18 @@
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
 import { CheckEmailScreen } from "./check-email.tsx";
-import { resendConfirmationAction } from "./check-email.server.ts";
+import { resendConfirmationIntent } from "./check-email.server.ts";
 import { MODES, modeFromUrl } from "./screens.ts";
 import { SignInScreen } from "./sign-in.tsx";
-import { signInAction } from "./sign-in.server.ts";
+import { signInIntent } from "./sign-in.server.ts";
 import { ChooseAccountTypeScreen, SignUpScreen } from "./sign-up.tsx";
-import { signUpAction } from "./sign-up.server.ts";
+import { signUpOrganisationIntent, signUpPersonIntent } from "./sign-up.server.ts";
 
 // /auth: a thin dispatcher over the sign-in, sign-up and check-your-email screens, which live
-// beside it, each with its own action. The URL's ?mode= picks the screen (screens.ts); a form's
+// beside it, each with its intent. The URL's ?mode= picks the screen (screens.ts); a form's
 // `intent` picks the action, whichever ?mode= it was posted to.
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -24,22 +25,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { mode: modeFromUrl(url), email: url.searchParams.get("email") };
 }
 
-/** Each form's action, by the form's `intent`. */
-const ACTIONS = {
-  signin: signInAction,
-  signup: signUpAction,
-  "org-signup": signUpAction,
-  "resend-verification": resendConfirmationAction,
-} satisfies Record<string, (request: Request, context: AppLoadContext, formData: FormData) => Promise<unknown>>;
+/** Each form's action, by the form's `intent`, whichever ?mode= it was posted to. */
+const INTENTS = {
+  signin: signInIntent,
+  signup: signUpPersonIntent,
+  "org-signup": signUpOrganisationIntent,
+  "resend-verification": resendConfirmationIntent,
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(context);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const act =
-    typeof intent === "string" && Object.hasOwn(ACTIONS, intent) ? ACTIONS[intent as keyof typeof ACTIONS] : null;
-  if (!act) throw new Response("Unknown action", { status: 400 });
-  return act(request, context, formData);
+  const fields = await request.formData();
+  return runIntent({ request, context }, INTENTS, { viewer: null, fields, back: "/auth" });
 }
 
 export default function AuthPage() {

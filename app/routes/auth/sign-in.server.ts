@@ -1,25 +1,22 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
-import { replyUnexpected } from "#app/utils/form-reply.server.ts";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { signInSchema } from "#app/utils/form-schemas.ts";
+import { defineIntent } from "#app/utils/intent.server.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
-import { readAuthForm, refuseForm } from "./form.server.ts";
+import { limitAttempts } from "./form.server.ts";
+
+const TITLE = "Sign in failed";
+const refuse = (status: 401 | 403, message: string) =>
+  new Refusal({ title: TITLE, description: message, variant: "destructive" }, status);
 
 /** Sign in (intent `signin`): a session and on to where the person was going, else the dashboard. */
-export async function signInAction(request: Request, context: AppLoadContext, formData: FormData) {
-  const form = await readAuthForm(request, context, formData, { schema: signInSchema, limit: "sign-in" });
-  if ("reply" in form) return form.reply;
-  const { submission, value } = form;
-  const refuse = (status: number, message: string) =>
-    refuseForm(
-      "signin",
-      submission,
-      { title: "Sign in failed", description: message, variant: "destructive" },
-      status,
-      message,
-    );
-  try {
+export const signInIntent = defineIntent<null, typeof signInSchema>({
+  schema: signInSchema,
+  failureTitle: TITLE,
+  hideFields: ["password"],
+  async run(value, { request, context }) {
+    await limitAttempts(request, context, "sign-in");
     const session = await startSession(context, request, {
       email: value.email,
       password: value.password,
@@ -37,7 +34,7 @@ export async function signInAction(request: Request, context: AppLoadContext, fo
         body.code === "EMAIL_NOT_VERIFIED"
           ? "Please confirm your email address first. We have sent you a new confirmation link."
           : (body.message ?? "Invalid email or password");
-      return refuse(session.status === 403 ? 403 : 401, message);
+      throw refuse(session.status === 403 ? 403 : 401, message);
     }
     const destination = safeRedirectPath(value.redirectTo, "/dashboard");
     const entered = await enterAccount(
@@ -47,14 +44,7 @@ export async function signInAction(request: Request, context: AppLoadContext, fo
       destination,
     );
     // Archived past the grace period: as good as purged, so answered like an unknown address.
-    return entered ?? refuse(401, "Invalid email or password");
-  } catch (error) {
-    return replyUnexpected(error, {
-      title: "Sign in failed",
-      formId: "signin",
-      submission,
-      hideFields: ["password"],
-      requestId: context.requestId,
-    });
-  }
-}
+    if (!entered) throw refuse(401, "Invalid email or password");
+    return entered;
+  },
+});

@@ -1,29 +1,77 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { z } from "zod";
-import { redirectWithToast, safeRedirectPath, signUpCookieHeader } from "#app/utils/cookies.server.ts";
-import { replyUnexpected } from "#app/utils/form-reply.server.ts";
-import { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
 import { recordNewAccount, replaceUnconfirmedAccount } from "#app/services/sign-up.server.ts";
+import { redirectWithToast, safeRedirectPath, signUpCookieHeader } from "#app/utils/cookies.server.ts";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
+import { defineIntent } from "#app/utils/intent.server.ts";
 import { findAccountByEmail } from "#db/queries/accounts.ts";
-import { readAuthForm, refuseForm, type Replyable } from "./form.server.ts";
+import type { z } from "zod";
+import { limitAttempts } from "./form.server.ts";
 import { checkEmailHref } from "./screens.ts";
 
-/** Create an account (intents `signup` and `org-signup`), then "Check your email". */
-export async function signUpAction(request: Request, context: AppLoadContext, formData: FormData) {
-  const schema = formData.get("intent") === "org-signup" ? orgSignUpSchema : signUpSchema;
-  const form = await readAuthForm(request, context, formData, { schema, limit: "sign-up" });
-  if ("reply" in form) return form.reply;
-  const { submission, value } = form;
-  return signUp(request, context, submission, value).catch((error: unknown) =>
-    replyUnexpected(error, {
-      title: "Error",
-      formId: value.intent,
-      submission,
-      hideFields: ["password"],
-      requestId: context.requestId,
-    }),
-  );
+type SignUpForm = z.output<typeof signUpSchema> | z.output<typeof orgSignUpSchema>;
+
+/** Create an account (intents `signup` and `org-signup`, each with its schema), then "Check your email". */
+function signUpIntent(schema: z.ZodType<SignUpForm>) {
+  return defineIntent<null, z.ZodType<SignUpForm>>({
+    schema,
+    failureTitle: "Error",
+    hideFields: ["password"],
+    async run(value, { request, context }) {
+      await limitAttempts(request, context, "sign-up");
+      await replaceUnconfirmedAccount(context, value.email);
+      const response = await context.auth.api.signUpEmail({
+        body: { email: value.email, password: value.password, name: value.name },
+        headers: request.headers,
+        asResponse: true,
+      });
+      const { ok, body } = await readAuthResponse(response);
+      // Only this browser is signed in by the confirmation link. (A taken address gets a made-up
+      // user id here, which matches nothing: the answer looks the same.)
+      const headers = new Headers();
+      if (body.user) headers.append("Set-Cookie", await signUpCookieHeader(context.env, request, body.user.id));
+      const answer = () =>
+        redirectWithToast(
+          context.env,
+          request,
+          checkEmailHref(value.email),
+          { title: "Check your email", description: `We sent a confirmation link to ${value.email}.` },
+          { headers },
+        );
+      if (!ok || !body.user) {
+        // Two sign-ups for one address at once (a double click, a retry): the other one created the
+        // account and sends its mail. Answer as for any taken address, the same as for a new one.
+        if (await findAccountByEmail(context.db, value.email)) return answer();
+        const message = body.message ?? "An error occurred";
+        throw new Refusal({ title: "Error", description: message, variant: "destructive" });
+      }
+
+      const isOrganisation = value.intent === "org-signup";
+      await recordNewAccount(context, {
+        userId: body.user.id,
+        fullName: value.name,
+        userType: isOrganisation ? "organization" : "individual",
+        organization:
+          "organizationName" in value
+            ? { name: value.organizationName, description: value.organizationDescription }
+            : undefined,
+      });
+      // Answered the same for a new and a taken address; a failed e-mail never loses the account.
+      await context.auth.api
+        .sendVerificationEmail({
+          // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
+          body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
+          headers: request.headers,
+        })
+        .catch((error) => {
+          console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
+        });
+      return answer();
+    },
+  });
 }
+
+export const signUpPersonIntent = signUpIntent(signUpSchema);
+export const signUpOrganisationIntent = signUpIntent(orgSignUpSchema);
 
 /** The auth library's answer to a server call, as status, JSON body and cookies to pass on. */
 async function readAuthResponse(response: Response) {
@@ -33,65 +81,4 @@ async function readAuthResponse(response: Response) {
     user?: { id: string; name: string };
   };
   return { ok: response.ok, body };
-}
-
-async function signUp(
-  request: Request,
-  context: AppLoadContext,
-  submission: Replyable,
-  value: z.infer<typeof signUpSchema> | z.infer<typeof orgSignUpSchema>,
-) {
-  await replaceUnconfirmedAccount(context, value.email);
-  const response = await context.auth.api.signUpEmail({
-    body: { email: value.email, password: value.password, name: value.name },
-    headers: request.headers,
-    asResponse: true,
-  });
-  const { ok, body } = await readAuthResponse(response);
-  // Only this browser is signed in by the confirmation link. (A taken address gets a made-up
-  // user id here, which matches nothing: the answer looks the same.)
-  const headers = new Headers();
-  if (body.user) headers.append("Set-Cookie", await signUpCookieHeader(context.env, request, body.user.id));
-  const answer = () =>
-    redirectWithToast(
-      context.env,
-      request,
-      checkEmailHref(value.email),
-      { title: "Check your email", description: `We sent a confirmation link to ${value.email}.` },
-      { headers },
-    );
-  if (!ok || !body.user) {
-    // Two sign-ups for one address at once (a double click, a retry): the other one created the
-    // account and sends its mail. Answer as for any taken address, the same as for a new one.
-    if (await findAccountByEmail(context.db, value.email)) return answer();
-    const message = body.message ?? "An error occurred";
-    return refuseForm(
-      value.intent,
-      submission,
-      { title: "Error", description: message, variant: "destructive" },
-      400,
-      message,
-    );
-  }
-
-  const isOrganisation = value.intent === "org-signup";
-  await recordNewAccount(context, {
-    userId: body.user.id,
-    fullName: value.name,
-    userType: isOrganisation ? "organization" : "individual",
-    organization: isOrganisation
-      ? { name: value.organizationName, description: value.organizationDescription }
-      : undefined,
-  });
-  // Answered the same for a new and a taken address; a failed e-mail never loses the account.
-  await context.auth.api
-    .sendVerificationEmail({
-      // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
-      body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
-      headers: request.headers,
-    })
-    .catch((error) => {
-      console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
-    });
-  return answer();
 }

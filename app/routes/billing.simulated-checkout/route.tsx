@@ -1,26 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { SimulatedStripePage } from "#app/components/billing/simulated-stripe-page.tsx";
-import { MEMBER_PRICE_LABEL, PRODUCT_NAME } from "#app/utils/constants.ts";
-import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
 import { withHttpErrors } from "#app/utils/form-reply.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import {
-  handleStripeEvent,
-  localEvent,
-  requireSubscribableMember,
-  simulatedCheckoutSession,
-} from "#app/services/subscriptions.server.ts";
+import { requireSubscribableMember } from "#app/services/subscriptions.server.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
+import { cancelIntent } from "./cancel.server.ts";
+import { completeIntent } from "./complete.server.ts";
+import { target } from "./target.ts";
 
 export const meta: MetaFunction = () => [{ title: `Simulated checkout · ${PRODUCT_NAME}` }];
 
 // The local stand-in for Stripe Checkout (no STRIPE_SECRET_KEY): completing it makes a
 // checkout.session.completed event and hands it to the same code as a verified webhook.
-const target = z.object({ organizationId: z.uuid(), memberUserId: z.uuid() });
-
 function parseTarget(values: Record<string, unknown>) {
   const parsed = target.safeParse(values);
   if (!parsed.success) throw new Response("This checkout link is incomplete.", { status: 400 });
@@ -40,24 +35,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+const INTENTS = { complete: completeIntent, cancel: cancelIntent };
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSimulatedBilling(context);
   const viewer = await requireViewer(request, context);
-  const formData = await request.formData();
-  const input = parseTarget(Object.fromEntries(formData));
-  const membership = await withHttpErrors(requireSubscribableMember(context, viewer.id, input));
-  if (formData.get("intent") !== "complete") {
-    return redirectWithToast(context.env, request, "/dashboard", {
-      title: "Checkout cancelled",
-      description: "No payment was taken.",
-    });
-  }
-  const session = simulatedCheckoutSession({ ...input, adminUserId: viewer.id });
-  await handleStripeEvent(context, localEvent("checkout.session.completed", session));
-  return redirectWithToast(context.env, request, "/dashboard", {
-    title: "Subscription active",
-    description: `${membership.memberName} is subscribed (${MEMBER_PRICE_LABEL} per month).`,
-  });
+  return runIntent({ request, context }, INTENTS, { viewer, fields: await request.formData(), back: "/dashboard" });
 }
 
 export default function SimulatedCheckout() {

@@ -1,22 +1,16 @@
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
-import { z } from "zod";
 import { NotificationList } from "#app/components/notifications/notification-list.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { safeRedirectPath } from "#app/utils/cookies.server.ts";
-import { markNotificationsRead } from "#app/services/notifications.server.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
 import { requireUser } from "#app/utils/session.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { Pager } from "#app/components/pager.tsx";
+import { markAllReadIntent } from "./mark-all-read.server.ts";
+import { markReadIntent } from "./mark-read.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Notifications · ${PRODUCT_NAME}` }];
 
@@ -28,18 +22,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadNotifications(context.db, user.id, page);
 }
 
-const markSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("mark-read"), id: z.uuid(), redirectTo: z.string().optional() }),
-  z.object({ intent: z.literal("mark-all-read"), redirectTo: z.string().optional() }),
-]);
+/** Marking read, from the bell (a fetcher) or the history page (a plain form). */
+const INTENTS = { "mark-read": markReadIntent, "mark-all-read": markAllReadIntent };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const parsed = markSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ ok: false }, { status: 400 });
-  await markNotificationsRead(context, user.id, parsed.data.intent === "mark-all-read" ? "all" : [parsed.data.id]);
-  // A fetcher stays where it is; a plain form goes back to the page it came from.
-  return parsed.data.redirectTo ? redirect(safeRedirectPath(parsed.data.redirectTo, "/notifications")) : { ok: true };
+  const fields = await request.formData();
+  return runIntent({ request, context }, INTENTS, { viewer: user, fields, back: "/notifications" });
 }
 
 export default function NotificationsPage() {
