@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
+import { noteInteraction } from "#app/utils/first-interaction.ts";
 import { usePageToast } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { showToast, useShownToast } from "#app/utils/toast.ts";
@@ -23,7 +24,13 @@ export function Toaster() {
     if (toast) showToast(toast);
   }, [toast]);
   useEffect(() => {
-    if (shown) setLive(true);
+    if (!shown) return;
+    setLive(true);
+    // radix registers its viewport in a transition, and a transition cannot commit while a part of
+    // the page that hydrates on first use (decision 049) still waits: until someone touched the
+    // page, a toast after a document load (a form posted before hydration, a redirect) stayed
+    // hidden. Showing a toast counts as that first use, so those parts load and hydrate now.
+    noteInteraction();
   }, [shown]);
 
   if (!hydrated) return toast ? <StatusToast toast={toast} /> : null;
