@@ -23,10 +23,12 @@ test("a toast that comes with the document shows before the page is touched", as
   await Promise.all([
     page.waitForURL("**/passport"),
     page.evaluate(() => {
-      const form = document.querySelector("input[name=avatar]")!.closest("form")!;
-      form.append(
-        Object.assign(document.createElement("input"), { type: "hidden", name: "intent", value: "upload-avatar" }),
-      );
+      const form = document.querySelector("input[name=avatar]")!.closest("form") as HTMLFormElement;
+      const intent = document.createElement("input");
+      intent.type = "hidden";
+      intent.name = "intent";
+      intent.value = "upload-avatar";
+      form.appendChild(intent);
       form.submit();
     }),
   ]);
