@@ -72,7 +72,7 @@ export function achievementIntent<Viewer, Schema extends AchievementSchema>({
 type FormOnly = "intent" | "media" | "cover" | "mediaUrl" | "timeZone";
 type SavedMedia = { imageUrl: string | null; videoUrl: string | null };
 
-export const AUTHENTICATION_REQUIRED = {
+const AUTHENTICATION_REQUIRED = {
   title: "Authentication required",
   description: "Please sign in to add achievements.",
 } as const;

@@ -73,31 +73,6 @@ export function failureOf(error: unknown, title: string, requestId?: string) {
 }
 
 /**
- * The answer to a failed submission on the same page, with the typed input (`failureOf` says
- * what it is): the person's own input never reaches the error page.
- */
-export function replyUnexpected(
-  error: unknown,
-  {
-    title,
-    formId,
-    submission,
-    hideFields,
-    requestId,
-  }: { title: string; formId: string; submission?: Submission; hideFields?: string[]; requestId?: string },
-) {
-  const { toast, status, fieldErrors } = failureOf(error, title, requestId);
-  return replyFailure({
-    formId,
-    submission,
-    hideFields,
-    toast,
-    status,
-    ...(fieldErrors ? { fieldErrors } : { formErrors: [toast.description ?? toast.title] }),
-  });
-}
-
-/**
  * The HTTP answer to a domain error that refuses the caller rather than their input: a 403 for
  * `Forbidden` (logged when it was made), a 404 for `NotFound`. Anything else is returned as it is,
  * for its caller to throw.
