@@ -9,9 +9,12 @@ export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const
 export const LIVE_ACHIEVEMENT_STATUSES = ["pending", "accepted"] as const satisfies readonly AchievementStatus[];
 export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
 export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
+/** An issuer domain: claimed, proven by its DNS record, or no longer proven (three failed checks). */
+export const DOMAIN_STATUSES = ["pending", "verified", "lapsed"] as const;
 
 export type UserType = (typeof USER_TYPES)[number];
 export type Role = (typeof ROLES)[number];
 export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
 export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];

@@ -31,6 +31,7 @@ const inList = (column: string, values: readonly string[]) =>
 export * from "./enums.ts";
 import {
   ACHIEVEMENT_TYPES,
+  DOMAIN_STATUSES,
   ACHIEVEMENT_STATUSES,
   MEMBERSHIP_STATUSES,
   NOTIFICATION_TYPES,
@@ -410,6 +411,63 @@ export const devMail = sqliteTable(
   (t) => [index("dev_mail_to_created_idx").on(t.to, t.createdAt)],
 );
 
+// A stand-in for DNS (/dev/dns.json): TXT records that domain checks read outside production.
+export const devDnsRecords = sqliteTable(
+  "dev_dns_records",
+  {
+    id: id(),
+    // Lowercase, without the trailing dot.
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    data: text("data").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("dev_dns_records_name_idx").on(t.name, t.type)],
+);
+
+// A stand-in for the web (/dev/web.json): documents that outside fetches return outside production.
+export const devWebDocuments = sqliteTable("dev_web_documents", {
+  url: text("url").primaryKey(),
+  contentType: text("content_type").notNull(),
+  body: text("body").notNull(),
+  createdAt: createdAt(),
+});
+
+// ---- Issuer domains (decision 054) ----
+
+// A domain an organisation claims, proven by a DNS TXT record holding `token`. Verified domains
+// are re-checked daily (`next_check_at`); three failed checks in a row make one lapsed. A domain
+// is verified for at most one organisation at a time (the partial unique index); claiming it
+// (pending) proves nothing, so several organisations may claim the same name.
+export const organizationDomains = sqliteTable(
+  "organization_domains",
+  {
+    id: id(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    token: text("token").notNull(),
+    status: text("status", { enum: DOMAIN_STATUSES }).notNull().default("pending"),
+    verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
+    lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
+    failedChecks: integer("failed_checks").notNull().default(0),
+    nextCheckAt: integer("next_check_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("organization_domains_status_check", inList("status", DOMAIN_STATUSES)),
+    uniqueIndex("organization_domains_org_domain_idx").on(t.organizationId, t.domain),
+    uniqueIndex("organization_domains_verified_idx")
+      .on(t.domain)
+      .where(sql`status = 'verified'`),
+    // The daily re-check reads only the verified domains that are due.
+    index("organization_domains_due_idx")
+      .on(t.nextCheckAt)
+      .where(sql`status = 'verified'`),
+  ],
+);
+
 // ---- Verifiable credentials (Open Badges 3.0, decision 020) ----
 // None of these reference organizations or users: an organisation's DID document and status
 // lists, and what it signed, must outlive the organisation and the recipient's account.
@@ -423,6 +481,9 @@ export const organizationKeys = sqliteTable(
     version: integer("version").notNull(),
     publicKeyMultibase: text("public_key_multibase").notNull(),
     createdAt: createdAt(),
+    // Set when the version is retired as compromised: it leaves the DID document's
+    // assertionMethod, so what it signed stops verifying, and is never signed with again.
+    retiredAt: integer("retired_at", { mode: "timestamp_ms" }),
   },
   (t) => [uniqueIndex("organization_keys_org_version_idx").on(t.organizationId, t.version)],
 );
