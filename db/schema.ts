@@ -118,6 +118,10 @@ export const organizations = sqliteTable(
   {
     id: id(),
     name: text("name").notNull(),
+    // The name compared with verified issuers' names (organizationNameKey: case and accents
+    // folded), written by the app when the organisation is made; null for rows written by SQL,
+    // which then compare as lower(trim(name)).
+    nameKey: text("name_key"),
     description: text("description"),
     // The secret half of the invite link (/join/{id}?code=...): the id alone is public (search
     // shows it), so only the code makes someone a member without approval. 'Reset link' replaces it.
@@ -451,6 +455,9 @@ export const organizationDomains = sqliteTable(
     status: text("status", { enum: DOMAIN_STATUSES }).notNull().default("pending"),
     verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
     lastCheckedAt: integer("last_checked_at", { mode: "timestamp_ms" }),
+    // The organisation's name key when the domain was verified: an organisation of another
+    // owner with the same key shows "Name not verified" (names never change once made).
+    nameKey: text("name_key"),
     failedChecks: integer("failed_checks").notNull().default(0),
     nextCheckAt: integer("next_check_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),

@@ -1,4 +1,5 @@
--- Issue 29 (decision 054): the domains organisations prove with a DNS TXT record, the local
+-- Issue 29 (decision 054): the domains organisations prove with a DNS TXT record, the name keys
+-- that show an organisation named like a verified issuer as "Name not verified", the local
 -- stand-ins for DNS and the web that development and tests read instead of the network, and the
 -- retirement of a compromised credential key version.
 CREATE TABLE `dev_dns_records` (
@@ -25,6 +26,7 @@ CREATE TABLE `organization_domains` (
 	`status` text DEFAULT 'pending' NOT NULL,
 	`verified_at` integer,
 	`last_checked_at` integer,
+	`name_key` text,
 	`failed_checks` integer DEFAULT 0 NOT NULL,
 	`next_check_at` integer,
 	`created_at` integer NOT NULL,
@@ -35,4 +37,5 @@ CREATE TABLE `organization_domains` (
 CREATE UNIQUE INDEX `organization_domains_org_domain_idx` ON `organization_domains` (`organization_id`,`domain`);--> statement-breakpoint
 CREATE UNIQUE INDEX `organization_domains_verified_idx` ON `organization_domains` (`domain`) WHERE status = 'verified';--> statement-breakpoint
 CREATE INDEX `organization_domains_due_idx` ON `organization_domains` (`next_check_at`) WHERE status = 'verified';--> statement-breakpoint
-ALTER TABLE `organization_keys` ADD `retired_at` integer;
+ALTER TABLE `organization_keys` ADD `retired_at` integer;--> statement-breakpoint
+ALTER TABLE `organizations` ADD `name_key` text;
