@@ -472,6 +472,9 @@ export const organizationDomains = sqliteTable(
     index("organization_domains_due_idx")
       .on(t.nextCheckAt)
       .where(sql`status = 'verified'`),
+    index("organization_domains_name_key_idx")
+      .on(t.nameKey)
+      .where(sql`status = 'verified'`),
   ],
 );
 

@@ -37,5 +37,6 @@ CREATE TABLE `organization_domains` (
 CREATE UNIQUE INDEX `organization_domains_org_domain_idx` ON `organization_domains` (`organization_id`,`domain`);--> statement-breakpoint
 CREATE UNIQUE INDEX `organization_domains_verified_idx` ON `organization_domains` (`domain`) WHERE status = 'verified';--> statement-breakpoint
 CREATE INDEX `organization_domains_due_idx` ON `organization_domains` (`next_check_at`) WHERE status = 'verified';--> statement-breakpoint
+CREATE INDEX `organization_domains_name_key_idx` ON `organization_domains` (`name_key`) WHERE status = 'verified';--> statement-breakpoint
 ALTER TABLE `organization_keys` ADD `retired_at` integer;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `name_key` text;
