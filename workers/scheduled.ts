@@ -1,16 +1,33 @@
 import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/services/account-purge.server.ts";
+import { recheckDueDomains } from "#app/services/organization-domains.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
+/** The daily run: each job is logged on its own, and one job's failure never skips the next. */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env, ctx) => {
-  const { db, env: appEnv } = backgroundContext({ env, ctx });
+  const context = backgroundContext({ env, ctx });
+  const { db, env: appEnv } = context;
   const now = new Date(controller.scheduledTime);
-  const { purged, failed } = await purgeExpiredAccounts({ db, media: env.MEDIA, env: appEnv }, now);
-  log(failed.length ? "error" : "info", "purged archived accounts", {
-    cron: controller.cron,
-    count: purged.length,
-    userIds: purged,
-    failedUserIds: failed,
+  const run = async (job: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      log("error", `${job} failed`, { cron: controller.cron, error: String(error) });
+    }
+  };
+  await run("purge", async () => {
+    const { purged, failed } = await purgeExpiredAccounts({ db, media: env.MEDIA, env: appEnv }, now);
+    log(failed.length ? "error" : "info", "purged archived accounts", {
+      cron: controller.cron,
+      count: purged.length,
+      userIds: purged,
+      failedUserIds: failed,
+    });
   });
-  log("info", "cleaned up expired rows", { cron: controller.cron, ...(await cleanUpExpiredRows(db, now)) });
+  await run("clean-up", async () => {
+    log("info", "cleaned up expired rows", { cron: controller.cron, ...(await cleanUpExpiredRows(db, now)) });
+  });
+  await run("domain checks", async () => {
+    log("info", "checked issuer domains", { cron: controller.cron, ...(await recheckDueDomains(context, now)) });
+  });
 };

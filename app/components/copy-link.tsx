@@ -8,8 +8,18 @@ import type { Toast } from "#app/utils/toast-message.ts";
 
 const COPIED_FEEDBACK_MS = 2000;
 
-/** A read-only link (selectable without JavaScript) and a Copy button that says Copied for 2s. */
-export function CopyLink({ url, label, toast }: { url: string; label: string; toast: Toast }) {
+/** A read-only link or value (selectable without JavaScript) and a Copy button that says Copied for 2s. */
+export function CopyLink({
+  url,
+  label,
+  toast,
+  buttonLabel = "Copy Link",
+}: {
+  url: string;
+  label: string;
+  toast: Toast;
+  buttonLabel?: string;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -38,7 +48,7 @@ export function CopyLink({ url, label, toast }: { url: string; label: string; to
         }}
       >
         {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
-        {copied ? "Copied" : "Copy Link"}
+        {copied ? "Copied" : buttonLabel}
       </Button>
     </div>
   );

@@ -126,3 +126,27 @@ export function recognitionEmail(input: {
     }),
   };
 }
+
+export function domainLapsedEmail(input: {
+  email: string;
+  name: string;
+  domain: string;
+  organizationName: string;
+  problem: string;
+  profileUrl: string;
+}): MailMessage {
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `${input.domain} is no longer verified for ${input.organizationName}: its DNS record was not found in three daily checks in a row. ${input.problem}`,
+    "Until it is verified again, new credentials of the organisation do not name the domain and its pages say the issuer's name is not verified. Publish the record again, then verify the domain in Organisation profile.",
+  ];
+  return {
+    to: input.email,
+    subject: `${input.domain} is no longer verified for ${input.organizationName}`,
+    text: `${paragraphs.join("\n\n")}\n\nOrganisation profile: ${input.profileUrl}\n`,
+    html: layout("Domain verification lapsed", paragraphs, {
+      label: "Open Organisation profile",
+      url: input.profileUrl,
+    }),
+  };
+}

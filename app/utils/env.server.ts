@@ -28,6 +28,9 @@ const envSchema = z
     CREDENTIAL_KEY_SECRET: optional.pipe(
       z.string().min(32, "CREDENTIAL_KEY_SECRET must be at least 32 characters").optional(),
     ),
+    // Where issuer domains are looked up (DNS over HTTPS, JSON form). Outside production the
+    // stand-in at /dev/dns.json answers instead and nothing reaches the network.
+    DNS_RESOLVER_URL: optional.pipe(z.url().default("https://cloudflare-dns.com/dns-query")),
     RESEND_API_KEY: optional,
     MAIL_FROM: z.string().default("Career Passport <no-reply@localhost>"),
     STRIPE_SECRET_KEY: optional,

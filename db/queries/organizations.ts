@@ -57,6 +57,14 @@ export async function resetInviteCode(db: Db, organizationId: string) {
   await db.update(organizations).set({ inviteCode: newInviteCode() }).where(eq(organizations.id, organizationId));
 }
 
+/**
+ * The form of a name that impostors are compared in: compatibility-decomposed, accents and case
+ * folded, spaces collapsed, so "Universite d'Oxford" and "UNIVERSITÉ  d'Oxford" are one name.
+ */
+export function organizationNameKey(name: string) {
+  return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
 /** The statements that create an organisation with its creator as admin and approved member. */
 export function createOrganizationStatements(
   db: Db,
@@ -67,7 +75,12 @@ export function createOrganizationStatements(
   return {
     organizationId,
     statements: [
-      db.insert(organizations).values({ id: organizationId, name: input.name, description: input.description }),
+      db.insert(organizations).values({
+        id: organizationId,
+        name: input.name,
+        nameKey: organizationNameKey(input.name),
+        description: input.description,
+      }),
       ...founderMembershipStatements(db, { userId, organizationId }),
       db.update(profiles).set({ activeOrganizationId: organizationId }).where(eq(profiles.id, userId)),
     ] as const,

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import Award from "lucide-react/icons/award";
 import Clock from "lucide-react/icons/clock";
+import Globe from "lucide-react/icons/globe";
 import ShieldCheck from "lucide-react/icons/shield-check";
 import Users from "lucide-react/icons/users";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
@@ -70,9 +71,14 @@ export function AdminDashboard({
         }
         subtitle={organization?.name}
         actions={
-          <Link to="/dashboard/achievements" className={buttonVariants({ variant: "outline" })}>
-            <ShieldCheck aria-hidden /> Given achievements
-          </Link>
+          <>
+            <Link to="/dashboard/organization" className={buttonVariants({ variant: "outline" })}>
+              <Globe aria-hidden /> Organisation profile
+            </Link>
+            <Link to="/dashboard/achievements" className={buttonVariants({ variant: "outline" })}>
+              <ShieldCheck aria-hidden /> Given achievements
+            </Link>
+          </>
         }
       />
 

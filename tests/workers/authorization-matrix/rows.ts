@@ -33,6 +33,22 @@ export const ROWS: Row[] = [
   // Local stand-ins: served outside production only (404 there, see requireDevelopment).
   loaderRow({ route: "routes/dev.mail", path: "/dev/mail", ok: [200], cells: PUBLIC }),
   loaderRow({ route: "routes/dev.mail[.json]", path: "/dev/mail.json", ok: [200], cells: PUBLIC }),
+  loaderRow({ route: "routes/dev.dns[.json]", path: "/dev/dns.json", ok: [200], cells: PUBLIC }),
+  loaderRow({ route: "routes/dev.web[.json]", path: "/dev/web.json", ok: [200], cells: PUBLIC }),
+  actionRow({
+    route: "routes/dev.dns[.json]",
+    path: "/dev/dns.json",
+    body: { json: { name: "_career-passport.matrix.example", type: "TXT", data: "anything" } },
+    ok: [201],
+    cells: PUBLIC,
+  }),
+  actionRow({
+    route: "routes/dev.web[.json]",
+    path: "/dev/web.json",
+    body: { json: { url: "https://matrix.example/.well-known/did-configuration.json", body: "{}" } },
+    ok: [201],
+    cells: PUBLIC,
+  }),
   actionRow({
     route: "routes/preferences",
     intent: "cookie-consent",
@@ -601,6 +617,48 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: ADMIN_OF_A,
   }),
+  {
+    route: "routes/_app.dashboard_.organization",
+    kind: "loader",
+    call: () => ({ method: "GET", path: "/dashboard/organization" }),
+    ok: [200],
+    // Each admin sees their own (active) organisation's domains; everyone else goes to the dashboard.
+    cells: cells("dashboard", { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
+  },
+  actionRow({
+    route: "routes/_app.dashboard_.organization",
+    intent: "add-domain",
+    path: "/dashboard/organization",
+    body: () => form({ intent: "add-domain", domain: `${crypto.randomUUID().slice(0, 8)}.example` }),
+    ok: [302],
+    // An admin adds to their own active organisation; nobody else has one to add to.
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
+  }),
+  actionRow({
+    route: "routes/_app.dashboard_.organization",
+    intent: "verify-domain",
+    path: "/dashboard/organization",
+    body: (w) => form({ intent: "verify-domain", domainId: w.domainClaim }),
+    // Without a published record the lookup refuses: asking is allowed, nothing changes.
+    ok: [400],
+    // The other admin's active organisation has no such domain.
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: 404 }),
+  }),
+  actionRow({
+    route: "routes/_app.dashboard_.organization",
+    intent: "remove-domain",
+    path: "/dashboard/organization",
+    body: (w) => form({ intent: "remove-domain", domainId: w.domainClaim }),
+    ok: [302],
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "noop" }),
+  }),
+  {
+    route: "routes/dashboard.organization.did-configuration.$domainId",
+    kind: "loader",
+    call: (w) => ({ method: "GET", path: `/dashboard/organization/did-configuration/${w.verifiedDomain}` }),
+    ok: [200],
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: 404 }),
+  },
   loaderRow({
     route: "hono:GET /orgs/:organizationId/did.json",
     path: (w) => `/orgs/${w.orgA}/did.json`,

@@ -72,6 +72,18 @@ export async function seedWorld() {
   for (const user of [admin, otherAdmin, orgUser, individual, member, recipient, another]) {
     expect((await get("/dashboard", user.cookie)).status).toBe(200);
   }
+  // Organisation A's domains: one claimed (to verify or remove), one verified (its did-configuration).
+  const domainClaim = crypto.randomUUID();
+  const verifiedDomain = crypto.randomUUID();
+  await env.DB.batch([
+    env.DB.prepare(
+      "insert into organization_domains (id, organization_id, domain, token, created_at) values (?, ?, 'claimed-a.example', 'token-a', 0)",
+    ).bind(domainClaim, orgA),
+    env.DB.prepare(
+      "insert into organization_domains (id, organization_id, domain, token, status, verified_at, last_checked_at, next_check_at, created_at) values (?, ?, 'verified-a.example', 'token-b', 'verified', 0, 0, 0, 0)",
+    ).bind(verifiedDomain, orgA),
+  ]);
+
   const users = { individual, orgUser, member, admin, otherAdmin, recipient, another, archived };
   return {
     users,
@@ -85,6 +97,8 @@ export async function seedWorld() {
     memberMembership: member.membershipId,
     recipientMembership,
     credential,
+    domainClaim,
+    verifiedDomain,
     credentialJson: (await env.DB.prepare("select json from credentials where id = ?")
       .bind(credential)
       .first<{ json: string }>())!.json,

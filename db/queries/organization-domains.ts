@@ -1,0 +1,190 @@
+import { and, asc, eq, lte, ne, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { organizationDomains, organizationRoles, organizations, profiles, users } from "../schema.ts";
+
+/** Domains an organisation may claim at once: a few brands, not a zone file. */
+export const MAX_DOMAINS_PER_ORGANIZATION = 10;
+/** Verified domains whose daily check read at most this many per cron run. */
+export const DOMAIN_CHECKS_PER_RUN = 500;
+
+const claimColumns = {
+  id: organizationDomains.id,
+  organizationId: organizationDomains.organizationId,
+  domain: organizationDomains.domain,
+  token: organizationDomains.token,
+  status: organizationDomains.status,
+  verifiedAt: organizationDomains.verifiedAt,
+  lastCheckedAt: organizationDomains.lastCheckedAt,
+  failedChecks: organizationDomains.failedChecks,
+};
+export type DomainClaim = {
+  id: string;
+  organizationId: string;
+  domain: string;
+  token: string;
+  status: "pending" | "verified" | "lapsed";
+  verifiedAt: Date | null;
+  lastCheckedAt: Date | null;
+  failedChecks: number;
+};
+
+export function listDomainClaims(db: Db, organizationId: string): Promise<DomainClaim[]> {
+  return db
+    .select(claimColumns)
+    .from(organizationDomains)
+    .where(eq(organizationDomains.organizationId, organizationId))
+    .orderBy(asc(organizationDomains.createdAt), asc(organizationDomains.domain))
+    .limit(MAX_DOMAINS_PER_ORGANIZATION);
+}
+
+export async function findDomainClaim(db: Db, organizationId: string, id: string): Promise<DomainClaim | null> {
+  const [claim] = await db
+    .select(claimColumns)
+    .from(organizationDomains)
+    .where(and(eq(organizationDomains.id, id), eq(organizationDomains.organizationId, organizationId)))
+    .limit(1);
+  return claim ?? null;
+}
+
+/** Adds the claim unless the organisation has it already; says whether it was added. */
+export async function insertDomainClaim(db: Db, claim: { organizationId: string; domain: string; token: string }) {
+  const inserted = await db
+    .insert(organizationDomains)
+    .values(claim)
+    .onConflictDoNothing()
+    .returning({ id: organizationDomains.id });
+  return inserted.length > 0;
+}
+
+export async function deleteDomainClaim(db: Db, organizationId: string, id: string) {
+  await db
+    .delete(organizationDomains)
+    .where(and(eq(organizationDomains.id, id), eq(organizationDomains.organizationId, organizationId)));
+}
+
+/**
+ * Marks a claim verified, with the organisation's name key of now. False when another
+ * organisation verified the same domain first (the partial unique index refused it).
+ */
+export async function markDomainVerified(
+  db: Db,
+  id: string,
+  { nameKey, now, nextCheckAt }: { nameKey: string; now: Date; nextCheckAt: Date },
+) {
+  try {
+    await db
+      .update(organizationDomains)
+      .set({ status: "verified", nameKey, verifiedAt: now, lastCheckedAt: now, failedChecks: 0, nextCheckAt })
+      .where(eq(organizationDomains.id, id));
+    return true;
+  } catch (error) {
+    if (String((error as Error)?.message ?? error).includes("UNIQUE")) return false;
+    throw error;
+  }
+}
+
+/** The outcome of a verified domain's daily check; the third failure in a row lapses it. */
+export async function recordDomainCheck(
+  db: Db,
+  id: string,
+  outcome:
+    { passed: true; now: Date; nextCheckAt: Date } | { passed: false; now: Date; nextCheckAt: Date; lapse: boolean },
+) {
+  await db
+    .update(organizationDomains)
+    .set(
+      outcome.passed
+        ? { lastCheckedAt: outcome.now, failedChecks: 0, nextCheckAt: outcome.nextCheckAt }
+        : {
+            lastCheckedAt: outcome.now,
+            failedChecks: sql`${organizationDomains.failedChecks} + 1`,
+            nextCheckAt: outcome.lapse ? null : outcome.nextCheckAt,
+            ...(outcome.lapse ? { status: "lapsed" as const } : {}),
+          },
+    )
+    .where(and(eq(organizationDomains.id, id), eq(organizationDomains.status, "verified")));
+}
+
+/** The verified domains due for their daily check, oldest due first (a partial index range). */
+export function dueDomainClaims(db: Db, now: Date, limit = DOMAIN_CHECKS_PER_RUN) {
+  return db
+    .select({ ...claimColumns, organizationName: organizations.name })
+    .from(organizationDomains)
+    .innerJoin(organizations, eq(organizations.id, organizationDomains.organizationId))
+    .where(and(eq(organizationDomains.status, "verified"), lte(organizationDomains.nextCheckAt, now)))
+    .orderBy(asc(organizationDomains.nextCheckAt))
+    .limit(limit);
+}
+
+/**
+ * Who stands behind an organisation's name, as SQL columns of a query over `organizations`, so a
+ * directory page or a credential reads it in the same round trip as the rest: its first verified
+ * domain (with when it was last checked), and whether another organisation with a verified domain
+ * has the same name key.
+ */
+export function issuerIdentityColumns(organizationId: SQL | typeof organizations.id = organizations.id) {
+  const verified = sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
+  return {
+    verifiedDomain: sql<string | null>`(select d.domain ${verified})`,
+    domainCheckedAt: sql<number | null>`(select d.last_checked_at ${verified})`,
+    nameNotVerified: sql<number>`exists(select 1 from organization_domains d join organizations o on o.id = ${organizationId}
+      where d.status = 'verified' and d.organization_id <> o.id
+        and d.name_key = coalesce(o.name_key, lower(trim(o.name))))`,
+  };
+}
+
+export type IssuerIdentity = {
+  verifiedDomain: { domain: string; checkedAt: string } | null;
+  /** Another organisation with a verified domain has this name. */
+  nameNotVerified: boolean;
+};
+
+export function toIssuerIdentity(row: {
+  verifiedDomain: string | null;
+  domainCheckedAt: number | null;
+  nameNotVerified: number | boolean;
+}): IssuerIdentity {
+  return {
+    verifiedDomain: row.verifiedDomain
+      ? { domain: row.verifiedDomain, checkedAt: new Date(row.domainCheckedAt ?? 0).toISOString() }
+      : null,
+    nameNotVerified: !row.verifiedDomain && Boolean(row.nameNotVerified),
+  };
+}
+
+/** The identity of one organisation; null when it no longer exists. */
+export async function findIssuerIdentity(db: Db, organizationId: string): Promise<IssuerIdentity | null> {
+  const [row] = await db
+    .select(issuerIdentityColumns())
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
+  return row ? toIssuerIdentity(row) : null;
+}
+
+/** Whether any other organisation than `organizationId` has `domain` verified. */
+export async function domainVerifiedElsewhere(db: Db, organizationId: string, domain: string) {
+  const [row] = await db
+    .select({ id: organizationDomains.id })
+    .from(organizationDomains)
+    .where(
+      and(
+        eq(organizationDomains.domain, domain),
+        eq(organizationDomains.status, "verified"),
+        ne(organizationDomains.organizationId, organizationId),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Who is told when a domain lapses: the organisation's admins, with their address and name. */
+export function adminContactsOf(db: Db, organizationId: string) {
+  return db
+    .select({ userId: organizationRoles.userId, email: users.email, name: profiles.fullName })
+    .from(organizationRoles)
+    .innerJoin(users, eq(users.id, organizationRoles.userId))
+    .innerJoin(profiles, eq(profiles.id, organizationRoles.userId))
+    .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin")))
+    .limit(100);
+}
