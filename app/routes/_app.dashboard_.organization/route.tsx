@@ -52,11 +52,11 @@ const INTENTS = {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  return runIntent(
-    { request, context },
-    INTENTS,
-    { viewer, fields: await request.formData(), back: "/dashboard/organization" },
-  );
+  return runIntent({ request, context }, INTENTS, {
+    viewer,
+    fields: await request.formData(),
+    back: "/dashboard/organization",
+  });
 }
 
 type Domain = ReturnType<typeof useLoaderData<typeof loader>>["domains"][number];
@@ -139,7 +139,7 @@ function DomainItem({ domain }: { domain: Domain }) {
     <li className="grid gap-3 rounded-lg border p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex min-w-0 flex-wrap items-center gap-2">
-          <h3 className="break-all font-semibold">{domain.domain}</h3>
+          <h3 className="font-semibold break-all">{domain.domain}</h3>
           <Badge variant={status.variant}>{status.label}</Badge>
         </div>
         <ConfirmAction
