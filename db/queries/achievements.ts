@@ -15,6 +15,7 @@ import { insertWhen, type Db } from "../client.ts";
 import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
 import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
+import { issuerIdentityColumns } from "./organization-domains.ts";
 
 const passportColumns = {
   id: achievements.id,
@@ -31,6 +32,8 @@ const passportColumns = {
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
   // overwrite the achievement's.
   credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
+  // Who stands behind the giver's name (decision 054), said on the card of a credential.
+  ...issuerIdentityColumns(achievements.organizationId),
   // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
   createdAt: achievements.createdAt,
 };

@@ -10,6 +10,7 @@ import {
   users,
 } from "../schema.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
+import { issuerIdentityColumns } from "./organization-domains.ts";
 
 /** The organisation of an achievement, as SQL: reads keyed on it join the achievement's read. */
 const organizationOfAchievement = (achievementId: string) =>
@@ -26,6 +27,8 @@ export function answerableAchievementQuery(db: Db, achievementId: string) {
       userId: achievements.userId,
       organizationId: achievements.organizationId,
       organizationName: organizations.name,
+      // The organisation's verified domain, which its credentials name as the issuer's url.
+      issuerDomain: issuerIdentityColumns(achievements.organizationId).issuerDomain,
       createdBy: achievements.createdBy,
       title: achievements.title,
       description: achievements.description,

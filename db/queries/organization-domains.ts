@@ -1,4 +1,5 @@
 import { and, asc, eq, lte, ne, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import { organizationDomains, organizationRoles, organizations, profiles, users } from "../schema.ts";
 
@@ -117,49 +118,32 @@ export function dueDomainClaims(db: Db, now: Date, limit = DOMAIN_CHECKS_PER_RUN
 }
 
 /**
- * Who stands behind an organisation's name, as SQL columns of a query over `organizations`, so a
- * directory page or a credential reads it in the same round trip as the rest: its first verified
- * domain (with when it was last checked), and whether another organisation with a verified domain
- * has the same name key.
+ * Who stands behind an organisation's name, as SQL columns of a query over `organizations` or
+ * `achievements` (given the organisation id's column), so that a directory page, a passport or a
+ * credential reads it in the round trip of the rest: the organisation's first verified domain,
+ * when that was last checked, and whether another organisation with a verified domain has the
+ * same name key. Aliased, as a batch reads rows as objects. app/utils/issuer-identity.ts reads them.
  */
-export function issuerIdentityColumns(organizationId: SQL | typeof organizations.id = organizations.id) {
+export function issuerIdentityColumns(organizationId: SQL | SQLiteColumn = organizations.id) {
   const verified = sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
   return {
-    verifiedDomain: sql<string | null>`(select d.domain ${verified})`,
-    domainCheckedAt: sql<number | null>`(select d.last_checked_at ${verified})`,
-    nameNotVerified: sql<number>`exists(select 1 from organization_domains d join organizations o on o.id = ${organizationId}
+    issuerDomain: sql<string | null>`(select d.domain ${verified})`.as("issuer_domain"),
+    issuerCheckedAt: sql<number | null>`(select d.last_checked_at ${verified})`.as("issuer_checked_at"),
+    issuerNameNotVerified: sql<number>`exists(select 1 from organization_domains d
+      join organizations o on o.id = ${organizationId}
       where d.status = 'verified' and d.organization_id <> o.id
-        and d.name_key = coalesce(o.name_key, lower(trim(o.name))))`,
+        and d.name_key = coalesce(o.name_key, lower(trim(o.name))))`.as("issuer_name_not_verified"),
   };
 }
 
-export type IssuerIdentity = {
-  verifiedDomain: { domain: string; checkedAt: string } | null;
-  /** Another organisation with a verified domain has this name. */
-  nameNotVerified: boolean;
-};
-
-export function toIssuerIdentity(row: {
-  verifiedDomain: string | null;
-  domainCheckedAt: number | null;
-  nameNotVerified: number | boolean;
-}): IssuerIdentity {
-  return {
-    verifiedDomain: row.verifiedDomain
-      ? { domain: row.verifiedDomain, checkedAt: new Date(row.domainCheckedAt ?? 0).toISOString() }
-      : null,
-    nameNotVerified: !row.verifiedDomain && Boolean(row.nameNotVerified),
-  };
-}
-
-/** The identity of one organisation; null when it no longer exists. */
-export async function findIssuerIdentity(db: Db, organizationId: string): Promise<IssuerIdentity | null> {
+/** The identity columns of one organisation; null when it no longer exists. */
+export async function findIssuerIdentity(db: Db, organizationId: string) {
   const [row] = await db
     .select(issuerIdentityColumns())
     .from(organizations)
     .where(eq(organizations.id, organizationId))
     .limit(1);
-  return row ? toIssuerIdentity(row) : null;
+  return row ?? null;
 }
 
 /** Whether any other organisation than `organizationId` has `domain` verified. */
@@ -187,4 +171,15 @@ export function adminContactsOf(db: Db, organizationId: string) {
     .innerJoin(profiles, eq(profiles.id, organizationRoles.userId))
     .where(and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin")))
     .limit(100);
+}
+
+/** The organisation's verified domains, as its DID document lists them (LinkedDomains). */
+export async function verifiedDomainsOf(db: Db, organizationId: string) {
+  const rows = await db
+    .select({ domain: organizationDomains.domain })
+    .from(organizationDomains)
+    .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.status, "verified")))
+    .orderBy(asc(organizationDomains.verifiedAt))
+    .limit(MAX_DOMAINS_PER_ORGANIZATION);
+  return rows.map((row) => row.domain);
 }

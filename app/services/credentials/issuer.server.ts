@@ -7,6 +7,7 @@ import {
   type Issuance,
 } from "#db/queries/credentials.ts";
 import { findOrganization } from "#db/queries/organizations.ts";
+import { verifiedDomainsOf } from "#db/queries/organization-domains.ts";
 import type { AchievementType } from "#db/schema.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
@@ -54,7 +55,10 @@ async function hashedEmail(email: string) {
 
 /** The DID document of an organisation: every key version it ever signed with. */
 export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organizationId: string) {
-  const keys = await listPublicKeys(issuing.db, organizationId);
+  const [keys, domains] = await Promise.all([
+    listPublicKeys(issuing.db, organizationId),
+    verifiedDomainsOf(issuing.db, organizationId),
+  ]);
   if (keys.length === 0 && !(await findOrganization(issuing.db, organizationId))) return null;
   const did = organizationDid(issuing, organizationId);
   const methods = keys.map((key) => ({
@@ -68,6 +72,18 @@ export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organ
     id: did,
     verificationMethod: methods,
     assertionMethod: methods.map((method) => method.id),
+    // DIF Well Known DID Configuration: the origins whose did-configuration.json links back here.
+    ...(domains.length
+      ? {
+          service: [
+            {
+              id: `${did}#linked-domains`,
+              type: "LinkedDomains",
+              serviceEndpoint: { origins: domains.map((domain) => `https://${domain}`) },
+            },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -143,7 +159,14 @@ export async function signCredential(
     id: credentialUrl(issuing.origin, id),
     type: ["VerifiableCredential", "OpenBadgeCredential"],
     name: achievement.title,
-    issuer: { id: did, type: ["Profile"], name: organizationName },
+    issuer: {
+      id: did,
+      type: ["Profile"],
+      name: organizationName,
+      // Whoever checks the domain's DNS record or its did-configuration.json (DIF Well Known DID
+      // Configuration) can confirm that its owner stands behind this DID (decision 054).
+      ...(achievement.issuerDomain ? { url: `https://${achievement.issuerDomain}` } : {}),
+    },
     validFrom: xsdDateTime(issuedAt),
     awardedDate: `${achievement.date}T00:00:00Z`,
     credentialSubject: {
