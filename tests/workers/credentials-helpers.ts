@@ -50,7 +50,7 @@ export async function credentialJson(credentialId: string) {
   return (await response.json()) as Credential;
 }
 
-type Served = { status: number; contentType: string; body: string };
+export type Served = { status: number; contentType: string; body: string };
 
 async function served(url: string): Promise<Served> {
   const response = await SELF.fetch(url, { headers: { Accept: "application/json" } });
@@ -68,17 +68,20 @@ function didUrls(did: string) {
   return { resolved: `https://${decodeURIComponent(host!)}${pathname}`, local: `${ORIGIN}${pathname}` };
 }
 
+/** What an outside resolver of one of our did:web DIDs gets: the app's own answer, at its https URL. */
+export async function didDocumentServed(did: string): Promise<Record<string, Served>> {
+  const { resolved, local } = didUrls(did);
+  return { [resolved]: await served(local) };
+}
+
 /**
  * Verifies with the Digital Credentials Consortium's verifier-core (tests/workers/dcc-verifier.ts),
  * its fetch answered from the app's own responses for the issuer's DID document and status list.
  */
 export async function dccVerify(credential: Credential) {
-  const documents: Record<string, Served> = {};
   const issuer = typeof credential.issuer === "string" ? credential.issuer : credential.issuer?.id;
-  if (typeof issuer === "string" && issuer.startsWith("did:web:")) {
-    const { resolved, local } = didUrls(issuer);
-    documents[resolved] = await served(local);
-  }
+  const documents: Record<string, Served> =
+    typeof issuer === "string" && issuer.startsWith("did:web:") ? await didDocumentServed(issuer) : {};
   const listUrl = credential.credentialStatus?.statusListCredential;
   if (typeof listUrl === "string" && listUrl.startsWith(ORIGIN)) {
     // A verifier must see a revocation at once: skip the edge cache's copy.

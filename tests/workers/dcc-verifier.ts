@@ -4,6 +4,14 @@
 // the app issues. It is offline: its fetch is answered only from the documents a test hands over
 // with each credential (the app's own DID document and status list responses) and from the
 // bundled Open Badges 3.0 JSON Schema; anything else is a network error.
+//
+// POST /domain-linkage checks a DIF DID Configuration resource with two more outside engines, on
+// the same offline fetch: the Sphereon wellknown-dids-client validates the resource and each
+// DomainLinkageCredential as the DIF spec describes them, and hands each signature to the DCC's
+// engine (@digitalcredentials/vc with the eddsa-rdfc-2022 Data Integrity suite and the DCC's
+// document loader: what verifier-core runs inside). verifier-core itself cannot be asked: it
+// refuses any credential whose `id` is not a URL, and the DIF spec forbids a DomainLinkageCredential
+// an `id` (tests/workers/domain-linkage.test.ts).
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,6 +24,8 @@ declare module "vitest" {
 }
 
 type Served = { status: number; contentType: string; body: string };
+/** A credential for verifier-core, or a DID Configuration resource and the DID it should link. */
+type Posted = { documents: Record<string, Served>; credential?: unknown; configuration?: unknown; did?: string };
 
 const SCHEMA_URL = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json";
 
@@ -37,6 +47,7 @@ export default async function setup(project: TestProject) {
     return new Response(answer.body, { status: answer.status, headers: { "Content-Type": answer.contentType } });
   };
   const { verifyCredential } = await import("@digitalcredentials/verifier-core");
+  const checkDomainLinkage = await domainLinkageChecker();
 
   // One verification at a time: the served documents are global to the fetch above.
   let queue = Promise.resolve();
@@ -44,10 +55,12 @@ export default async function setup(project: TestProject) {
     let body = "";
     for await (const chunk of request) body += chunk;
     const run = queue.then(async () => {
-      const { credential, documents } = JSON.parse(body) as { credential: unknown; documents: Record<string, Served> };
+      const { documents, credential, configuration, did } = JSON.parse(body) as Posted;
       served = new Map(Object.entries(documents));
       requested.length = 0;
-      const result = await verifyCredential({ credential, knownDIDRegistries: [] } as never);
+      const result = request.url?.startsWith("/domain-linkage")
+        ? await checkDomainLinkage({ configuration, did: did ?? "" })
+        : await verifyCredential({ credential, knownDIDRegistries: [] } as never);
       return { result, requested: [...requested] };
     });
     queue = run.then(
@@ -70,4 +83,38 @@ export default async function setup(project: TestProject) {
       globalThis.fetch = realFetch;
       server.close(() => resolve());
     });
+}
+
+/**
+ * Sphereon's verifier on a DID Configuration resource (`configuration`, for `did`), with the DCC's
+ * engine as its signature callback. Answers Sphereon's verdict (a rejection is a verdict too: it
+ * says why) and the engine's answer for each credential it was given.
+ */
+async function domainLinkageChecker() {
+  const { WellKnownDidVerifier } = await import("@sphereon/wellknown-dids-client");
+  const vc = await import("@digitalcredentials/vc");
+  const { DataIntegrityProof } = await import("@digitalcredentials/data-integrity");
+  const { cryptosuite } = await import("@digitalcredentials/eddsa-rdfc-2022-cryptosuite");
+  const { securityLoader } = await import("@digitalcredentials/security-document-loader");
+  const documentLoader = securityLoader({ fetchRemoteContexts: true }).build();
+  const suite = new DataIntegrityProof({ cryptosuite });
+
+  return async ({ configuration, did }: { configuration: unknown; did: string }) => {
+    const signatures: { verified: boolean; log?: unknown; error?: string }[] = [];
+    const verifier = new WellKnownDidVerifier({
+      verifySignatureCallback: async ({ credential, proofFormat }) => {
+        // The engine reads JSON-LD credentials only; a JWT entry is not ours to check here.
+        if (proofFormat !== "jsonld") return { verified: false };
+        const result = await vc.verifyCredential({ credential, suite, documentLoader });
+        signatures.push({ verified: result.verified, log: result.log, error: result.error?.message });
+        return { verified: result.verified };
+      },
+    });
+    const sphereon = await verifier
+      .verifyResource({ configuration: configuration as never, did })
+      .catch((rejection: unknown) =>
+        rejection instanceof Error ? { status: "error", message: rejection.message } : rejection,
+      );
+    return { sphereon, signatures };
+  };
 }

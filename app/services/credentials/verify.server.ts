@@ -63,7 +63,7 @@ async function resolveStatusList(resolver: Resolver, url: string): Promise<JsonO
 }
 
 /** The public key behind a proof's verification method, when the DID document lists it for assertions. */
-function assertionKey(didDocument: JsonObject, verificationMethod: string) {
+export function assertionKey(didDocument: JsonObject, verificationMethod: string) {
   const listed = ([] as unknown[]).concat(didDocument.assertionMethod ?? []);
   const allowed = listed.some((entry) =>
     typeof entry === "string" ? entry === verificationMethod : (entry as JsonObject)?.id === verificationMethod,
