@@ -17,6 +17,8 @@ import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { createMailer, domainLapsedEmail } from "#app/utils/email.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import type { ServiceContext } from "./context.server.ts";
+import { domainLinkageConfiguration } from "./credentials/domain-linkage.server.ts";
+import { issuing } from "./credentials/issuer.server.ts";
 import { lookupTxt, resolverFor, type Resolve } from "./dns.server.ts";
 import { notify } from "./notifications.server.ts";
 
@@ -157,6 +159,23 @@ export async function removeDomain(
   if (!claim) return null;
   await deleteDomainClaim(context.db, organizationId!, claim.id);
   return { domain: claim.domain };
+}
+
+/**
+ * The did-configuration.json of a verified domain (DIF Well Known DID Configuration), signed now,
+ * for the organisation to publish on that domain. Only the organisation's admin downloads it.
+ */
+export async function didConfigurationOf(
+  context: ServiceContext,
+  adminId: string,
+  organizationId: string | null,
+  claimId: string,
+) {
+  await guard(context, adminId, organizationId, "did-configuration asked by a non-admin");
+  const claim = await findDomainClaim(context.db, organizationId!, claimId);
+  const signer = issuing(context.db, context.env);
+  if (claim?.status !== "verified" || !signer) throw new NotFound();
+  return domainLinkageConfiguration(signer, organizationId!, claim.domain);
 }
 
 /**

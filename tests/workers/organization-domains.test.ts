@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import worker from "#workers/app.ts";
 import { lookupTxt, resolverOver } from "#app/services/dns.server.ts";
 import { parseDomain } from "#app/services/organization-domains.server.ts";
+import { checkDomainLinkage, linkedDomainsOf } from "#app/services/credentials/domain-linkage.server.ts";
+import { assertionKey } from "#app/services/credentials/verify.server.ts";
+import { credentialJson, credentialOf, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
 import { addMember, createOrganisation } from "./factories.ts";
 import { get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
 
@@ -172,6 +175,59 @@ describe("proving a domain", () => {
     );
     expect(response.status).toBe(302);
     expect(await claimOf(organizationId, "removable.example")).toBeNull();
+  });
+});
+
+describe("what a verified domain changes", () => {
+  it("offers a did-configuration.json linking the domain to the DID, whose document lists the domain", async () => {
+    const { admin, organizationId, claim } = await verifiedOrganisation("linked.example");
+    const download = await get(`/dashboard/organization/did-configuration/${claim.id}`, admin.cookie);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Disposition")).toBe('attachment; filename="did-configuration.json"');
+    const configuration = await download.json();
+    const didDocument = (await (await get(`/orgs/${organizationId}/did.json`)).json()) as Record<string, unknown>;
+    expect(didDocument.service).toEqual([
+      {
+        id: `${didDocument.id as string}#linked-domains`,
+        type: "LinkedDomains",
+        serviceEndpoint: { origins: ["https://linked.example"] },
+      },
+    ]);
+    expect(linkedDomainsOf(didDocument)).toEqual(["linked.example"]);
+    const linkage = await checkDomainLinkage(
+      configuration,
+      didDocument.id as string,
+      "linked.example",
+      async (method) => assertionKey(didDocument, method),
+    );
+    expect(linkage).toEqual({ linked: true, detail: "linked.example links to this issuer." });
+  });
+
+  it("names the domain as the issuer's url in the credentials given after it, which still verify", async () => {
+    const { admin, organizationId } = await verifiedOrganisation("issuing.example");
+    const member = await addMember(organizationId);
+    const credential = await credentialJson(
+      await credentialOf(await giveAndAccept(admin.cookie, member.cookie, member.id, "Domain-backed award")),
+    );
+    expect(credential.issuer.url).toBe("https://issuing.example");
+    expect(await dccVerify(credential)).toMatchObject(verified);
+  });
+
+  it("leaves an unverified organisation's credentials without a url, and a removed domain out of its DID document", async () => {
+    const { admin, organizationId, claim } = await verifiedOrganisation("dropped.example");
+    await postForm(
+      "/dashboard/organization",
+      { intent: "remove-domain", domainId: claim.id },
+      { cookie: admin.cookie },
+    );
+    const didDocument = (await (await get(`/orgs/${organizationId}/did.json`)).json()) as Record<string, unknown>;
+    expect(didDocument.service).toBeUndefined();
+    const member = await addMember(organizationId);
+    const credential = await credentialJson(
+      await credentialOf(await giveAndAccept(admin.cookie, member.cookie, member.id, "Plain award")),
+    );
+    expect(credential.issuer.url).toBeUndefined();
+    expect((await get(`/dashboard/organization/did-configuration/${claim.id}`, admin.cookie)).status).toBe(404);
   });
 });
 
