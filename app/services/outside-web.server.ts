@@ -57,7 +57,12 @@ export async function fetchOutside(
   return fetchOverNetwork(target, accept, maxBytes, timeoutMs);
 }
 
-async function fetchOverNetwork(target: URL, accept: string, maxBytes: number, timeoutMs: number) {
+async function fetchOverNetwork(
+  target: URL,
+  accept: string,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<OutsideDocument> {
   const timedOut = `no complete answer within ${timeoutMs / 1000} s`;
   let response: Response;
   try {
@@ -85,7 +90,7 @@ async function fetchOverNetwork(target: URL, accept: string, maxBytes: number, t
   }
   if (!bytes) return refusal(`larger than ${kilobytes(maxBytes)}`);
   return {
-    ok: true as const,
+    ok: true,
     contentType: response.headers.get("Content-Type") ?? "",
     body: new TextDecoder().decode(bytes),
   };

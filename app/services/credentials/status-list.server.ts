@@ -11,7 +11,7 @@ export const STATUS_LIST_SIZE = 131_072;
 const PIECE_BYTES = 1024;
 
 /** A stream of `bytes` in pieces, each made only when the reader pulls it. */
-export function piecesOf(bytes: Uint8Array, pieceBytes = PIECE_BYTES) {
+function piecesOf(bytes: Uint8Array, pieceBytes = PIECE_BYTES) {
   let offset = 0;
   return new ReadableStream<BufferSource>({
     pull(controller) {
