@@ -1,3 +1,5 @@
+import { readCapped } from "#app/services/outside-web.server.ts";
+
 /**
  * W3C Bitstring Status List v1.0: a list of STATUS_LIST_SIZE bits (16 KiB; the minimum size
  * the specification sets for herd privacy), gzip-compressed, base64url-encoded with the multibase
@@ -5,11 +7,26 @@
  */
 export const STATUS_LIST_SIZE = 131_072;
 
-async function pipe(bytes: Uint8Array, transform: CompressionStream | DecompressionStream) {
-  const stream = new Blob([Uint8Array.from(bytes)]).stream().pipeThrough(transform);
-  // A Response here only reads the stream to its end; nothing is answered with it.
-  // eslint-disable-next-line no-restricted-syntax
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/** Bytes are fed to (de)compression in small pieces, so one piece never inflates past about 1 MB. */
+const PIECE_BYTES = 1024;
+
+/** A stream of `bytes` in pieces, each made only when the reader pulls it. */
+function piecesOf(bytes: Uint8Array, pieceBytes = PIECE_BYTES) {
+  let offset = 0;
+  return new ReadableStream<BufferSource>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) return controller.close();
+      controller.enqueue(bytes.slice(offset, (offset += pieceBytes)));
+    },
+  });
+}
+
+/**
+ * The bitstring inflated from a gzip stream, or null once it would exceed `maxBytes`: the
+ * decompression is then cancelled, so a small bomb never grows past the cap and one piece.
+ */
+export function inflateCapped(gzip: ReadableStream<BufferSource>, maxBytes: number) {
+  return readCapped(gzip.pipeThrough(new DecompressionStream("gzip")), maxBytes);
 }
 
 function base64url(bytes: Uint8Array) {
@@ -24,14 +41,19 @@ function fromBase64url(text: string) {
 }
 
 export async function encodeList(bits: Uint8Array) {
-  return `u${base64url(await pipe(bits, new CompressionStream("gzip")))}`;
+  const compressed = await readCapped(piecesOf(bits).pipeThrough(new CompressionStream("gzip")), Infinity);
+  return `u${base64url(compressed!)}`;
 }
 
-/** The bitstring of an encodedList, or null when it is not one. */
-export async function decodeList(encoded: string): Promise<Uint8Array | null> {
+/**
+ * The bitstring of an encodedList, or null when it is not one or inflates past `maxBytes`. A
+ * list declares no length of its own; the specification's lists of STATUS_LIST_SIZE one-bit
+ * entries (16 KB), which is what every list here is, set the default cap.
+ */
+export async function decodeList(encoded: string, maxBytes = STATUS_LIST_SIZE / 8): Promise<Uint8Array | null> {
   if (!encoded.startsWith("u")) return null;
   try {
-    return await pipe(fromBase64url(encoded.slice(1)), new DecompressionStream("gzip"));
+    return await inflateCapped(piecesOf(fromBase64url(encoded.slice(1))), maxBytes);
   } catch {
     return null;
   }

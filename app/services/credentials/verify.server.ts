@@ -1,4 +1,11 @@
 import { Validator } from "@cfworker/json-schema";
+import {
+  fetchOutside,
+  outsideBudget,
+  type OutsideBudget,
+  type OutsideContext,
+} from "#app/services/outside-web.server.ts";
+import type { AppEnv } from "#app/utils/env.server.ts";
 import { VC_V2_CONTEXT } from "./contexts.server.ts";
 import { proofOf, publicKeyFromMultibase, verifyProof, type JsonObject } from "./data-integrity.server.ts";
 import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
@@ -10,56 +17,161 @@ import type { Check, CheckName, VerificationResult } from "./verification-result
  * Checks a credential the way an outside verifier would: its shape (the official Open Badges 3.0
  * JSON Schema), the issuer's key from its did:web DID document, the signature, the status list
  * and the dates. Documents of this app's own origin are read from D1 (offline); another host's
- * are fetched only in production (decision 020).
+ * through fetchOutside (the network in production only, decision 020), at most three per check,
+ * each capped and timed. The status list is read only for a credential whose signature verified,
+ * and only from the issuer's own host.
  */
 
 // The schema is compiled once per isolate; @cfworker/json-schema needs no eval (Workers forbid it).
 let schemaValidator: Validator | undefined;
 const validator = () => (schemaValidator ??= new Validator(achievementCredentialSchema as object, "2019-09", false));
 
-const MAX_REMOTE_BYTES = 512 * 1024;
-
 type Resolver = {
   issuing: Issuing;
-  /** Whether documents of another host may be fetched (production only). */
-  remote: boolean;
+  /** How other hosts are read: over the network in production only (fetchOutside). */
+  outside: OutsideContext;
 };
 
-async function fetchJson(url: string): Promise<JsonObject | null> {
-  const response = await fetch(url, {
-    headers: { Accept: "application/did+json, application/ld+json, application/json" },
-    signal: AbortSignal.timeout(5000),
-    redirect: "error",
-  });
-  if (!response.ok) return null;
-  const text = await response.text();
-  if (text.length > MAX_REMOTE_BYTES) return null;
-  return JSON.parse(text) as JsonObject;
+/** One verification's view of the web: its budget of outside reads, and the DID documents it read. */
+type Lookup = {
+  resolver: Resolver;
+  budget: OutsideBudget;
+  didDocuments: Map<string, Promise<JsonObject | string>>;
+};
+
+const JSON_TYPES = "application/did+json, application/ld+json, application/json";
+
+/**
+ * A did:web identifier as the W3C did:web method reads it: a domain name, then colon-separated
+ * path segments; a port only as the method allows one, its colon percent-encoded (`%3A`).
+ */
+type DidWeb = {
+  /** The host as a URL has it: `name` or `name:port` (443 left out, as https leaves it). */
+  host: string;
+  /** Whether the name is one of the public web's: two labels at least (not `localhost`, not an intranet name). */
+  isPublic: boolean;
+  /** The path segments, decoded. */
+  path: string[];
+};
+
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** What a decoded host or path segment must not carry: it would change where a URL points. */
+const URL_DELIMITERS = /[/?#@\\]/;
+
+/** The DID's parts, or why it is refused: parsed, never pasted into a URL. */
+export function parseDidWeb(did: string): DidWeb | string {
+  if (!did.startsWith("did:web:")) return "The issuer is not a did:web identifier.";
+  const [encodedHost = "", ...encodedPath] = did.slice("did:web:".length).split(":");
+  const refuse = (why: string) => `The issuer's did:web host "${encodedHost}" ${why}; nothing was fetched.`;
+  const [, name = "", port] = /^(.*?)(?:%3a(.*))?$/i.exec(encodedHost) ?? [];
+  const decoded = safeDecode(encodedHost);
+  if (decoded === null) return refuse("is not validly percent-encoded");
+  if (decoded.includes("@")) return refuse("names a user (@), which a did:web host cannot");
+  if (/[/?#\\]/.test(decoded)) return refuse("carries a path, query or fragment (/ ? # \\)");
+  // The URL parser reads a name whose last label is a number (decimal, or hex with 0x) as IPv4.
+  if (/^\[|:.*:/.test(decoded) || /(?:^|\.)(?:\d+|0x[0-9a-f]*)$/i.test(name)) {
+    return refuse("is an IP address, not a domain name");
+  }
+  if (name.includes("%")) return refuse("percent-encodes characters a domain name cannot have");
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) {
+    return refuse("has a port that is not a number from 1 to 65535");
+  }
+  const labels = name.split(".");
+  if (name.length > 253 || !labels.every((label) => DNS_LABEL.test(label))) {
+    return refuse("is not a plain domain name (lowercase letters, digits and hyphens between dots)");
+  }
+  const path = encodedPath.map(safeDecode);
+  if (path.some((segment) => !segment || segment === "." || segment === ".." || URL_DELIMITERS.test(segment))) {
+    return "The issuer's did:web path is not plain names between colons; nothing was fetched.";
+  }
+  const host = port === undefined || Number(port) === 443 ? name : `${name}:${Number(port)}`;
+  return { host, isPublic: labels.length >= 2, path: path as string[] };
 }
 
-/** The did:web DID document of `did`: ours from D1, another host's over HTTPS when allowed. */
-async function resolveDid(resolver: Resolver, did: string): Promise<JsonObject | string> {
-  const match = /^did:web:([^:]+)((?::[^:]+)*)$/.exec(did);
-  if (!match) return "The issuer is not a did:web identifier.";
-  const host = decodeURIComponent(match[1]!);
-  const path = match[2]!.split(":").filter(Boolean).map(decodeURIComponent);
-  const own = /^orgs:([0-9a-f-]{36})$/.exec(path.join(":"));
-  if (host === hostOf(resolver.issuing.origin)) {
-    const document = own ? await didDocument(resolver.issuing, own[1]!) : null;
+function safeDecode(text: string) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Where a did:web DID document is, built with the URL API and checked to point at the DID's host. */
+function didDocumentUrl(did: DidWeb) {
+  const url = safeUrl(`https://${did.host}`);
+  if (!url) return null;
+  url.pathname = did.path.length ? `/${did.path.map(encodeURIComponent).join("/")}/did.json` : "/.well-known/did.json";
+  return url.host === did.host && !url.username && !url.password && !url.search && !url.hash ? url.href : null;
+}
+
+/** The did:web DID document of `did`: ours from D1, another host's through fetchOutside (once per check). */
+function resolveDid(lookup: Lookup, did: string): Promise<JsonObject | string> {
+  let document = lookup.didDocuments.get(did);
+  if (!document) {
+    document = readDid(lookup, did);
+    lookup.didDocuments.set(did, document);
+  }
+  return document;
+}
+
+async function readDid(lookup: Lookup, did: string): Promise<JsonObject | string> {
+  const parsed = parseDidWeb(did);
+  if (typeof parsed === "string") return parsed;
+  const { issuing } = lookup.resolver;
+  if (parsed.host === hostOf(issuing.origin)) {
+    const own = /^orgs:([0-9a-f-]{36})$/.exec(parsed.path.join(":"));
+    const document = own ? await didDocument(issuing, own[1]!) : null;
     return document ?? "The issuer's DID document was not found.";
   }
-  if (!resolver.remote) return `The issuer's DID document on ${host} is not fetched here (production only).`;
-  const url = `https://${host}/${path.length ? path.join("/") : ".well-known"}/did.json`;
-  return (await fetchJson(url).catch(() => null)) ?? `The issuer's DID document could not be fetched from ${host}.`;
+  const url = didDocumentUrl(parsed);
+  if (!parsed.isPublic || !url) {
+    return `The issuer's did:web host "${parsed.host}" is not a public domain name; nothing was fetched.`;
+  }
+  return readJson(
+    lookup,
+    url,
+    (reason) => `The issuer's DID document could not be read from ${parsed.host}: ${reason}.`,
+  );
 }
 
-async function resolveStatusList(resolver: Resolver, url: string): Promise<JsonObject | string> {
-  const prefix = statusListUrl(resolver.issuing.origin, "");
-  if (url.startsWith(prefix)) {
-    return (await statusListCredential(resolver.issuing, url.slice(prefix.length))) ?? "The status list was not found.";
+async function readJson(lookup: Lookup, url: string, failure: (reason: string) => string) {
+  const answer = await fetchOutside(lookup.resolver.outside, url, { accept: JSON_TYPES, budget: lookup.budget });
+  if (!answer.ok) return failure(answer.reason);
+  try {
+    const json = JSON.parse(answer.body) as unknown;
+    return json && typeof json === "object" && !Array.isArray(json)
+      ? (json as JsonObject)
+      : failure("not a JSON object");
+  } catch {
+    return failure("not JSON");
   }
-  if (!resolver.remote || !url.startsWith("https://")) return "The status list of another host is not fetched here.";
-  return (await fetchJson(url).catch(() => null)) ?? "The status list could not be fetched.";
+}
+
+/**
+ * The status list credential at `url`, which must be on the issuer's own host: ours from D1,
+ * another host's through fetchOutside.
+ */
+async function resolveStatusList(lookup: Lookup, url: string, issuerId: string): Promise<JsonObject | string> {
+  const issuer = parseDidWeb(issuerId);
+  const target = safeUrl(url);
+  if (typeof issuer === "string" || !target) return "The status list's address is not a URL.";
+  if (target.host !== issuer.host) {
+    return `The status list is on ${target.host}, not on the issuer's host ${issuer.host}; it was not fetched.`;
+  }
+  const { issuing } = lookup.resolver;
+  const prefix = statusListUrl(issuing.origin, "");
+  if (url.startsWith(prefix)) {
+    return (await statusListCredential(issuing, url.slice(prefix.length))) ?? "The status list was not found.";
+  }
+  return readJson(lookup, target.href, (reason) => `The status list could not be read: ${reason}.`);
+}
+
+function safeUrl(url: string) {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
 }
 
 /** The public key behind a proof's verification method, when the DID document lists it for assertions. */
@@ -82,6 +194,7 @@ export async function verifyCredential(
   resolver: Resolver,
   now = new Date(),
 ): Promise<VerificationResult> {
+  const lookup: Lookup = { resolver, budget: outsideBudget(), didDocuments: new Map() };
   const checks: Check[] = [];
   const add = (name: CheckName, passed: boolean, detail: string) => checks.push({ name, passed, detail });
   // Revoked only when everything else holds: a tampered, revoked credential is simply invalid.
@@ -128,7 +241,7 @@ export async function verifyCredential(
   if (!proof || typeof issuerId !== "string" || !proof.verificationMethod.startsWith(`${issuerId}#`)) {
     add("Issuer key", false, "The credential has no eddsa-rdfc-2022 proof by its issuer.");
   } else {
-    const didDocument = await resolveDid(resolver, issuerId);
+    const didDocument = await resolveDid(lookup, issuerId);
     publicKey = typeof didDocument === "string" ? null : assertionKey(didDocument, proof.verificationMethod);
     add(
       "Issuer key",
@@ -144,7 +257,10 @@ export async function verifyCredential(
   const signed = publicKey ? await verifyProof(document, publicKey) : false;
   add("Signature", signed, signed ? "The signature is valid." : "The signature does not match the credential.");
 
-  const revoked = await checkStatus(resolver, document, issuerId, add);
+  // Nothing a forged credential names is fetched: its status list is read only once it verified.
+  let revoked = false;
+  if (signed) revoked = await checkStatus(lookup, document, issuerId, add);
+  else add("Status", false, "Not checked, as the signature does not verify.");
 
   const validFrom = Date.parse(String(document.validFrom));
   const validUntil = document.validUntil === undefined ? Infinity : Date.parse(String(document.validUntil));
@@ -165,7 +281,7 @@ export async function verifyCredential(
 
 /** Returns whether the credential is revoked; adds the Status check. */
 async function checkStatus(
-  resolver: Resolver,
+  lookup: Lookup,
   document: JsonObject,
   issuerId: string,
   add: (name: CheckName, passed: boolean, detail: string) => void,
@@ -184,14 +300,14 @@ async function checkStatus(
     add("Status", false, "The status entry is not a Bitstring Status List entry.");
     return false;
   }
-  const list = await resolveStatusList(resolver, entry.statusListCredential);
+  const list = await resolveStatusList(lookup, entry.statusListCredential, issuerId);
   if (typeof list === "string") {
     add("Status", false, list);
     return false;
   }
   // The list must be the issuer's own, signed with a key of its DID document.
   const listProof = proofOf(list);
-  const didDocument = issuerIdOf(list) === issuerId ? await resolveDid(resolver, issuerId) : null;
+  const didDocument = issuerIdOf(list) === issuerId ? await resolveDid(lookup, issuerId) : null;
   const listKey =
     didDocument && typeof didDocument !== "string" && listProof
       ? assertionKey(didDocument, listProof.verificationMethod)
@@ -224,6 +340,6 @@ function summaryOf(credential: unknown): VerificationResult["summary"] {
   };
 }
 
-export function verifierFor(issuing: Issuing, environment: string): Resolver {
-  return { issuing, remote: environment === "production" };
+export function verifierFor(issuing: Issuing, environment: AppEnv["ENVIRONMENT"]): Resolver {
+  return { issuing, outside: { db: issuing.db, env: { ENVIRONMENT: environment } } };
 }

@@ -1,0 +1,469 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
+import { publicKeyMultibase, sign } from "#app/services/credentials/data-integrity.server.ts";
+import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { ed25519FromSeed } from "#app/services/credentials/keys.server.ts";
+import {
+  decodeList,
+  emptyList,
+  encodeList,
+  inflateCapped,
+  setBit,
+  STATUS_LIST_SIZE,
+} from "#app/services/credentials/status-list.server.ts";
+import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
+import { fetchOutside, OUTSIDE_MAX_BYTES, outsideBudget, readCapped } from "#app/services/outside-web.server.ts";
+import { readEnv } from "#app/utils/env.server.ts";
+import { createDb } from "#db/client.ts";
+import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
+import { postForm } from "./helpers.ts";
+import { credentialJson, issuedCredential, type Credential } from "./credentials-helpers.ts";
+
+// Issue 29, "the verifier cannot be knocked over": every outside read is capped, timed and
+// counted, hosts are parsed, and a status list cannot inflate past the size a list has.
+
+const db = () => createDb(env.DB);
+const inProduction = () => ({ db: db(), env: { ENVIRONMENT: "production" as const } });
+const JSON_ACCEPT = "application/json";
+const CHUNK = 64 * 1024;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * A body that would produce `total` bytes (100 MB by default) in 64 KB chunks, made only when
+ * pulled: `pulled` says how much of it anyone read, `cancelled` whether the reader gave up.
+ */
+function endlessBody(total = 100 * 1024 * 1024) {
+  const meter = { pulls: 0, pulled: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (meter.pulled >= total) return controller.close();
+        meter.pulls += 1;
+        meter.pulled += CHUNK;
+        controller.enqueue(new Uint8Array(CHUNK).fill(0x20));
+      },
+      cancel() {
+        meter.cancelled = true;
+      },
+    },
+    // Nothing is read ahead of the reader: each pull is one read.
+    new CountQueuingStrategy({ highWaterMark: 0 }),
+  );
+  return { stream, meter };
+}
+
+/** Stands in for the network: answers the URLs it knows, and records every URL asked for. */
+function network(answers: Record<string, () => Response>) {
+  const asked: string[] = [];
+  const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+    const url = input instanceof Request ? input.url : String(input);
+    asked.push(url);
+    return answers[url]?.() ?? new Response("not found", { status: 404 });
+  });
+  return { asked, spy };
+}
+
+const jsonResponse = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
+
+describe("fetchOutside reads at most 512 KB of another host's answer", () => {
+  it.each([
+    ["lies about its length", { "Content-Length": "1000" }],
+    ["is chunked (no length)", {} as Record<string, string>],
+  ])("abandons a 100 MB body that %s once it passed 512 KB", async (_case, headers) => {
+    const { stream, meter } = endlessBody();
+    network({ "https://issuer.example/big.json": () => new Response(stream, { headers }) });
+    const answer = await fetchOutside(inProduction(), "https://issuer.example/big.json", { accept: JSON_ACCEPT });
+    expect(answer).toEqual({ ok: false, reason: "larger than 512 KB" });
+    // Nine chunks of 64 KB pass the cap; not one more is pulled, and the body is cancelled.
+    expect(meter.pulled).toBe(OUTSIDE_MAX_BYTES + CHUNK);
+    expect(meter.cancelled).toBe(true);
+  });
+
+  it("refuses at once a body whose Content-Length is over the cap, reading none of it", async () => {
+    const { stream, meter } = endlessBody();
+    network({
+      "https://issuer.example/big.json": () =>
+        new Response(stream, { headers: { "Content-Length": String(OUTSIDE_MAX_BYTES + 1) } }),
+    });
+    const answer = await fetchOutside(inProduction(), "https://issuer.example/big.json", { accept: JSON_ACCEPT });
+    expect(answer).toEqual({ ok: false, reason: "larger than 512 KB" });
+    expect(meter.pulls).toBe(0);
+    expect(meter.cancelled).toBe(true);
+  });
+
+  it("readCapped stops pulling at the cap and gives back a body within it whole", async () => {
+    const over = endlessBody();
+    expect(await readCapped(over.stream, 100_000)).toBeNull();
+    expect(over.meter).toEqual({ pulls: 2, pulled: 2 * CHUNK, cancelled: true });
+    const within = endlessBody(3 * CHUNK);
+    expect((await readCapped(within.stream, 3 * CHUNK))?.byteLength).toBe(3 * CHUNK);
+  });
+
+  it("asks with the caller's Accept, follows no redirect and gives up after its timeout", async () => {
+    const { asked, spy } = network({
+      "https://issuer.example/moved": () =>
+        new Response(null, { status: 302, headers: { Location: "https://169.254.169.254/" } }),
+    });
+    const moved = await fetchOutside(inProduction(), "https://issuer.example/moved", {
+      accept: "application/did+json",
+    });
+    expect(moved).toEqual({ ok: false, reason: "it redirects, and redirects are not followed" });
+    expect(asked).toEqual(["https://issuer.example/moved"]);
+    const init = spy.mock.calls[0]![1]!;
+    expect(init.redirect).toBe("manual");
+    expect(new Headers(init.headers).get("Accept")).toBe("application/did+json");
+    expect(init.signal).toBeInstanceOf(AbortSignal);
+
+    // A host that never answers: the request is aborted by its own timeout.
+    spy.mockImplementation(
+      (_input, request) =>
+        new Promise((_resolve, reject) => {
+          request!.signal!.addEventListener("abort", () => reject(request!.signal!.reason));
+        }),
+    );
+    const slow = await fetchOutside(inProduction(), "https://issuer.example/slow", {
+      accept: JSON_ACCEPT,
+      timeoutMs: 50,
+    });
+    expect(slow).toEqual({ ok: false, reason: "no complete answer within 0.05 s" });
+  });
+
+  it.each(["http://issuer.example/did.json", "https://user:secret@issuer.example/did.json", "file:///etc/passwd"])(
+    "refuses %s without asking the network",
+    async (url) => {
+      const { spy } = network({});
+      const answer = await fetchOutside(inProduction(), url, { accept: JSON_ACCEPT });
+      expect(answer).toEqual({ ok: false, reason: "only https:// addresses without user information are read" });
+      expect(spy).not.toHaveBeenCalled();
+    },
+  );
+
+  it("spends a check's budget of three reads, then refuses without asking", async () => {
+    const { asked } = network({ "https://issuer.example/a": () => jsonResponse({}) });
+    const budget = outsideBudget();
+    const answers = [];
+    for (let read = 0; read < 4; read++) {
+      answers.push(await fetchOutside(inProduction(), "https://issuer.example/a", { accept: JSON_ACCEPT, budget }));
+    }
+    expect(answers.map((answer) => answer.ok)).toEqual([true, true, true, false]);
+    expect(answers[3]).toEqual({ ok: false, reason: "this check already read as many outside documents as it may" });
+    expect(asked).toHaveLength(3);
+  });
+
+  it("outside production reads only the /dev/web.json stand-in, never the network", async () => {
+    const { spy } = network({});
+    const local = { db: db(), env: { ENVIRONMENT: "test" as const } };
+    await putDevWebDocument(local.db, {
+      url: "https://issuer.example/.well-known/did.json",
+      contentType: "application/did+json",
+      body: '{"id":"did:web:issuer.example"}',
+    });
+    expect(await fetchOutside(local, "https://issuer.example/.well-known/did.json", { accept: JSON_ACCEPT })).toEqual({
+      ok: true,
+      contentType: "application/did+json",
+      body: '{"id":"did:web:issuer.example"}',
+    });
+    const missing = await fetchOutside(local, "https://issuer.example/other.json", { accept: JSON_ACCEPT });
+    expect(missing.ok).toBe(false);
+    expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+// ---- Status lists ----
+
+function base64url(bytes: Uint8Array) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+let bomb: Promise<Uint8Array> | undefined;
+/** 50 MB of zeros, gzipped: about 50 KB that inflate a thousandfold. */
+function gzipBomb() {
+  let made = 0;
+  const zeros = new ReadableStream<BufferSource>({
+    pull(controller) {
+      if (made >= 50 * 1024 * 1024) return controller.close();
+      made += CHUNK;
+      controller.enqueue(new Uint8Array(CHUNK));
+    },
+  });
+  return (bomb ??= readCapped(zeros.pipeThrough(new CompressionStream("gzip")), Infinity).then((bytes) => bytes!));
+}
+
+describe("a status list inflates no further than a list's size (16 KB)", () => {
+  it("refuses a gzip bomb, having read only the first pieces of it", async () => {
+    const compressed = await gzipBomb();
+    expect(compressed.byteLength).toBeLessThan(100 * 1024);
+    expect(await decodeList(`u${base64url(compressed)}`)).toBeNull();
+
+    // Fed in 1 KB pieces, made only when pulled: inflating stops within the first few.
+    let pieces = 0;
+    let offset = 0;
+    const source = new ReadableStream<BufferSource>(
+      {
+        pull(controller) {
+          if (offset >= compressed.byteLength) return controller.close();
+          pieces += 1;
+          controller.enqueue(compressed.slice(offset, (offset += 1024)));
+        },
+      },
+      new CountQueuingStrategy({ highWaterMark: 0 }),
+    );
+    expect(await inflateCapped(source, STATUS_LIST_SIZE / 8)).toBeNull();
+    // (The inflater reads a few pieces ahead of its 4 KB outputs; each piece inflates to 1 MB at most.)
+    expect(pieces).toBeLessThan(10);
+    expect(Math.ceil(compressed.byteLength / 1024)).toBeGreaterThan(40);
+  });
+
+  it("reads a list of exactly 16 KB, and refuses one a byte longer", async () => {
+    const bits = emptyList();
+    setBit(bits, 70_000);
+    expect(await decodeList(await encodeList(bits))).toEqual(bits);
+    expect(await decodeList(await encodeList(new Uint8Array(STATUS_LIST_SIZE / 8 + 1)))).toBeNull();
+  });
+});
+
+// ---- The verifier ----
+
+const localVerifier = () => verifierFor(issuing(db(), readEnv({ ...env }))!, "test");
+const productionVerifier = () => verifierFor(issuing(db(), readEnv({ ...env }))!, "production");
+const detailOf = (result: { checks: { name: string; detail: string }[] }, name: string) =>
+  result.checks.find((check) => check.name === name)?.detail;
+
+let template: Promise<Credential> | undefined;
+/** One of our credentials, as the body that a credential of another issuer is made from. */
+const ownCredential = () =>
+  (template ??= issuedCredential().then(({ credentialId }) => credentialJson(credentialId))).then((credential) =>
+    structuredClone(credential),
+  );
+
+/** Another issuer on another host: its key, DID document, a status list and a credential it signed. */
+async function outsideIssuer({
+  host = "issuer.example",
+  listUrl = `https://${host}/status/1`,
+  encodedList,
+}: { host?: string; listUrl?: string; encodedList?: string } = {}) {
+  const did = `did:web:${host}`;
+  const { privateKey, publicKey } = await ed25519FromSeed(crypto.getRandomValues(new Uint8Array(32)));
+  const key = { privateKey, verificationMethod: `${did}#key-1` };
+  const now = new Date();
+  const didDocument = {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+    id: did,
+    verificationMethod: [
+      {
+        id: key.verificationMethod,
+        type: "Multikey",
+        controller: did,
+        publicKeyMultibase: publicKeyMultibase(publicKey),
+      },
+    ],
+    assertionMethod: [key.verificationMethod],
+  };
+  const statusList = await sign(
+    {
+      "@context": [VC_V2_CONTEXT],
+      id: listUrl,
+      type: ["VerifiableCredential", "BitstringStatusListCredential"],
+      issuer: did,
+      validFrom: "2026-01-01T00:00:00Z",
+      credentialSubject: {
+        id: `${listUrl}#list`,
+        type: "BitstringStatusList",
+        statusPurpose: "revocation",
+        encodedList: encodedList ?? (await encodeList(emptyList())),
+      },
+    },
+    key,
+    now,
+  );
+  const { proof: _proof, ...unsigned } = await ownCredential();
+  const credential = await sign(
+    {
+      ...unsigned,
+      id: `https://${host}/credentials/1`,
+      issuer: { ...unsigned.issuer, id: did, name: "Issuer Example" },
+      credentialStatus: {
+        ...unsigned.credentialStatus,
+        id: `${listUrl}#5`,
+        statusListIndex: "5",
+        statusListCredential: listUrl,
+      },
+    },
+    key,
+    now,
+  );
+  const documents: Record<string, () => Response> = {
+    [`https://${host}/.well-known/did.json`]: () => jsonResponse(didDocument),
+    [listUrl]: () => jsonResponse(statusList),
+  };
+  return { did, credential: credential as Credential, documents };
+}
+
+describe("the verifier", () => {
+  it("checks one of our own credentials without any outside read", async () => {
+    const credential = await ownCredential();
+    const { spy } = network({});
+    const result = await verifyCredential(credential, productionVerifier());
+    expect(result.verdict).toBe("Valid");
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("verifies another host's credential with two reads: its DID document once, then its status list", async () => {
+    const issuer = await outsideIssuer();
+    const { asked } = network(issuer.documents);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.checks.filter((check) => !check.passed)).toEqual([]);
+    expect(result.verdict).toBe("Valid");
+    expect(asked).toEqual(["https://issuer.example/.well-known/did.json", "https://issuer.example/status/1"]);
+  });
+
+  it("in development and tests reads another host's documents from the /dev/web.json stand-in", async () => {
+    const issuer = await outsideIssuer();
+    for (const [url, answer] of Object.entries(issuer.documents)) {
+      await putDevWebDocument(db(), { url, contentType: "application/json", body: await answer().text() });
+    }
+    const { spy } = network({});
+    expect((await verifyCredential(issuer.credential, localVerifier())).verdict).toBe("Valid");
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("reads no status list for a credential whose signature fails", async () => {
+    const issuer = await outsideIssuer();
+    issuer.credential.credentialSubject.achievement.name = "Something else";
+    const { asked } = network(issuer.documents);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Invalid");
+    expect(detailOf(result, "Signature")).toBe("The signature does not match the credential.");
+    expect(detailOf(result, "Status")).toBe("Not checked, as the signature does not verify.");
+    expect(asked).toEqual(["https://issuer.example/.well-known/did.json"]);
+  });
+
+  it("refuses a status list on another host than the issuer's, without reading it", async () => {
+    const issuer = await outsideIssuer({ listUrl: "https://lists.elsewhere.example/1" });
+    const { asked } = network(issuer.documents);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Invalid");
+    expect(detailOf(result, "Status")).toBe(
+      "The status list is on lists.elsewhere.example, not on the issuer's host issuer.example; it was not fetched.",
+    );
+    expect(asked).toEqual(["https://issuer.example/.well-known/did.json"]);
+  });
+
+  it("refuses a signed status list that is a gzip bomb", async () => {
+    const issuer = await outsideIssuer({ encodedList: `u${base64url(await gzipBomb())}` });
+    network(issuer.documents);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Invalid");
+    expect(detailOf(result, "Signature")).toBe("The signature is valid.");
+    expect(detailOf(result, "Status")).toBe("The status list cannot be read.");
+  });
+
+  it("refuses a status list whose body lies about its length, having read 512 KB of it", async () => {
+    const issuer = await outsideIssuer();
+    const { stream, meter } = endlessBody();
+    network({
+      ...issuer.documents,
+      "https://issuer.example/status/1": () => new Response(stream, { headers: { "Content-Length": "2000" } }),
+    });
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(detailOf(result, "Status")).toBe("The status list could not be read: larger than 512 KB.");
+    expect(meter.pulled).toBe(OUTSIDE_MAX_BYTES + CHUNK);
+  });
+
+  it("builds a did:web URL with the URL API: a port as did:web encodes it, and a path", async () => {
+    const { asked } = network({});
+    const credential = await ownCredential();
+    credential.issuer.id = "did:web:issuer.example%3A8443:users:ada";
+    credential.proof[0].verificationMethod = "did:web:issuer.example%3A8443:users:ada#key-1";
+    const result = await verifyCredential(credential, productionVerifier());
+    expect(asked).toEqual(["https://issuer.example:8443/users/ada/did.json"]);
+    expect(detailOf(result, "Issuer key")).toBe(
+      "The issuer's DID document could not be read from issuer.example:8443: it answered 404.",
+    );
+  });
+
+  // Each host names where the request would go if it were pasted into a URL.
+  it.each([
+    ["an IPv4 address", "127.0.0.1", "is an IP address, not a domain name"],
+    ["an IPv4 address as one number", "2130706433", "is an IP address, not a domain name"],
+    ["an IPv4 address in hex", "0x7f.0.0.1", "is an IP address, not a domain name"],
+    ["a name ending in a hex number", "issuer.0x7f", "is an IP address, not a domain name"],
+    ["an IPv6 address", "%5B%3A%3A1%5D", "is an IP address, not a domain name"],
+    ["an IPv6 address without brackets", "fd00%3A%3A1", "is an IP address, not a domain name"],
+    ["user information", "issuer.example%40169.254.169.254", "names a user (@), which a did:web host cannot"],
+    ["an encoded slash", "169.254.169.254%2Fissuer.example", "carries a path, query or fragment (/ ? # \\)"],
+    ["an encoded question mark", "internal.example%3F.issuer.example", "carries a path, query or fragment (/ ? # \\)"],
+    ["an encoded hash", "internal.example%23.issuer.example", "carries a path, query or fragment (/ ? # \\)"],
+    ["an encoded backslash", "internal.example%5C.issuer.example", "carries a path, query or fragment (/ ? # \\)"],
+    ["a port that is not a number", "issuer.example%3Ahttp", "has a port that is not a number from 1 to 65535"],
+    ["a port out of range", "issuer.example%3A70000", "has a port that is not a number from 1 to 65535"],
+    ["a percent-encoded letter", "%69ssuer.example", "percent-encodes characters a domain name cannot have"],
+    ["a non-ASCII name not in punycode", "b%C3%BCcher.example", "percent-encodes characters a domain name cannot have"],
+    ["broken percent-encoding", "issuer.example%E0%A4%A", "is not validly percent-encoded"],
+    ["upper case", "Issuer.example", "is not a plain domain name (lowercase letters, digits and hyphens between dots)"],
+    [
+      "an underscore",
+      "issuer_x.example",
+      "is not a plain domain name (lowercase letters, digits and hyphens between dots)",
+    ],
+    [
+      "an empty label",
+      "issuer..example",
+      "is not a plain domain name (lowercase letters, digits and hyphens between dots)",
+    ],
+    [
+      "a trailing dot",
+      "issuer.example.",
+      "is not a plain domain name (lowercase letters, digits and hyphens between dots)",
+    ],
+    [
+      "a leading hyphen",
+      "-issuer.example",
+      "is not a plain domain name (lowercase letters, digits and hyphens between dots)",
+    ],
+    ["no host", "", "is not a plain domain name (lowercase letters, digits and hyphens between dots)"],
+  ])("refuses a did:web host with %s (%s) without any read", async (_case, host, why) => {
+    const { spy } = network({});
+    const credential = await ownCredential();
+    credential.issuer.id = `did:web:${host}:orgs:1`;
+    credential.proof[0].verificationMethod = `did:web:${host}:orgs:1#key-1`;
+    const result = await verifyCredential(credential, productionVerifier());
+    expect(result.verdict).toBe("Invalid");
+    expect(detailOf(result, "Issuer key")).toBe(`The issuer's did:web host "${host}" ${why}; nothing was fetched.`);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ["a single-label name", "did:web:metadata", 'The issuer\'s did:web host "metadata" is not a public domain name'],
+    ["localhost on another port", "did:web:localhost%3A8080", 'The issuer\'s did:web host "localhost:8080" is not'],
+    ["a path that climbs", "did:web:issuer.example:..:admin", "The issuer's did:web path is not plain names"],
+    ["a path with an encoded slash", "did:web:issuer.example:a%2F..%2Fb", "The issuer's did:web path is not plain"],
+    ["an empty path segment", "did:web:issuer.example::did", "The issuer's did:web path is not plain names"],
+  ])("refuses %s without any read", async (_case, did, refusal) => {
+    const { spy } = network({});
+    const credential = await ownCredential();
+    credential.issuer.id = did;
+    credential.proof[0].verificationMethod = `${did}#key-1`;
+    const result = await verifyCredential(credential, productionVerifier());
+    expect(detailOf(result, "Issuer key")).toContain(refusal);
+    expect(detailOf(result, "Issuer key")).toContain("nothing was fetched.");
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("shows the refusal on the Verify page", async () => {
+    const credential = await ownCredential();
+    credential.issuer.id = "did:web:169.254.169.254";
+    credential.proof[0].verificationMethod = "did:web:169.254.169.254#key-1";
+    const response = await postForm("/verify", { json: JSON.stringify(credential) });
+    const html = await response.text();
+    expect(html).toContain("169.254.169.254&quot; is an IP address, not a domain name; nothing was fetched.");
+    expect(html).toContain("Not checked, as the signature does not verify.");
+  });
+});
