@@ -29,7 +29,7 @@ function publicJson(c: Context<WorkerEnv>, body: unknown, contentType: string, m
 
 const issuingOf = (c: Context<WorkerEnv>) => {
   const { db, env } = c.get("loadContext");
-  return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.SESSION_SECRET };
+  return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.CREDENTIAL_KEY_SECRET };
 };
 
 function preflight(c: Context<WorkerEnv>) {

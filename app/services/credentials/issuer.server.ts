@@ -19,7 +19,7 @@ export type Issuing = { db: Db; origin: string; secret: string };
 
 export function issuing(db: Db, env: AppEnv): Issuing | null {
   if (!env.APP_URL) return null;
-  return { db, origin: new URL(env.APP_URL).origin, secret: env.CREDENTIAL_KEY_SECRET ?? env.SESSION_SECRET };
+  return { db, origin: new URL(env.APP_URL).origin, secret: env.CREDENTIAL_KEY_SECRET };
 }
 
 export const hostOf = (origin: string) => new URL(origin).host;
