@@ -67,10 +67,13 @@ export function listReceivedAchievements(db: Db, userId: string) {
         organizationName: organizations.name,
         imageUrl: achievements.imageUrl,
         videoUrl: achievements.videoUrl,
+        // When the organisation revoked its credential: such an achievement leaves the passport.
+        credentialRevokedAt: credentials.revokedAt,
         createdAt: achievements.createdAt,
       })
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
       .where(eq(achievements.userId, userId))
       .orderBy(asc(achievements.createdAt), asc(achievements.id))
       .limit(limit)
