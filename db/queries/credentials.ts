@@ -129,7 +129,11 @@ export async function findCredential(db: Db, id: string) {
       statusIndex: credentials.statusIndex,
       issuedAt: credentials.issuedAt,
       revokedAt: credentials.revokedAt,
-      recipientName: profiles.fullName,
+      // The person's name only where their passport would show it: never for an archived
+      // account or a private passport (the page still shows the achievement and its issuer).
+      recipientName: sql<
+        string | null
+      >`case when ${profiles.isPublic} = 1 and ${profiles.deletedAt} is null then ${profiles.fullName} end`,
     })
     .from(credentials)
     .leftJoin(profiles, eq(profiles.id, credentials.userId))
