@@ -11,7 +11,15 @@ import type { AchievementType } from "#db/schema.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { sign, xsdDateTime, type JsonObject } from "./data-integrity.server.ts";
-import { currentSigningKey, didOf, listPublicKeys, signingKeyFor, verificationMethodOf } from "./keys.server.ts";
+import {
+  currentSigningKey,
+  didOf,
+  listPublicKeys,
+  signedWithRetiredKey,
+  signingKeyFor,
+  verificationMethodOf,
+  type RegisteredKey,
+} from "./keys.server.ts";
 import { emptyList, encodeList, setBit, STATUS_LIST_SIZE } from "./status-list.server.ts";
 
 /** Where credentials, DID documents and status lists live: the app's public origin. */
@@ -52,7 +60,11 @@ async function hashedEmail(email: string) {
   };
 }
 
-/** The DID document of an organisation: every key version it ever signed with. */
+/**
+ * The DID document of an organisation: every key version it ever signed with. A retired version
+ * stays listed, marked `revoked` (W3C Controlled Identifiers), but leaves `assertionMethod`, so
+ * nothing it signed verifies any more (decision 054).
+ */
 export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organizationId: string) {
   const keys = await listPublicKeys(issuing.db, organizationId);
   if (keys.length === 0 && !(await findOrganization(issuing.db, organizationId))) return null;
@@ -62,23 +74,25 @@ export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organ
     type: "Multikey",
     controller: did,
     publicKeyMultibase: key.publicKeyMultibase,
+    ...(key.retiredAt ? { revoked: xsdDateTime(key.retiredAt) } : {}),
   }));
   return {
     "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
     id: did,
     verificationMethod: methods,
-    assertionMethod: methods.map((method) => method.id),
+    assertionMethod: methods.filter((method) => !method.revoked).map((method) => method.id),
   };
 }
 
 /**
  * The signed BitstringStatusListCredential of a list. Signed when the list is made and again
- * after a revocation made it stale, never per request otherwise.
+ * after a revocation made it stale or its key was retired, never per request otherwise.
  */
 export async function statusListCredential(issuing: Issuing, id: string): Promise<JsonObject | null> {
   const list = await findStatusList(issuing.db, id);
   if (!list) return null;
-  if (list.credential) return JSON.parse(list.credential) as JsonObject;
+  const stored = list.credential ? (JSON.parse(list.credential) as JsonObject) : null;
+  if (stored && !signedWithRetiredKey(stored, list.retiredKeyVersions)) return stored;
   const bits = emptyList();
   for (const index of await revokedIndexes(issuing.db, id, STATUS_LIST_SIZE)) setBit(bits, index);
   const signed = await signStatusList(issuing, list.organizationId, id, bits);
@@ -122,10 +136,7 @@ async function signStatusList(issuing: Issuing, organizationId: string, id: stri
 export async function signCredential(
   issuing: Issuing,
   achievement: AnswerableAchievement,
-  {
-    latestKey,
-    openList,
-  }: { latestKey?: { version: number; publicKeyMultibase: string }; openList?: { id: string; nextIndex: number } },
+  { latestKey, openList }: { latestKey?: RegisteredKey; openList?: { id: string; nextIndex: number } },
   options: { includeMedia: boolean },
 ): Promise<Issuance> {
   const { organizationId, organizationName } = achievement;
