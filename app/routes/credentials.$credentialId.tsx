@@ -8,6 +8,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { servableCredential } from "#app/services/credentials/reissue.server.ts";
 import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
 import type { VerificationResult as Result } from "#app/services/credentials/verification-result.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
@@ -32,7 +33,9 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const signer = issuing(context.db, context.env);
   let result: Result | null = null;
   if (credential.json && signer) {
-    result = await verifyCredential(JSON.parse(credential.json), verifierFor(signer, context.env.ENVIRONMENT));
+    // What its download serves: signed again first when its key version was retired.
+    const served = await servableCredential(signer, { ...credential, json: credential.json });
+    result = await verifyCredential(served, verifierFor(signer, context.env.ENVIRONMENT));
   }
   return {
     id: credential.id,

@@ -39,7 +39,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return refuse("This is not JSON. A credential is a .json file.");
   }
   const origin = new URL(request.url).origin;
-  const signer = issuing(context.db, context.env) ?? { db: context.db, origin, secret: context.env.SESSION_SECRET };
+  const signer = issuing(context.db, context.env) ?? {
+    db: context.db,
+    origin,
+    secret: context.env.CREDENTIAL_KEY_SECRET,
+  };
   return { error: null, result: await verifyCredential(credential, verifierFor(signer, context.env.ENVIRONMENT)) };
 }
 

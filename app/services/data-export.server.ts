@@ -12,6 +12,7 @@ import {
 } from "#db/queries/data-export.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
+import { servableCredential } from "./credentials/reissue.server.ts";
 import { buildResume } from "./resume.server.ts";
 import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 
@@ -72,12 +73,19 @@ const archivePath = (url: string | null) => {
   return key ? `media/${key}` : null;
 };
 
-/** The person's signed Open Badges credentials, as issued (decision 020), one file each. */
+/**
+ * The person's signed Open Badges credentials, as issued (decision 020), one file each; one whose
+ * key version was retired is signed again first, as its download would be (decision 054).
+ */
 async function* credentialEntries(context: ServiceContext, userId: string): AsyncGenerator<ZipEntry> {
+  const signer = { db: context.db, secret: context.env.CREDENTIAL_KEY_SECRET };
   for await (const page of pagesOfExportCredentials(context.db, userId)) {
-    for (const credential of page) {
-      if (credential.json) {
-        yield { name: `credentials/${credential.id}.json`, text: credential.json, lastModified: credential.issuedAt };
+    for (const { json, ...credential } of page) {
+      if (json) {
+        const text = credential.retiredKeyVersions.length
+          ? JSON.stringify(await servableCredential(signer, { ...credential, json }))
+          : json;
+        yield { name: `credentials/${credential.id}.json`, text, lastModified: credential.issuedAt };
       }
     }
   }

@@ -2,7 +2,8 @@ import type { AchievementType } from "#db/schema.ts";
 
 // The person's passport as a résumé in the JSON Resume format (https://jsonresume.org/schema,
 // version 1.0.0), which CV builders and themes import. Only what the public passport shows goes
-// in: accepted, visible achievements. Milestones become awards (docs/decisions/026).
+// in: accepted, visible achievements whose credential was not revoked. Milestones become awards
+// (docs/decisions/026).
 
 export type ResumeInput = {
   profile: { fullName: string; email: string; bio: string | null; avatarUrl: string | null; isPublic: boolean };
@@ -14,6 +15,8 @@ export type ResumeInput = {
     status: string;
     isVisible: boolean;
     organizationName: string | null;
+    /** When the issuer revoked the achievement's credential (null: not revoked, or none). */
+    credentialRevokedAt: Date | null;
   }[];
   memberships: { organizationName: string; status: string; approvedAt: Date | null }[];
   /** The app's origin, for the passport URL and the picture. */
@@ -30,7 +33,9 @@ const present = <T extends Record<string, unknown>>(value: T) =>
 
 export function buildResume({ profile, achievements, memberships, origin, userId }: ResumeInput) {
   const passportUrl = new URL(`/passport/${userId}`, origin).href;
-  const shown = achievements.filter((achievement) => achievement.status === "accepted" && achievement.isVisible);
+  const shown = achievements.filter(
+    (achievement) => achievement.status === "accepted" && achievement.isVisible && !achievement.credentialRevokedAt,
+  );
   const url = profile.isPublic ? passportUrl : undefined;
   return {
     $schema: "https://raw.githubusercontent.com/jsonresume/resume-schema/v1.0.0/schema.json",

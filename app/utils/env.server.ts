@@ -23,8 +23,9 @@ const envSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
-    // Derives each organisation's credential signing keys (HKDF). Empty: derived from
-    // SESSION_SECRET instead; changing it later starts new key versions (decision 020).
+    // Derives each organisation's credential signing keys (HKDF); changing it later starts new
+    // key versions (decision 020). Required in production; elsewhere empty means SESSION_SECRET
+    // (below), so that a fresh clone signs without configuration.
     CREDENTIAL_KEY_SECRET: optional.pipe(
       z.string().min(32, "CREDENTIAL_KEY_SECRET must be at least 32 characters").optional(),
     ),
@@ -65,6 +66,10 @@ const envSchema = z
         message: "is the example value; set a secret of your own",
       });
     if (!env.APP_URL) ctx.addIssue({ code: "custom", path: ["APP_URL"], message: "is required in production" });
+    // Credential keys are never derived from SESSION_SECRET there: a cookie secret that leaked
+    // (or was rotated) must not take every organisation's signing keys with it.
+    if (!env.CREDENTIAL_KEY_SECRET)
+      ctx.addIssue({ code: "custom", path: ["CREDENTIAL_KEY_SECRET"], message: "is required in production" });
   })
   .superRefine((env, ctx) => {
     // Half a configuration would silently purge nothing: say so at start instead.
@@ -74,7 +79,10 @@ const envSchema = z
         path: [env.CLOUDFLARE_ZONE_ID ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_ZONE_ID"],
         message: "CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN are set together or not at all",
       });
-  });
+  })
+  // Outside production (the only place it can be unset, see above) keys derive from SESSION_SECRET,
+  // as they always did locally: no reader of the env chooses a fallback of its own.
+  .transform((env) => ({ ...env, CREDENTIAL_KEY_SECRET: env.CREDENTIAL_KEY_SECRET ?? env.SESSION_SECRET }));
 
 export type AppEnv = z.infer<typeof envSchema>;
 

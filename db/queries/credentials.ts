@@ -1,4 +1,5 @@
 import { and, desc, eq, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batchSql, insertWhen, type Db } from "../client.ts";
 import {
   achievements,
@@ -11,6 +12,17 @@ import {
 } from "../schema.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { issuerIdentityColumns } from "./organization-domains.ts";
+
+/**
+ * The retired key versions of the organisation in `organizationId` (a column of the outer row),
+ * read with that row rather than after it: what a stored proof's key must be checked against
+ * before the proof is served (decision 054).
+ */
+export const retiredKeyVersionsOf = (organizationId: SQLiteColumn) =>
+  sql`coalesce((select group_concat(${organizationKeys.version}) from ${organizationKeys}
+      where ${organizationKeys.organizationId} = ${organizationId} and ${organizationKeys.retiredAt} is not null), '')`.mapWith(
+    (versions: string) => (versions ? String(versions).split(",").map(Number) : []),
+  );
 
 /** The organisation of an achievement, as SQL: reads keyed on it join the achievement's read. */
 const organizationOfAchievement = (achievementId: string) =>
@@ -48,10 +60,17 @@ export function answerableAchievementQuery(db: Db, achievementId: string) {
 
 export type AnswerableAchievement = Awaited<ReturnType<typeof answerableAchievementQuery>>[number];
 
-/** The newest signing key registered for the achievement's organisation (none before its first). */
+/**
+ * The newest signing key registered for the achievement's organisation (none before its first),
+ * retired or not: a retired newest version means signing moves on to the next one.
+ */
 export function latestKeyOfAchievementQuery(db: Db, achievementId: string) {
   return db
-    .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .select({
+      version: organizationKeys.version,
+      publicKeyMultibase: organizationKeys.publicKeyMultibase,
+      retiredAt: organizationKeys.retiredAt,
+    })
     .from(organizationKeys)
     .where(eq(organizationKeys.organizationId, organizationOfAchievement(achievementId)))
     .orderBy(desc(organizationKeys.version))
@@ -119,7 +138,10 @@ export function isIssuanceRace(error: unknown) {
   return false;
 }
 
-/** A credential as its public page shows it; recipient and achievement are gone after a purge. */
+/**
+ * A credential as its public page shows it; recipient and achievement are gone after a purge.
+ * With the organisation's retired key versions, to tell whether its proof may still be served.
+ */
 export async function findCredential(db: Db, id: string) {
   const [row] = await db
     .select({
@@ -132,7 +154,12 @@ export async function findCredential(db: Db, id: string) {
       statusIndex: credentials.statusIndex,
       issuedAt: credentials.issuedAt,
       revokedAt: credentials.revokedAt,
-      recipientName: profiles.fullName,
+      // The person's name only where their passport would show it: never for an archived
+      // account or a private passport (the page still shows the achievement and its issuer).
+      recipientName: sql<
+        string | null
+      >`case when ${profiles.isPublic} = 1 and ${profiles.deletedAt} is null then ${profiles.fullName} end`,
+      retiredKeyVersions: retiredKeyVersionsOf(credentials.organizationId),
     })
     .from(credentials)
     .leftJoin(profiles, eq(profiles.id, credentials.userId))
@@ -148,6 +175,7 @@ export async function findStatusList(db: Db, id: string) {
       organizationId: credentialStatusLists.organizationId,
       credential: credentialStatusLists.credential,
       revision: credentialStatusLists.revision,
+      retiredKeyVersions: retiredKeyVersionsOf(credentialStatusLists.organizationId),
     })
     .from(credentialStatusLists)
     .where(eq(credentialStatusLists.id, id))
@@ -163,6 +191,17 @@ export async function revokedIndexes(db: Db, statusListId: string, size: number)
     .where(and(eq(credentials.statusListId, statusListId), isNotNull(credentials.revokedAt)))
     .limit(size);
   return rows.map((row) => row.index);
+}
+
+/**
+ * Puts a credential signed again in place of the one it replaces, unless that one changed
+ * meanwhile (another re-signing won, or a purge forgot it): compare-and-set on the stored JSON.
+ */
+export async function replaceCredentialJson(db: Db, id: string, previous: string, json: string) {
+  await db
+    .update(credentials)
+    .set({ json })
+    .where(and(eq(credentials.id, id), eq(credentials.json, previous)));
 }
 
 /** Stores a freshly signed list unless a revocation made it stale meanwhile (compare-and-set). */

@@ -2,6 +2,7 @@ import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import { achievements, betaFeedback, credentials, notifications, organizations, profiles, users } from "../schema.ts";
+import { retiredKeyVersionsOf } from "./credentials.ts";
 import { exportedMembershipsPage, exportedRolesPage } from "./memberships/export.ts";
 
 // Everything a person takes out with "Download my data": their own rows only, read page by page
@@ -67,10 +68,13 @@ export function listReceivedAchievements(db: Db, userId: string) {
         organizationName: organizations.name,
         imageUrl: achievements.imageUrl,
         videoUrl: achievements.videoUrl,
+        // When the organisation revoked its credential: such an achievement leaves the passport.
+        credentialRevokedAt: credentials.revokedAt,
         createdAt: achievements.createdAt,
       })
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
       .where(eq(achievements.userId, userId))
       .orderBy(asc(achievements.createdAt), asc(achievements.id))
       .limit(limit)
@@ -151,7 +155,13 @@ export function pagesOfExportCredentials(db: Db, userId: string) {
   return pagesOf(
     ({ limit, offset }) =>
       db
-        .select({ id: credentials.id, json: credentials.json, issuedAt: credentials.issuedAt })
+        .select({
+          id: credentials.id,
+          organizationId: credentials.organizationId,
+          json: credentials.json,
+          issuedAt: credentials.issuedAt,
+          retiredKeyVersions: retiredKeyVersionsOf(credentials.organizationId),
+        })
         .from(credentials)
         .where(and(eq(credentials.userId, userId), isNotNull(credentials.json)))
         .orderBy(asc(credentials.issuedAt), asc(credentials.id))

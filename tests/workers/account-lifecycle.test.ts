@@ -5,8 +5,9 @@ import { EXAMPLE_SESSION_SECRET, readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
 import worker from "#workers/app.ts";
 import { getLoadContext } from "#workers/load-context.ts";
-import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, toastFrom } from "./helpers.ts";
+import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, productionBindings, toastFrom } from "./helpers.ts";
 import { createOrganisationWithMember } from "./factories.ts";
+import { expectConsoleError } from "./console-errors.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -167,7 +168,11 @@ describe("purge", () => {
 });
 
 describe("the environment fails closed", () => {
-  const base = { SESSION_SECRET: "s".repeat(40), APP_URL: "https://passport.example" };
+  const base = {
+    SESSION_SECRET: "s".repeat(40),
+    APP_URL: "https://passport.example",
+    CREDENTIAL_KEY_SECRET: "k".repeat(40),
+  };
 
   it("reads an unset or unknown ENVIRONMENT as production", () => {
     expect(readEnv({ ...base }).ENVIRONMENT).toBe("production");
@@ -179,14 +184,36 @@ describe("the environment fails closed", () => {
 
   it("refuses to start production with the example SESSION_SECRET or without APP_URL", () => {
     expect(() => readEnv({ ...base, SESSION_SECRET: EXAMPLE_SESSION_SECRET })).toThrow(/SESSION_SECRET/);
-    expect(() => readEnv({ SESSION_SECRET: base.SESSION_SECRET })).toThrow(/APP_URL/);
+    expect(() => readEnv({ ...base, APP_URL: undefined })).toThrow(/APP_URL/);
     // Local development may use both.
     expect(readEnv({ ENVIRONMENT: "development", SESSION_SECRET: EXAMPLE_SESSION_SECRET }).APP_URL).toBeUndefined();
   });
 
+  it("refuses to start production without CREDENTIAL_KEY_SECRET, and derives no key from SESSION_SECRET there", async () => {
+    for (const unset of [undefined, ""]) {
+      expect(() => readEnv({ ...base, CREDENTIAL_KEY_SECRET: unset })).toThrow(/CREDENTIAL_KEY_SECRET/);
+    }
+    expect(readEnv(base).CREDENTIAL_KEY_SECRET).toBe(base.CREDENTIAL_KEY_SECRET);
+    // Outside production an unset secret means SESSION_SECRET, so a fresh clone signs as before.
+    for (const ENVIRONMENT of ["development", "test"]) {
+      expect(readEnv({ ...base, ENVIRONMENT, CREDENTIAL_KEY_SECRET: "" }).CREDENTIAL_KEY_SECRET).toBe(
+        base.SESSION_SECRET,
+      );
+    }
+    // Deployed without it, nothing is served, so nothing is signed: not a credential, not a DID document.
+    expectConsoleError(/CREDENTIAL_KEY_SECRET/);
+    expectConsoleError(/"request failed"/);
+    const deployed = { ...productionBindings(), CREDENTIAL_KEY_SECRET: "" } as unknown as Env;
+    for (const path of ["/", `/orgs/${crypto.randomUUID()}/did.json`]) {
+      const response = await worker.fetch(new Request(`${ORIGIN}${path}`), deployed, createExecutionContext());
+      expect(response.status, path).toBe(500);
+      await response.text();
+    }
+  });
+
   it("serves pages but not the dev mailbox or the simulated checkout when ENVIRONMENT is unset or unknown", async () => {
     for (const value of [undefined, "staging"]) {
-      const bindings = { ...env, ENVIRONMENT: value } as unknown as Env;
+      const bindings = productionBindings(value);
       const fetchPath = (path: string) =>
         worker.fetch(new Request(`http://localhost${path}`), bindings, createExecutionContext());
       expect((await fetchPath("/")).status, `/ with ${value}`).toBe(200);

@@ -173,6 +173,24 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
     expect(await page.text()).toContain("Valid");
   });
 
+  it.each([
+    ["a private passport", "update profiles set is_public = 0 where id = ?"],
+    ["an archived account", `update profiles set deleted_at = ${Date.now()} where id = ?`],
+  ])("shows the achievement and its issuer but not the person's name for %s", async (_, hide) => {
+    const { member, credentialId } = await issuedCredential({ title: "Discreet Award" });
+    const page = async () => (await get(`/credentials/${credentialId}`)).text();
+    const shown = await page();
+    expect(shown).toContain("Rita Recipient");
+    const issuer = /Issuer<\/dt><dd[^>]*>([^<]+)</.exec(shown)?.[1];
+    expect(issuer).toMatch(/^Issuers /);
+    await env.DB.prepare(hide).bind(member.id).run();
+    const hidden = await page();
+    expect(hidden).not.toContain("Rita Recipient");
+    expect(hidden).toContain("Discreet Award");
+    expect(hidden).toContain(issuer);
+    expect(hidden).toMatch(/Status:(\s|<!--.*?-->|<[^>]+>)*Valid/);
+  });
+
   it("shows the verified mark only with a credential", async () => {
     const { member } = await issuedCredential({ title: "Credentialed" });
     const html = await (await get(`/passport/${member.id}`)).text();

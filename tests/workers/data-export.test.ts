@@ -285,6 +285,33 @@ describe("resume.json", () => {
     expect(json("resume.json").awards).toEqual(resume.awards);
   });
 
+  it("leaves out an achievement whose credential was revoked, as the public passport does", async () => {
+    const { admin, rex } = await world();
+    const credential = await env.DB.prepare(
+      "select c.id from credentials c join achievements a on a.id = c.achievement_id where a.title = 'Star of the Month' and a.user_id = ?",
+    )
+      .bind(rex.id)
+      .first<{ id: string }>();
+    const revoked = await postForm(
+      "/dashboard/achievements",
+      { intent: "revoke", credentialId: credential!.id },
+      { cookie: admin.cookie },
+    );
+    expect(revoked.status).toBe(302);
+    const resume = (await (await get("/settings/resume.json", rex.cookie)).json()) as Resume;
+    expect(resume.awards.map((award) => award.title).sort()).toEqual(["Marathon - City Run", "Ten Years"]);
+    expect(JSON.stringify(resume)).not.toContain("Star of the Month");
+    const passport = await (await get(`/passport/${rex.id}`)).text();
+    expect(passport).not.toContain("Star of the Month");
+    expect(passport).toContain("Ten Years");
+    // The export's résumé is the same; its data.json still lists the achievement, marked revoked.
+    const { json } = await unzip(await exportOf(rex.cookie));
+    expect(json("resume.json").awards).toEqual(resume.awards);
+    expect(
+      json("data.json").achievementsReceived.find((row: { title: string }) => row.title === "Star of the Month"),
+    ).toMatchObject({ credentialRevokedAt: expect.stringMatching(/Z$/) });
+  });
+
   it("leaves the passport link out of a private passport's résumé, and is only for the signed-in person", async () => {
     const person = await createAccount({ name: "Pat Private" });
     await postForm(

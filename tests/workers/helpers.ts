@@ -10,6 +10,17 @@ export const newClientIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}`;
 export const newClientNetwork = () =>
   `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`;
 
+/**
+ * The test Worker's bindings as a deployment has them (ENVIRONMENT unset means production, too),
+ * with the settings production refuses to start without.
+ */
+export const productionBindings = (environment: string | undefined = "production") =>
+  ({
+    ...env,
+    ENVIRONMENT: environment,
+    CREDENTIAL_KEY_SECRET: "production-credential-key-secret-0123456789",
+  }) as unknown as Env;
+
 export const uniqueEmail = (prefix = "user") => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 /** Posts a form as a browser without JavaScript would. */

@@ -4,7 +4,7 @@ import worker from "#workers/app.ts";
 import { createMailer, verificationEmail } from "#app/utils/email.server.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
-import { get } from "./helpers.ts";
+import { get, productionBindings } from "./helpers.ts";
 
 const message = verificationEmail({
   email: "ada@example.com",
@@ -56,7 +56,7 @@ describe("mail", () => {
   });
 
   it("the dev mailbox does not exist in production", async () => {
-    const production = { ...env, ENVIRONMENT: "production" };
+    const production = productionBindings();
     for (const path of ["/dev/mail", "/dev/mail.json?to=ada@example.com"]) {
       const response = await worker.fetch(new Request(`http://localhost${path}`), production, createExecutionContext());
       expect(response.status, path).toBe(404);

@@ -1,6 +1,15 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { get, mp4Bytes, ORIGIN, PNG_BYTES, postForm, postMultipart, joinByInviteLink } from "./helpers.ts";
+import {
+  get,
+  mp4Bytes,
+  ORIGIN,
+  PNG_BYTES,
+  postForm,
+  postMultipart,
+  joinByInviteLink,
+  productionBindings,
+} from "./helpers.ts";
 import { issuedCredential } from "./credentials-helpers.ts";
 import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
 import { today } from "#tests/today.ts";
@@ -63,7 +72,7 @@ describe("public passport at the edge", () => {
   it("sends none of the D1 diagnostics (round trips, rows read, time waiting) in production", async () => {
     const { default: worker } = await import("../../workers/app.ts");
     const context = createExecutionContext();
-    const production = { ...env, ENVIRONMENT: "production" };
+    const production = productionBindings();
     const response = await worker.fetch(new Request(`${ORIGIN}/terms`), production, context);
     await response.text();
     await waitOnExecutionContext(context);

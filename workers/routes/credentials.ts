@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { findCredential } from "#db/queries/credentials.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import { didDocument, issuing, statusListCredential } from "#app/services/credentials/issuer.server.ts";
+import { servableCredential } from "#app/services/credentials/reissue.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
 /**
@@ -29,8 +30,16 @@ function publicJson(c: Context<WorkerEnv>, body: unknown, contentType: string, m
 
 const issuingOf = (c: Context<WorkerEnv>) => {
   const { db, env } = c.get("loadContext");
-  return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.SESSION_SECRET };
+  return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.CREDENTIAL_KEY_SECRET };
 };
+
+/** The credential of the `:id` in the path as it may be served (signed again if its key was retired). */
+async function servable(c: Context<WorkerEnv>) {
+  const id = c.req.param("id");
+  const credential = id && UUID.test(id) ? await findCredential(c.get("loadContext").db, id) : null;
+  if (!credential?.json) return null;
+  return { id: credential.id, json: await servableCredential(issuingOf(c), { ...credential, json: credential.json }) };
+}
 
 function preflight(c: Context<WorkerEnv>) {
   c.header("Access-Control-Allow-Origin", "*");
@@ -65,10 +74,9 @@ export const credentialRoutes = new Hono<WorkerEnv>()
     return response();
   })
   .get("/credentials/:id/download", async (c) => {
-    const id = c.req.param("id");
-    const credential = UUID.test(id) ? await findCredential(c.get("loadContext").db, id) : null;
-    if (!credential?.json) return notFound(c);
-    const response = publicJson(c, JSON.parse(credential.json), "application/vc", 60);
+    const credential = await servable(c);
+    if (!credential) return notFound(c);
+    const response = publicJson(c, credential.json, "application/vc", 60);
     response.headers.set("Content-Disposition", `attachment; filename="credential-${credential.id}.json"`);
     return response;
   })
@@ -76,10 +84,9 @@ export const credentialRoutes = new Hono<WorkerEnv>()
     const accept = c.req.header("Accept") ?? "";
     // A browser asks for text/html first and gets the human page (Remix); a verifier asks for JSON.
     if (!CREDENTIAL_MEDIA_TYPES.some((type) => accept.includes(type)) || accept.includes("text/html")) return next();
-    const id = c.req.param("id");
-    const credential = UUID.test(id) ? await findCredential(c.get("loadContext").db, id) : null;
-    if (!credential?.json) return notFound(c);
-    const response = publicJson(c, JSON.parse(credential.json), "application/ld+json", 60);
+    const credential = await servable(c);
+    if (!credential) return notFound(c);
+    const response = publicJson(c, credential.json, "application/ld+json", 60);
     response.headers.set("Vary", "Accept");
     return response;
   });

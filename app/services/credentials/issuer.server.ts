@@ -12,7 +12,15 @@ import type { AchievementType } from "#db/schema.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { sign, xsdDateTime, type JsonObject } from "./data-integrity.server.ts";
-import { currentSigningKey, didOf, listPublicKeys, signingKeyFor, verificationMethodOf } from "./keys.server.ts";
+import {
+  currentSigningKey,
+  didOf,
+  listPublicKeys,
+  signedWithRetiredKey,
+  signingKeyFor,
+  verificationMethodOf,
+  type RegisteredKey,
+} from "./keys.server.ts";
 import { emptyList, encodeList, setBit, STATUS_LIST_SIZE } from "./status-list.server.ts";
 
 /** Where credentials, DID documents and status lists live: the app's public origin. */
@@ -20,7 +28,7 @@ export type Issuing = { db: Db; origin: string; secret: string };
 
 export function issuing(db: Db, env: AppEnv): Issuing | null {
   if (!env.APP_URL) return null;
-  return { db, origin: new URL(env.APP_URL).origin, secret: env.CREDENTIAL_KEY_SECRET ?? env.SESSION_SECRET };
+  return { db, origin: new URL(env.APP_URL).origin, secret: env.CREDENTIAL_KEY_SECRET };
 }
 
 export const hostOf = (origin: string) => new URL(origin).host;
@@ -53,7 +61,11 @@ async function hashedEmail(email: string) {
   };
 }
 
-/** The DID document of an organisation: every key version it ever signed with. */
+/**
+ * The DID document of an organisation: every key version it ever signed with. A retired version
+ * stays listed, marked `revoked` (W3C Controlled Identifiers), but leaves `assertionMethod`, so
+ * nothing it signed verifies any more (decision 054).
+ */
 export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organizationId: string) {
   const [keys, domains] = await Promise.all([
     listPublicKeys(issuing.db, organizationId),
@@ -66,12 +78,13 @@ export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organ
     type: "Multikey",
     controller: did,
     publicKeyMultibase: key.publicKeyMultibase,
+    ...(key.retiredAt ? { revoked: xsdDateTime(key.retiredAt) } : {}),
   }));
   return {
     "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
     id: did,
     verificationMethod: methods,
-    assertionMethod: methods.map((method) => method.id),
+    assertionMethod: methods.filter((method) => !method.revoked).map((method) => method.id),
     // DIF Well Known DID Configuration: the origins whose did-configuration.json links back here.
     ...(domains.length
       ? {
@@ -89,12 +102,13 @@ export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organ
 
 /**
  * The signed BitstringStatusListCredential of a list. Signed when the list is made and again
- * after a revocation made it stale, never per request otherwise.
+ * after a revocation made it stale or its key was retired, never per request otherwise.
  */
 export async function statusListCredential(issuing: Issuing, id: string): Promise<JsonObject | null> {
   const list = await findStatusList(issuing.db, id);
   if (!list) return null;
-  if (list.credential) return JSON.parse(list.credential) as JsonObject;
+  const stored = list.credential ? (JSON.parse(list.credential) as JsonObject) : null;
+  if (stored && !signedWithRetiredKey(stored, list.retiredKeyVersions)) return stored;
   const bits = emptyList();
   for (const index of await revokedIndexes(issuing.db, id, STATUS_LIST_SIZE)) setBit(bits, index);
   const signed = await signStatusList(issuing, list.organizationId, id, bits);
@@ -138,10 +152,7 @@ async function signStatusList(issuing: Issuing, organizationId: string, id: stri
 export async function signCredential(
   issuing: Issuing,
   achievement: AnswerableAchievement,
-  {
-    latestKey,
-    openList,
-  }: { latestKey?: { version: number; publicKeyMultibase: string }; openList?: { id: string; nextIndex: number } },
+  { latestKey, openList }: { latestKey?: RegisteredKey; openList?: { id: string; nextIndex: number } },
   options: { includeMedia: boolean },
 ): Promise<Issuance> {
   const { organizationId, organizationName } = achievement;

@@ -1,12 +1,14 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { organizationKeys } from "#db/schema.ts";
-import { publicKeyMultibase } from "./data-integrity.server.ts";
+import { proofOf, publicKeyMultibase, type JsonObject } from "./data-integrity.server.ts";
 
 /**
  * One Ed25519 key per organisation and version, derived with HKDF from one Worker secret
  * (CREDENTIAL_KEY_SECRET) and never stored; D1 keeps only the public keys, which stay in the DID
- * document forever so that rotating never breaks what was signed (decision 020).
+ * document forever so that rotating never breaks what was signed (decision 020). A version
+ * retired as compromised stays listed but no longer asserts anything, and is never signed with
+ * again (decision 054).
  */
 
 // PKCS#8 wrapping of a raw 32-byte Ed25519 seed (RFC 8410), the form Web Crypto imports.
@@ -46,25 +48,43 @@ async function deriveKey(secret: string, organizationId: string, version: number
 export const didOf = (host: string, organizationId: string) =>
   `did:web:${encodeURIComponent(host)}:orgs:${organizationId}`;
 export const verificationMethodOf = (did: string, version: number) => `${did}#key-${version}`;
+/** The key version a proof's verification method names (`…#key-3`), or null for another form. */
+export const versionOfVerificationMethod = (verificationMethod: string) => {
+  const match = /#key-([1-9][0-9]{0,8})$/.exec(verificationMethod);
+  return match ? Number(match[1]) : null;
+};
+
+/** Whether `document`'s proof names one of `retiredVersions` (the signer's retired key versions). */
+export function signedWithRetiredKey(document: JsonObject, retiredVersions: readonly number[]) {
+  const version = versionOfVerificationMethod(proofOf(document)?.verificationMethod ?? "");
+  return version !== null && retiredVersions.includes(version);
+}
+
+const registeredKeyColumns = {
+  version: organizationKeys.version,
+  publicKeyMultibase: organizationKeys.publicKeyMultibase,
+  retiredAt: organizationKeys.retiredAt,
+};
 
 export function listPublicKeys(db: Db, organizationId: string) {
   return db
-    .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .select(registeredKeyColumns)
     .from(organizationKeys)
     .where(eq(organizationKeys.organizationId, organizationId))
     .orderBy(organizationKeys.version)
     .limit(1000);
 }
 
-type RegisteredKey = { version: number; publicKeyMultibase: string };
+export type RegisteredKey = { version: number; publicKeyMultibase: string; retiredAt: Date | null };
 
 /**
  * The key to sign with, given the organisation's newest registered public key (`latest`, none
- * before its first signing): that version's key while the secret still derives it. When the
- * secret has changed since, the derived key no longer matches that public key, and the next
- * version is used rather than a key nobody can verify; a version not registered yet comes with
- * `register`, the public half to store with (or before) whatever it signs. No D1 here: the
- * caller read `latest` with its other reads.
+ * before its first signing, retired or not): that version's key while the secret still derives
+ * it and it is not retired. When the secret has changed since, the derived key no longer matches
+ * that public key, and the next version is used rather than a key nobody can verify; so it is
+ * when that version was retired. A version not registered yet comes with `register`, the public
+ * half to store with (or before) whatever it signs. No D1 here: the caller read `latest` with its
+ * other reads.
  */
 export async function signingKeyFor(
   secret: string,
@@ -72,7 +92,7 @@ export async function signingKeyFor(
   did: string,
   latest: RegisteredKey | undefined,
 ) {
-  if (latest) {
+  if (latest && !latest.retiredAt) {
     const key = await deriveKey(secret, organizationId, latest.version);
     if (publicKeyMultibase(key.publicKey) === latest.publicKeyMultibase)
       return { key: { ...key, verificationMethod: verificationMethodOf(did, latest.version) }, register: null };
@@ -88,7 +108,7 @@ export async function signingKeyFor(
 /** The organisation's current signing key, registering its public half first when new. */
 export async function currentSigningKey(db: Db, secret: string, organizationId: string, did: string) {
   const [latest] = await db
-    .select({ version: organizationKeys.version, publicKeyMultibase: organizationKeys.publicKeyMultibase })
+    .select(registeredKeyColumns)
     .from(organizationKeys)
     .where(eq(organizationKeys.organizationId, organizationId))
     .orderBy(desc(organizationKeys.version))

@@ -1,0 +1,30 @@
+import { replaceCredentialJson } from "#db/queries/credentials.ts";
+import { sign, type JsonObject } from "./data-integrity.server.ts";
+import type { Issuing } from "./issuer.server.ts";
+import { currentSigningKey, signedWithRetiredKey } from "./keys.server.ts";
+
+/** A stored credential row as it is read to be served, with its organisation's retired key versions. */
+export type StoredCredential = { id: string; organizationId: string; json: string; retiredKeyVersions: number[] };
+
+/**
+ * A stored credential as it may be handed out: as stored, unless the key version that signed it
+ * was retired (decision 054). Then the same credential (same id, status entry and dates) is
+ * signed again with the organisation's current key, stored in place of the old one, and that is
+ * what is served: its holder's next download verifies again, without the issuer doing anything.
+ */
+export async function servableCredential(
+  signer: Pick<Issuing, "db" | "secret">,
+  stored: StoredCredential,
+): Promise<JsonObject> {
+  const credential = JSON.parse(stored.json) as JsonObject;
+  if (!signedWithRetiredKey(credential, stored.retiredKeyVersions)) return credential;
+  const { proof: _retired, ...unsigned } = credential;
+  // The DID it was issued under (the app's origin then), so that the new proof is its issuer's.
+  const issuer = credential.issuer as string | { id: string };
+  const did = typeof issuer === "string" ? issuer : issuer.id;
+  const key = await currentSigningKey(signer.db, signer.secret, stored.organizationId, did);
+  const reissued = await sign(unsigned, key, new Date());
+  // Served either way: if another request re-signed it first, both proofs verify.
+  await replaceCredentialJson(signer.db, stored.id, stored.json, JSON.stringify(reissued));
+  return reissued;
+}
