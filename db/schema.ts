@@ -437,7 +437,7 @@ export const devWebDocuments = sqliteTable("dev_web_documents", {
   createdAt: createdAt(),
 });
 
-// ---- Issuer domains (decision 054) ----
+// ---- Issuer domains (decision 055) ----
 
 // A domain an organisation claims, proven by a DNS TXT record holding `token`. Verified domains
 // are re-checked daily (`next_check_at`); three failed checks in a row make one lapsed. A domain

@@ -1,4 +1,4 @@
--- Issue 29 (decision 054): the domains organisations prove with a DNS TXT record, the name keys
+-- Issue 29 (decisions 054 and 055): the domains organisations prove with a DNS TXT record, the name keys
 -- that show an organisation named like a verified issuer as "Name not verified", the local
 -- stand-ins for DNS and the web that development and tests read instead of the network, and the
 -- retirement of a compromised credential key version.

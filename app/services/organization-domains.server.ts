@@ -23,7 +23,7 @@ import { lookupTxt, resolverFor, type Resolve } from "./dns.server.ts";
 import { notify } from "./notifications.server.ts";
 
 /**
- * Issuer domains (decision 054): an organisation claims a domain, publishes a TXT record with a
+ * Issuer domains (decision 055): an organisation claims a domain, publishes a TXT record with a
  * token only it was shown, and is verified once a DNS lookup finds it. Verified domains are
  * looked up again each day; the third failure in a row lapses one and tells the admins.
  */

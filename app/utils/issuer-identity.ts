@@ -1,4 +1,4 @@
-// Who stands behind an issuer's name, as pages say it (decision 054): a plain module, so that
+// Who stands behind an issuer's name, as pages say it (decision 055): a plain module, so that
 // components and loaders share it without the database.
 
 export type IssuerIdentity = {

@@ -32,7 +32,7 @@ const passportColumns = {
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
   // overwrite the achievement's.
   credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
-  // Who stands behind the giver's name (decision 054), said on the card of a credential.
+  // Who stands behind the giver's name (decision 055), said on the card of a credential.
   ...issuerIdentityColumns(achievements.organizationId),
   // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
   createdAt: achievements.createdAt,

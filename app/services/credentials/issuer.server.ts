@@ -175,7 +175,7 @@ export async function signCredential(
       type: ["Profile"],
       name: organizationName,
       // Whoever checks the domain's DNS record or its did-configuration.json (DIF Well Known DID
-      // Configuration) can confirm that its owner stands behind this DID (decision 054).
+      // Configuration) can confirm that its owner stands behind this DID (decision 055).
       ...(achievement.issuerDomain ? { url: `https://${achievement.issuerDomain}` } : {}),
     },
     validFrom: xsdDateTime(issuedAt),
