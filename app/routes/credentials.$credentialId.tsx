@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import Download from "lucide-react/icons/download";
 import { z } from "zod";
 import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
+import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
 import { VerificationResult } from "#app/components/credentials/verification-result.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
@@ -45,12 +46,13 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     verdict: result?.verdict ?? (credential.revokedAt ? "Revoked" : "Invalid"),
     checks: result?.checks ?? [],
     summary: result?.summary ?? null,
+    issuer: result?.issuer ?? null,
     available: Boolean(credential.json),
   };
 }
 
 export default function CredentialRoute() {
-  const { id, recipientName, issuedAt, verdict, checks, summary, available } = useLoaderData<typeof loader>();
+  const { id, recipientName, issuedAt, verdict, checks, summary, issuer, available } = useLoaderData<typeof loader>();
   return (
     <CredentialPage title={summary?.achievement ?? "Credential"}>
       <Card>
@@ -59,7 +61,10 @@ export default function CredentialRoute() {
             {summary ? (
               <>
                 <dt className="text-muted-foreground">Issuer</dt>
-                <dd className="break-words">{summary.issuer}</dd>
+                <dd className="grid gap-1 break-words">
+                  {summary.issuer}
+                  {issuer ? <IssuerIdentityLine identity={issuer.identity} /> : null}
+                </dd>
               </>
             ) : null}
             {recipientName ? (

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
+import { IssuerStandingSection } from "#app/components/credentials/issuer-identity.tsx";
 import { VerificationResult } from "#app/components/credentials/verification-result.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
@@ -100,6 +101,7 @@ export default function Verify() {
               </p>
             ) : null}
             <VerificationResult verdict={actionData.result.verdict} checks={actionData.result.checks} />
+            {actionData.result.issuer ? <IssuerStandingSection standing={actionData.result.issuer} /> : null}
           </CardContent>
         </Card>
       ) : null}

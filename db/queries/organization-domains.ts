@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableName, lte, ne, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import { organizationDomains, organizationRoles, organizations, profiles, users } from "../schema.ts";
@@ -124,7 +124,10 @@ export function dueDomainClaims(db: Db, now: Date, limit = DOMAIN_CHECKS_PER_RUN
  * when that was last checked, and whether another organisation with a verified domain has the
  * same name key. Aliased, as a batch reads rows as objects. app/utils/issuer-identity.ts reads them.
  */
-export function issuerIdentityColumns(organizationId: SQL | SQLiteColumn = organizations.id) {
+export function issuerIdentityColumns(organizationIdColumn: SQLiteColumn = organizations.id) {
+  // Spelled out with its table: drizzle renders a column inside some nested sql without one,
+  // which a correlated subquery then reads as its own.
+  const organizationId = sql.raw(`"${getTableName(organizationIdColumn.table)}"."${organizationIdColumn.name}"`);
   const verified = sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
   return {
     issuerDomain: sql<string | null>`(select d.domain ${verified})`.as("issuer_domain"),
@@ -182,4 +185,14 @@ export async function verifiedDomainsOf(db: Db, organizationId: string) {
     .orderBy(asc(organizationDomains.verifiedAt))
     .limit(MAX_DOMAINS_PER_ORGANIZATION);
   return rows.map((row) => row.domain);
+}
+
+/** Whether an organisation with a verified domain has this name key. */
+export async function verifiedNameTaken(db: Db, nameKey: string) {
+  const [row] = await db
+    .select({ id: organizationDomains.id })
+    .from(organizationDomains)
+    .where(and(eq(organizationDomains.status, "verified"), eq(organizationDomains.nameKey, nameKey)))
+    .limit(1);
+  return Boolean(row);
 }

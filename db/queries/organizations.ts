@@ -2,6 +2,7 @@ import { and, count, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
+import { issuerIdentityColumns } from "./organization-domains.ts";
 import { administeredOrganizationIds, membershipQuery } from "./memberships/authorization.ts";
 import { founderMembershipStatements } from "./memberships/writes.ts";
 import { membershipRemovals, newInviteCode, organizations, profiles } from "../schema.ts";
@@ -93,7 +94,13 @@ export async function createOrganization(db: Db, userId: string, input: { name: 
   return organizationId;
 }
 
-const directoryColumns = { id: organizations.id, name: organizations.name, description: organizations.description };
+const directoryColumns = {
+  id: organizations.id,
+  name: organizations.name,
+  description: organizations.description,
+  // A verified domain beside the name, or "Name not verified" beside an impostor's (decision 055).
+  ...issuerIdentityColumns(),
+};
 const directoryCursor = (row: { name: string; id: string }) => ({ key: row.name, id: row.id });
 
 /** One page of every organisation, alphabetical, with how many there are: a part of a page's batch. */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
 import { publicKeyMultibase, sign } from "#app/services/credentials/data-integrity.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { signedDomainLinkage } from "#app/services/credentials/domain-linkage.server.ts";
 import { ed25519FromSeed } from "#app/services/credentials/keys.server.ts";
 import {
   decodeList,
@@ -248,7 +249,9 @@ async function outsideIssuer({
   host = "issuer.example",
   listUrl = `https://${host}/status/1`,
   encodedList,
-}: { host?: string; listUrl?: string; encodedList?: string } = {}) {
+  linkedDomains = [],
+  name = "Issuer Example",
+}: { host?: string; listUrl?: string; encodedList?: string; linkedDomains?: string[]; name?: string } = {}) {
   const did = `did:web:${host}`;
   const { privateKey, publicKey } = await ed25519FromSeed(crypto.getRandomValues(new Uint8Array(32)));
   const key = { privateKey, verificationMethod: `${did}#key-1` };
@@ -265,6 +268,17 @@ async function outsideIssuer({
       },
     ],
     assertionMethod: [key.verificationMethod],
+    ...(linkedDomains.length
+      ? {
+          service: [
+            {
+              id: `${did}#linked-domains`,
+              type: "LinkedDomains",
+              serviceEndpoint: { origins: linkedDomains.map((domain) => `https://${domain}`) },
+            },
+          ],
+        }
+      : {}),
   };
   const statusList = await sign(
     {
@@ -288,7 +302,7 @@ async function outsideIssuer({
     {
       ...unsigned,
       id: `https://${host}/credentials/1`,
-      issuer: { ...unsigned.issuer, id: did, name: "Issuer Example" },
+      issuer: { ...unsigned.issuer, id: did, name },
       credentialStatus: {
         ...unsigned.credentialStatus,
         id: `${listUrl}#5`,
@@ -303,7 +317,7 @@ async function outsideIssuer({
     [`https://${host}/.well-known/did.json`]: () => jsonResponse(didDocument),
     [listUrl]: () => jsonResponse(statusList),
   };
-  return { did, credential: credential as Credential, documents };
+  return { did, key, credential: credential as Credential, documents };
 }
 
 describe("the verifier", () => {
@@ -465,5 +479,68 @@ describe("the verifier", () => {
     const html = await response.text();
     expect(html).toContain("169.254.169.254&quot; is an IP address, not a domain name; nothing was fetched.");
     expect(html).toContain("Not checked, as the signature does not verify.");
+  });
+});
+
+describe("who stands behind another host's issuer (its linked domains)", () => {
+  it("confirms a domain whose did-configuration.json links back, within the budget of three reads", async () => {
+    const issuer = await outsideIssuer({ linkedDomains: ["issuer.example"] });
+    const configuration = await signedDomainLinkage(issuer.did, issuer.key, "issuer.example");
+    const { asked } = network({
+      ...issuer.documents,
+      "https://issuer.example/.well-known/did-configuration.json": () => jsonResponse(configuration),
+    });
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Valid");
+    expect(result.issuer?.identity.verifiedDomain?.domain).toBe("issuer.example");
+    expect(result.issuer?.domains).toEqual([
+      { domain: "issuer.example", linked: true, detail: "issuer.example links to this issuer." },
+    ]);
+    expect(asked).toHaveLength(3);
+  });
+
+  it("says so per domain when a domain's file is missing or names another DID, and reads no fourth document", async () => {
+    const issuer = await outsideIssuer({ linkedDomains: ["issuer.example", "other.example", "third.example"] });
+    const stranger = await outsideIssuer({ host: "stranger.example" });
+    const { asked } = network({
+      ...issuer.documents,
+      "https://issuer.example/.well-known/did-configuration.json": async () =>
+        jsonResponse(await signedDomainLinkage(stranger.did, stranger.key, "issuer.example")),
+    } as unknown as Record<string, () => Response>);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Valid");
+    expect(result.issuer?.identity).toEqual({ verifiedDomain: null, nameNotVerified: false });
+    expect(result.issuer?.domains.map((check) => check.linked)).toEqual([false, false, false]);
+    expect(result.issuer?.domains[0]!.detail).toContain("does not name this issuer");
+    expect(result.issuer?.domains[2]!.detail).toContain("could not be read");
+    expect(asked).toHaveLength(3);
+  });
+
+  it("marks an outside issuer named like one of our verified issuers, with no domain behind it", async () => {
+    await env.DB.prepare(
+      "insert into organizations (id, name, name_key, invite_code, created_at) values (?, 'University of Example', 'university of example', 'x', 0)",
+    )
+      .bind(crypto.randomUUID())
+      .run();
+    await env.DB.prepare(
+      "insert into organization_domains (id, organization_id, domain, token, status, name_key, created_at) select ?, id, 'example.ac.uk', 't', 'verified', name_key, 0 from organizations where name = 'University of Example'",
+    )
+      .bind(crypto.randomUUID())
+      .run();
+    const issuer = await outsideIssuer({ name: "UNIVERSITY of Éxample" });
+    network(issuer.documents);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Valid");
+    expect(result.issuer?.identity).toEqual({ verifiedDomain: null, nameNotVerified: true });
+  });
+
+  it("looks nothing up for a credential whose signature fails", async () => {
+    const issuer = await outsideIssuer({ linkedDomains: ["issuer.example"] });
+    issuer.credential.name = "Changed after signing";
+    const { asked } = network(issuer.documents);
+    const result = await verifyCredential(issuer.credential, productionVerifier());
+    expect(result.verdict).toBe("Invalid");
+    expect(result.issuer).toBeUndefined();
+    expect(asked).toEqual(["https://issuer.example/.well-known/did.json"]);
   });
 });

@@ -1,13 +1,23 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import Building2 from "lucide-react/icons/building-complex";
+import CircleAlert from "lucide-react/icons/circle-alert";
+import GlobeCheck from "lucide-react/icons/globe-check";
 import Search from "lucide-react/icons/search";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Pager } from "#app/components/pager.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 
-export type DirectoryOrganization = { id: string; name: string; description: string | null; status: string | null };
+export type DirectoryOrganization = {
+  id: string;
+  name: string;
+  description: string | null;
+  status: string | null;
+  issuerDomain?: string | null;
+  issuerNameNotVerified?: number | boolean | null;
+};
 export type DirectoryPage = {
   organizations: DirectoryOrganization[];
   term: string | null;
@@ -78,6 +88,17 @@ export function OrganizationList({ directory }: { directory: DirectoryPage }) {
                   <Building2 className="size-4 shrink-0 text-muted-foreground" aria-hidden />
                   {organization.name}
                 </CardTitle>
+                {organization.issuerDomain ? (
+                  <p className="flex items-center gap-1.5 text-sm">
+                    <GlobeCheck className="size-4 shrink-0 text-primary" aria-hidden />
+                    <span className="sr-only">Domain verified:</span>
+                    <span className="break-all">{organization.issuerDomain}</span>
+                  </p>
+                ) : organization.issuerNameNotVerified ? (
+                  <Badge variant="destructive" className="w-fit">
+                    <CircleAlert aria-hidden /> Name not verified
+                  </Badge>
+                ) : null}
                 {organization.description ? (
                   <CardDescription className="break-words">{organization.description}</CardDescription>
                 ) : null}

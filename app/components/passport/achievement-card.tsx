@@ -2,7 +2,9 @@ import BadgeCheck from "lucide-react/icons/badge-check";
 import Play from "lucide-react/icons/play";
 import { useState } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
+import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
+import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
 import type { PassportAchievement } from "./types.ts";
 
 const TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
@@ -41,6 +43,9 @@ export function AchievementCard({
               <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
             ) : null}
           </p>
+        ) : null}
+        {achievement.credentialId ? (
+          <IssuerIdentityLine identity={issuerIdentityOf(achievement)} className="text-xs" />
         ) : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>

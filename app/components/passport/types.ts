@@ -24,4 +24,8 @@ export type PassportAchievement = {
   isSelf: boolean;
   /** The Open Badges credential that backs an organisation achievement, when one was issued. */
   credentialId?: string | null;
+  /** Who stands behind the giver's name (app/utils/issuer-identity.ts), said on a credential's card. */
+  issuerDomain?: string | null;
+  issuerCheckedAt?: number | null;
+  issuerNameNotVerified?: number | boolean | null;
 };

@@ -44,9 +44,19 @@ export async function domainLinkageConfiguration(
   now = new Date(),
 ) {
   const did = organizationDid(issuing, organizationId);
+  const key = await currentSigningKey(issuing.db, issuing.secret, organizationId, did);
+  return signedDomainLinkage(did, key, domain, now);
+}
+
+/** The resource for any DID and its signing key (an organisation's, or another host's in tests). */
+export async function signedDomainLinkage(
+  did: string,
+  key: { privateKey: CryptoKey; verificationMethod: string },
+  domain: string,
+  now = new Date(),
+) {
   const expires = new Date(now);
   expires.setUTCFullYear(expires.getUTCFullYear() + VALIDITY_YEARS);
-  const key = await currentSigningKey(issuing.db, issuing.secret, organizationId, did);
   const credential = await sign(
     {
       "@context": [VC_V1_CONTEXT, DID_CONFIGURATION_CONTEXT, DATA_INTEGRITY_V2_CONTEXT],

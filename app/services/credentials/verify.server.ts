@@ -6,12 +6,16 @@ import {
   type OutsideContext,
 } from "#app/services/outside-web.server.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
+import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
+import { findIssuerIdentity, verifiedNameTaken } from "#db/queries/organization-domains.ts";
+import { organizationNameKey } from "#db/queries/organizations.ts";
+import { checkDomainLinkage, linkedDomainsOf } from "./domain-linkage.server.ts";
 import { VC_V2_CONTEXT } from "./contexts.server.ts";
 import { proofOf, publicKeyFromMultibase, verifyProof, type JsonObject } from "./data-integrity.server.ts";
 import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
 import { decodeList, isSet } from "./status-list.server.ts";
 import achievementCredentialSchema from "./ob_v3p0_achievementcredential_schema.json";
-import type { Check, CheckName, VerificationResult } from "./verification-result.ts";
+import type { Check, CheckName, IssuerStanding, VerificationResult } from "./verification-result.ts";
 
 /**
  * Checks a credential the way an outside verifier would: its shape (the official Open Badges 3.0
@@ -198,7 +202,7 @@ export async function verifyCredential(
   const checks: Check[] = [];
   const add = (name: CheckName, passed: boolean, detail: string) => checks.push({ name, passed, detail });
   // Revoked only when everything else holds: a tampered, revoked credential is simply invalid.
-  const result = (revoked = false): VerificationResult => ({
+  const result = (revoked = false, issuer?: IssuerStanding): VerificationResult => ({
     verdict: checks.every((check) => check.passed)
       ? "Valid"
       : revoked && checks.every((check) => check.passed || check.name === "Status")
@@ -206,6 +210,7 @@ export async function verifyCredential(
         : "Invalid",
     checks,
     summary: summaryOf(credential),
+    ...(issuer ? { issuer } : {}),
   });
 
   const document = credential as JsonObject;
@@ -259,8 +264,11 @@ export async function verifyCredential(
 
   // Nothing a forged credential names is fetched: its status list is read only once it verified.
   let revoked = false;
-  if (signed) revoked = await checkStatus(lookup, document, issuerId, add);
-  else add("Status", false, "Not checked, as the signature does not verify.");
+  let issuer: IssuerStanding | undefined;
+  if (signed) {
+    revoked = await checkStatus(lookup, document, issuerId, add);
+    issuer = await issuerStanding(lookup, document, issuerId, now);
+  } else add("Status", false, "Not checked, as the signature does not verify.");
 
   const validFrom = Date.parse(String(document.validFrom));
   const validUntil = document.validUntil === undefined ? Infinity : Date.parse(String(document.validUntil));
@@ -276,7 +284,69 @@ export async function verifyCredential(
           ? "Within its validity period."
           : "Expired.",
   );
-  return result(revoked);
+  return result(revoked, issuer);
+}
+
+/**
+ * Who stands behind the issuer's name (decision 055), for a credential whose signature verified.
+ * One of ours: the domain its organisation proved by DNS (checked daily), read from D1 with no
+ * outside fetch. Another host's: each domain its DID document lists as LinkedDomains, confirmed
+ * by that domain's did-configuration.json (DIF Well Known DID Configuration), within the check's
+ * budget of outside reads. A name equal to that of one of our verified issuers, with no domain
+ * behind it, is marked.
+ */
+async function issuerStanding(
+  lookup: Lookup,
+  document: JsonObject,
+  issuerId: string,
+  now: Date,
+): Promise<IssuerStanding> {
+  const { issuing } = lookup.resolver;
+  const own = ownOrganizationOf(issuing, issuerId);
+  if (own) {
+    const row = await findIssuerIdentity(issuing.db, own);
+    return { identity: issuerIdentityOf(row ?? {}), domains: [] };
+  }
+  const didDocument = await resolveDid(lookup, issuerId);
+  const listed = typeof didDocument === "string" ? [] : linkedDomainsOf(didDocument).slice(0, 5);
+  const domains: IssuerStanding["domains"] = [];
+  for (const domain of listed) {
+    const linkage = await linkageOf(lookup, didDocument as JsonObject, issuerId, domain);
+    domains.push({ domain, ...linkage });
+  }
+  const linked = domains.find((check) => check.linked)?.domain;
+  const name = (document.issuer as JsonObject | undefined)?.name;
+  const nameTaken =
+    !linked && typeof name === "string" && (await verifiedNameTaken(issuing.db, organizationNameKey(name)));
+  return {
+    identity: {
+      verifiedDomain: linked ? { domain: linked, checkedAt: now.toISOString() } : null,
+      nameNotVerified: Boolean(nameTaken),
+    },
+    domains,
+  };
+}
+
+/** Whether `domain`'s did-configuration.json links it to the issuer, read within the check's budget. */
+async function linkageOf(lookup: Lookup, didDocument: JsonObject, issuerId: string, domain: string) {
+  const url = `https://${domain}/.well-known/did-configuration.json`;
+  const answer = await fetchOutside(lookup.resolver.outside, url, { accept: JSON_TYPES, budget: lookup.budget });
+  if (!answer.ok)
+    return { linked: false, detail: `${domain}'s did-configuration.json could not be read: ${answer.reason}.` };
+  let configuration: unknown = null;
+  try {
+    configuration = JSON.parse(answer.body);
+  } catch {
+    // checkDomainLinkage says what is wrong with a document that is not one.
+  }
+  return checkDomainLinkage(configuration, issuerId, domain, async (method) => assertionKey(didDocument, method));
+}
+
+/** The id of one of this app's organisations, when `did` is its did:web. */
+function ownOrganizationOf(issuing: Issuing, did: string) {
+  const parsed = parseDidWeb(did);
+  if (typeof parsed === "string" || parsed.host !== hostOf(issuing.origin)) return null;
+  return /^orgs:([0-9a-f-]{36})$/.exec(parsed.path.join(":"))?.[1] ?? null;
 }
 
 /** Returns whether the credential is revoked; adds the Status check. */
