@@ -1,12 +1,14 @@
 import type { Db } from "#db/client.ts";
 import { findDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
+import { cacheOutsideDocument, cachedOutsideDocument } from "#app/utils/outside-cache.server.ts";
 
 /**
  * The one way the app reads a document from another host (a DID document, a status list, a
  * did-configuration). The address comes from someone else's data, so every read is bounded: https
  * only, no redirects, a timeout, and a body read as a stream and abandoned at its cap whatever
- * Content-Length says. Outside production nothing reaches the network: the documents stored
+ * Content-Length says; what was read is kept in the edge cache for five minutes
+ * (outside-cache.server.ts). Outside production nothing reaches the network: the documents stored
  * through /dev/web.json stand in for the web, as the dev mailbox does for mail.
  */
 
@@ -42,11 +44,14 @@ export async function fetchOutside(
   if (target?.protocol !== "https:" || target.username || target.password) {
     return refusal("only https:// addresses without user information are read");
   }
+  const production = context.env.ENVIRONMENT === "production";
+  const cached = production ? await cachedOutsideDocument(target) : null;
+  if (cached) return { ok: true, ...cached };
   if (budget) {
     if (budget.remaining <= 0) return refusal("this check already read as many outside documents as it may");
     budget.remaining -= 1;
   }
-  if (context.env.ENVIRONMENT !== "production") {
+  if (!production) {
     const document = await findDevWebDocument(context.db, target.href);
     if (!document) return refusal("not found (outside production, only documents stored at /dev/web.json are read)");
     if (new TextEncoder().encode(document.body).byteLength > maxBytes) {
@@ -54,7 +59,9 @@ export async function fetchOutside(
     }
     return { ok: true, contentType: document.contentType, body: document.body };
   }
-  return fetchOverNetwork(target, accept, maxBytes, timeoutMs);
+  const document = await fetchOverNetwork(target, accept, maxBytes, timeoutMs);
+  if (document.ok) await cacheOutsideDocument(target, document).catch(() => undefined);
+  return document;
 }
 
 async function fetchOverNetwork(

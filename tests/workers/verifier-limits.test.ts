@@ -145,15 +145,30 @@ describe("fetchOutside reads at most 512 KB of another host's answer", () => {
   );
 
   it("spends a check's budget of three reads, then refuses without asking", async () => {
-    const { asked } = network({ "https://issuer.example/a": () => jsonResponse({}) });
+    const paths = ["a", "b", "c", "d"];
+    const { asked } = network(
+      Object.fromEntries(paths.map((path) => [`https://issuer.example/${path}`, () => jsonResponse({})])),
+    );
     const budget = outsideBudget();
     const answers = [];
-    for (let read = 0; read < 4; read++) {
-      answers.push(await fetchOutside(inProduction(), "https://issuer.example/a", { accept: JSON_ACCEPT, budget }));
+    for (const path of paths) {
+      answers.push(
+        await fetchOutside(inProduction(), `https://issuer.example/${path}`, { accept: JSON_ACCEPT, budget }),
+      );
     }
     expect(answers.map((answer) => answer.ok)).toEqual([true, true, true, false]);
     expect(answers[3]).toEqual({ ok: false, reason: "this check already read as many outside documents as it may" });
     expect(asked).toHaveLength(3);
+  });
+
+  it("keeps what it read in the edge cache: reading it again asks nothing and spends no budget", async () => {
+    const { asked } = network({ "https://issuer.example/cached": () => jsonResponse({ read: 1 }) });
+    const first = await fetchOutside(inProduction(), "https://issuer.example/cached", { accept: JSON_ACCEPT });
+    const budget = outsideBudget(0);
+    const again = await fetchOutside(inProduction(), "https://issuer.example/cached", { accept: JSON_ACCEPT, budget });
+    expect(again).toEqual(first);
+    expect(again).toMatchObject({ ok: true, body: '{"read":1}' });
+    expect(asked).toEqual(["https://issuer.example/cached"]);
   });
 
   it("outside production reads only the /dev/web.json stand-in, never the network", async () => {

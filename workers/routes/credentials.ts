@@ -15,8 +15,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const notFound = (c: Context<WorkerEnv>) => c.json({ error: "Not found" }, 404, { "Access-Control-Allow-Origin": "*" });
 /** Answers to an Accept header that asks for the credential rather than its page. */
 export const CREDENTIAL_MEDIA_TYPES = ["application/ld+json", "application/vc", "application/json"];
-// A status list is re-signed at most once per revocation; verifiers see a change within a minute.
-const STATUS_LIST_MAX_AGE = 60;
+// A status list is re-signed at most once per revocation, a DID document changes with a key or a
+// domain; verifiers see either change within a minute.
+const PUBLIC_DOCUMENT_MAX_AGE = 60;
 
 function publicJson(c: Context<WorkerEnv>, body: unknown, contentType: string, maxAge: number) {
   return new Response(JSON.stringify(body, null, 2), {
@@ -49,27 +50,36 @@ function preflight(c: Context<WorkerEnv>) {
   return c.body(null, 204);
 }
 
-export const statusListCacheKey = (url: string) => new Request(url);
+/** The edge cache's key of a public document (a status list, a DID document): its URL. */
+export const edgeCacheKey = (url: string) => new Request(url);
 
 export const credentialRoutes = new Hono<WorkerEnv>()
   .options("/orgs/*", preflight)
   .options("/credentials/*", preflight)
   .get("/orgs/:organizationId/did.json", async (c) => {
     const organizationId = c.req.param("organizationId");
-    const document = UUID.test(organizationId) ? await didDocument(issuingOf(c), organizationId) : null;
+    if (!UUID.test(organizationId)) return notFound(c);
+    // Edge-cached like the status lists: a new key, a retired one or a domain verified or
+    // removed reaches verifiers within a minute.
+    const cacheKey = edgeCacheKey(c.req.url);
+    const cached = await edgeCache().match(cacheKey);
+    if (cached) return cached;
+    const document = await didDocument(issuingOf(c), organizationId);
     if (!document) return notFound(c);
-    return publicJson(c, document, "application/did+json", 300);
+    const response = () => publicJson(c, document, "application/did+json", PUBLIC_DOCUMENT_MAX_AGE);
+    c.executionCtx.waitUntil(edgeCache().put(cacheKey, response()));
+    return response();
   })
   .get("/credentials/status/:id", async (c) => {
     if (!UUID.test(c.req.param("id"))) return notFound(c);
-    const cacheKey = statusListCacheKey(c.req.url);
+    const cacheKey = edgeCacheKey(c.req.url);
     const cached = await edgeCache().match(cacheKey);
     if (cached) return cached;
     const list = await statusListCredential(issuingOf(c), c.req.param("id"));
     if (!list) return notFound(c);
     // Two responses from one string rather than a clone: a tee'd body would hold the cache write
     // until the client has read its half, and a client that never reads would stall it.
-    const response = () => publicJson(c, list, "application/vc+ld+json", STATUS_LIST_MAX_AGE);
+    const response = () => publicJson(c, list, "application/vc+ld+json", PUBLIC_DOCUMENT_MAX_AGE);
     c.executionCtx.waitUntil(edgeCache().put(cacheKey, response()));
     return response();
   })

@@ -44,9 +44,7 @@ export function AchievementCard({
             ) : null}
           </p>
         ) : null}
-        {achievement.credentialId ? (
-          <IssuerIdentityLine identity={issuerIdentityOf(achievement)} className="text-xs" />
-        ) : null}
+        {achievement.credentialId ? <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact /> : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
