@@ -16,6 +16,7 @@ import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { createMailer, domainLapsedEmail } from "#app/utils/email.server.ts";
 import { log } from "#app/utils/log.server.ts";
+import { consumeUserRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { domainLinkageConfiguration } from "./credentials/domain-linkage.server.ts";
 import { issuing } from "./credentials/issuer.server.ts";
@@ -131,6 +132,8 @@ export async function verifyDomain(
   now = new Date(),
 ) {
   await guard(context, adminId, organizationId, "domain verified by a non-admin");
+  if (!(await consumeUserRateLimit(context.db, adminId, "verify-domain")))
+    throw new Refusal(notVerified(RATE_LIMIT_MESSAGE), 429);
   const [claim, organization] = await Promise.all([
     findDomainClaim(context.db, organizationId!, claimId),
     findOrganization(context.db, organizationId!),

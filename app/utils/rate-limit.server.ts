@@ -17,6 +17,8 @@ export const RATE_LIMITS = {
   "data-export": { max: 3, windowSeconds: 3600 },
   // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.
   "verify-credential": { max: 20, windowSeconds: 60 },
+  // Per person: each check of a domain is a DNS-over-HTTPS request to the resolver.
+  "verify-domain": { max: 10, windowSeconds: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

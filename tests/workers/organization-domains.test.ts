@@ -7,7 +7,7 @@ import { checkDomainLinkage, linkedDomainsOf } from "#app/services/credentials/d
 import { assertionKey } from "#app/services/credentials/verify.server.ts";
 import { credentialJson, credentialOf, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
 import { addMember, createOrganisation } from "./factories.ts";
-import { get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import { createAccount, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
 
 // Issuer domains (issue 29): an admin claims a domain, publishes the TXT record through the DNS
 // stand-in (/dev/dns.json, which answers as a DNS-over-HTTPS resolver does), and verifies it;
@@ -56,6 +56,15 @@ async function verifiedOrganisation(domain: string, name?: string) {
   expect((await verify(organisation.admin.cookie, claim.id)).status).toBe(302);
   return { ...organisation, claim };
 }
+
+/** A page's text as a reader sees it: tags and React's text separators gone, quotes decoded. */
+const textOf = async (response: Response) =>
+  (await response.text())
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, " ");
 
 async function runCron(at: number) {
   const ctx = createExecutionContext();
@@ -166,6 +175,16 @@ describe("proving a domain", () => {
     expect(await claimOf(organizationId, "guarded.example")).not.toBeNull();
   });
 
+  it("looks a domain up at most ten times a minute for one admin", async () => {
+    const { admin, organizationId } = await adminOfNewOrganisation();
+    await addDomain(admin.cookie, "hammered.example");
+    const claim = (await claimOf(organizationId, "hammered.example"))!;
+    const statuses = [];
+    for (let attempt = 0; attempt < 11; attempt++) statuses.push((await verify(admin.cookie, claim.id)).status);
+    expect(statuses.slice(0, 10).every((status) => status === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
   it("lets the admin remove a domain", async () => {
     const { admin, organizationId, claim } = await verifiedOrganisation("removable.example");
     const response = await postForm(
@@ -228,6 +247,57 @@ describe("what a verified domain changes", () => {
     );
     expect(credential.issuer.url).toBeUndefined();
     expect((await get(`/dashboard/organization/did-configuration/${claim.id}`, admin.cookie)).status).toBe(404);
+  });
+});
+
+describe("who stands behind a name, as pages say it", () => {
+  it("names the verified domain on the credential page, /verify and the passport; an organisation of the same name is marked", async () => {
+    const real = await verifiedOrganisation("oxford-like.example", "Université d'Exemple");
+    const member = await addMember(real.organizationId, { name: "Vera Verified" });
+    const credentialId = await credentialOf(
+      await giveAndAccept(real.admin.cookie, member.cookie, member.id, "Doctorate"),
+    );
+    const page = await textOf(await get(`/credentials/${credentialId}`));
+    expect(page).toMatch(/Issuer's domain verified: oxford-like\.example \(last checked \d+ \w+ \d{4}\)/);
+    const verifyPage = await textOf(
+      await postForm("/verify", { json: JSON.stringify(await credentialJson(credentialId)) }),
+    );
+    expect(verifyPage).toContain("Who stands behind the issuer");
+    expect(verifyPage).toContain("Issuer's domain verified: oxford-like.example");
+    expect(await textOf(await get(`/passport/${member.id}`))).toContain(
+      "Issuer's domain verified: oxford-like.example",
+    );
+
+    // An impostor: another account names its organisation the same, bar case and accents.
+    const impostor = await adminOfNewOrganisation("UNIVERSITE D'EXEMPLE");
+    const victim = await addMember(impostor.organizationId, { name: "Ian Impostored" });
+    const forged = await credentialOf(
+      await giveAndAccept(impostor.admin.cookie, victim.cookie, victim.id, "Doctorate"),
+    );
+    const forgedPage = await textOf(await get(`/credentials/${forged}`));
+    expect(forgedPage).toContain("Name not verified Issuer name not verified: the organisation chose this name itself");
+    expect(forgedPage).not.toContain("oxford-like.example");
+    // It still verifies: the signature is real, only the name is not.
+    expect(forgedPage).toContain("Status: Valid");
+    const forgedCheck = await textOf(await postForm("/verify", { json: JSON.stringify(await credentialJson(forged)) }));
+    expect(forgedCheck).toContain("Name not verified Issuer name not verified");
+    expect(await textOf(await get(`/passport/${victim.id}`))).toContain("Name not verified");
+
+    // An organisation nobody verified and nobody imitates is simply unverified.
+    const plain = await adminOfNewOrganisation();
+    const plainMember = await addMember(plain.organizationId);
+    const plainCredential = await credentialOf(
+      await giveAndAccept(plain.admin.cookie, plainMember.cookie, plainMember.id, "Award"),
+    );
+    const plainPage = await textOf(await get(`/credentials/${plainCredential}`));
+    expect(plainPage).toContain("Issuer name not verified: the organisation chose this name itself");
+    expect(plainPage).not.toContain("Name not verified Issuer");
+
+    // The directory search shows the domain beside the real one and the mark beside the other.
+    const seeker = await createAccount();
+    const directory = await textOf(await get(`/dashboard?q=${encodeURIComponent("exemple")}`, seeker.cookie));
+    expect(directory).toContain("UNIVERSITE D'EXEMPLE Name not verified");
+    expect(directory).toContain("Université d'Exemple Domain verified: oxford-like.example");
   });
 });
 
