@@ -188,26 +188,10 @@ function DomainItem({ domain }: { domain: Domain }) {
               : "Publish this TXT record with your DNS provider, then verify. DNS changes can take a few minutes."}
           </p>
           <dl className="grid gap-2 text-sm">
-            <dt className="font-medium">Name</dt>
-            <dd>
-              <CopyLink
-                url={domain.recordName}
-                label={`TXT record name for ${domain.domain}`}
-                buttonLabel="Copy"
-                toast={{ title: "Copied", description: "The record's name is on your clipboard." }}
-              />
-            </dd>
+            <RecordPart term="Name" value={domain.recordName} domain={domain.domain} />
             <dt className="font-medium">Type</dt>
             <dd>TXT</dd>
-            <dt className="font-medium">Value</dt>
-            <dd>
-              <CopyLink
-                url={domain.recordValue}
-                label={`TXT record value for ${domain.domain}`}
-                buttonLabel="Copy"
-                toast={{ title: "Copied", description: "The record's value is on your clipboard." }}
-              />
-            </dd>
+            <RecordPart term="Value" value={domain.recordValue} domain={domain.domain} />
           </dl>
           <Form method="post" id={verifyFormId} className="grid gap-2">
             <input type="hidden" name="domainId" value={domain.id} />
@@ -223,5 +207,22 @@ function DomainItem({ domain }: { domain: Domain }) {
         </>
       )}
     </li>
+  );
+}
+
+/** A part of the record to publish, with a Copy button. */
+function RecordPart({ term, value, domain }: { term: "Name" | "Value"; value: string; domain: string }) {
+  return (
+    <>
+      <dt className="font-medium">{term}</dt>
+      <dd>
+        <CopyLink
+          url={value}
+          label={`TXT record ${term.toLowerCase()} for ${domain}`}
+          buttonLabel="Copy"
+          toast={{ title: "Copied", description: `The record's ${term.toLowerCase()} is on your clipboard.` }}
+        />
+      </dd>
+    </>
   );
 }
