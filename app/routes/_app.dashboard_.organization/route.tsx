@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import Download from "lucide-react/icons/download";
 import { ConfirmAction } from "#app/components/confirm-action.tsx";
@@ -70,6 +70,7 @@ const STATUS_LABELS: Record<Domain["status"], { label: string; variant: "success
 export default function OrganizationProfile() {
   const { organizationName, domains } = useLoaderData<typeof loader>();
   const added = useFormReply("add-domain");
+  const location = useLocation();
   const typed = added?.result?.initialValue?.domain;
   const error = added?.result?.error?.domain?.[0];
   return (
@@ -105,7 +106,8 @@ export default function OrganizationProfile() {
                 required
                 maxLength={300}
                 defaultValue={typeof typed === "string" ? typed : undefined}
-                key={added ? "refused" : "blank"}
+                // Refused, the typed value stays; added, the page's new location empties the field.
+                key={added ? "refused" : location.key}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? "domain-error" : undefined}
               />
