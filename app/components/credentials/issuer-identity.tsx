@@ -13,11 +13,18 @@ import type { IssuerStanding } from "#app/services/credentials/verification-resu
  * was last checked, or that the name is only what the organisation typed, marked "Name not
  * verified" when an organisation with a verified domain has the same name.
  */
-export function IssuerIdentityLine({ identity, className }: { identity: IssuerIdentity; className?: string }) {
+export function IssuerIdentityLine({
+  identity,
+  className = "text-sm",
+}: {
+  identity: IssuerIdentity;
+  /** Its text size among the rest (text-sm unless given): two sizes on one element would conflict. */
+  className?: string;
+}) {
   const { verifiedDomain } = identity;
   if (verifiedDomain) {
     return (
-      <p className={cn("flex items-start gap-1.5 text-sm", className)}>
+      <p className={cn("flex items-start gap-1.5", className)}>
         <GlobeCheck className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
         <span className="min-w-0 break-words">
           {DOMAIN_VERIFIED_TEXT}: <span className="font-medium">{verifiedDomain.domain}</span>{" "}
@@ -27,7 +34,7 @@ export function IssuerIdentityLine({ identity, className }: { identity: IssuerId
     );
   }
   return (
-    <p className={cn("flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground", className)}>
+    <p className={cn("flex flex-wrap items-center gap-1.5 text-muted-foreground", className)}>
       {identity.nameNotVerified ? (
         <Badge variant="destructive">
           <CircleAlert aria-hidden /> Name not verified
