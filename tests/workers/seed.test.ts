@@ -6,9 +6,10 @@ import { checkDomainLinkage, didConfigurationUrl } from "#app/services/credentia
 import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { assertionKey, verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
 import { readEnv } from "#app/utils/env.server.ts";
+import { PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
 import { DOMAIN_VERIFIED_TEXT } from "#app/utils/issuer-identity.ts";
 import { createDb } from "#db/client.ts";
-import { DEMO_ORGANISATION } from "#db/demo-data.ts";
+import { DEMO_ACHIEVEMENTS, DEMO_ORGANISATION } from "#db/demo-data.ts";
 import { DEMO_ORGANISATION_ID, DEMO_PASSWORD, DEMO_USERS, seed } from "#db/seed.ts";
 import { dccVerify, verified, type Credential } from "./credentials-helpers.ts";
 import { get, ORIGIN, postForm, signIn } from "./helpers.ts";
@@ -156,5 +157,18 @@ describe("seed", () => {
     expect(answer).toContain("Status: Valid");
     expect(answer).toContain(domainVerified);
     expect(JSON.parse(first!.json!).id).toBe(`${ORIGIN}/credentials/${first!.credentialId}`);
+  });
+
+  it("shows on the landing page's demo passport the marks the seeded passport has", async () => {
+    await seedDemo();
+    const landing = await (await get("/")).text();
+    const passport = await (await get(`/passport/${DEMO_USERS.alex.id}`)).text();
+    // Both show the first entries of the same timeline (db/demo-data.ts, newest first): the
+    // organisation's carry the mark.
+    const shown = DEMO_ACHIEVEMENTS.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES).filter((item) => item.fromOrganisation);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(marksOn(landing)).toBe(shown.length);
+    expect(marksOn(passport)).toBe(shown.length);
+    expect(textOf(await (await get("/?demo=all")).text())).toContain(domainVerified);
   });
 });
