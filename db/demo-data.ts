@@ -10,6 +10,11 @@ export const DEMO_PROFILE = {
 export const DEMO_ORGANISATION = {
   name: "Northwind Health",
   description: "A community health provider recognising the people who keep it running.",
+  /**
+   * The domain it proved it owns (decision 055), so that its credentials show who stands behind
+   * the name. Under .example, reserved for examples (RFC 2606): it can never be anyone's real site.
+   */
+  domain: "northwind-health.example",
 };
 
 export type DemoAchievement = {

@@ -2,9 +2,12 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "./client.ts";
 import { DEMO_ACHIEVEMENTS, DEMO_ORGANISATION, DEMO_PROFILE } from "./demo-data.ts";
 import { hashPassword } from "./password.server.ts";
+import { organizationNameKey } from "./queries/organizations.ts";
 import {
   accounts,
   achievements,
+  devDnsRecords,
+  organizationDomains,
   organizationMembers,
   organizationRoles,
   organizations,
@@ -45,6 +48,19 @@ export const DEMO_USERS = {
 
 export const DEMO_ORGANISATION_ID = "5eed0000-0000-4000-8000-000000000100";
 
+/**
+ * The demo organisation's domain claim, verified: its token, and the TXT record that proves it in
+ * the DNS stand-in (/dev/dns.json), where the daily re-check finds it again in development.
+ * The names and format are app/services/organization-domains.server.ts's (recordNameOf,
+ * recordValueOf), spelled out here because db/ imports nothing from app/.
+ */
+export const DEMO_DOMAIN_TOKEN = "demo-northwind-health-0123456789";
+export const DEMO_DOMAIN_RECORD = {
+  name: `_career-passport.${DEMO_ORGANISATION.domain}`,
+  type: "TXT",
+  data: `career-passport-verification=${DEMO_DOMAIN_TOKEN}`,
+};
+
 /** Achievements the demo organisation gave Sam, by how many days before the seed ran. */
 export const DEMO_RECOGNITION_HISTORY: { title: string; type: "award" | "training" | "milestone"; daysAgo: number }[] =
   [
@@ -82,12 +98,32 @@ export async function seed(db: Db) {
   const { admin, alex, sam, jordan } = DEMO_USERS;
   const now = Date.now();
   const daysAgo = (days: number) => new Date(now - days * 24 * 60 * 60 * 1000);
+  const { domain, ...organisation } = DEMO_ORGANISATION;
 
   const statements: Statement[] = [
     ...Object.values(DEMO_USERS).flatMap((user) => userStatements(db, user, passwordHash)),
     db
       .insert(organizations)
-      .values({ id: DEMO_ORGANISATION_ID, ...DEMO_ORGANISATION })
+      .values({ id: DEMO_ORGANISATION_ID, ...organisation, nameKey: organizationNameKey(organisation.name) })
+      .onConflictDoNothing(),
+    // Verified as verifyDomain leaves a domain whose record it found: checked now, due again in a day.
+    db
+      .insert(organizationDomains)
+      .values({
+        id: seedId(601),
+        organizationId: DEMO_ORGANISATION_ID,
+        domain,
+        token: DEMO_DOMAIN_TOKEN,
+        status: "verified",
+        nameKey: organizationNameKey(organisation.name),
+        verifiedAt: daysAgo(390),
+        lastCheckedAt: new Date(now),
+        nextCheckAt: daysAgo(-1),
+      })
+      .onConflictDoNothing(),
+    db
+      .insert(devDnsRecords)
+      .values({ id: seedId(602), ...DEMO_DOMAIN_RECORD })
       .onConflictDoNothing(),
     // Raw inserts into the membership tables, outside db/queries/memberships/ on purpose: this is
     // demo data with fixed ids and dates (product code writes memberships only through that folder).

@@ -11,7 +11,8 @@ const run = (command, env = {}) => execSync(command, { stdio: "inherit", env: { 
 
 rmSync(persistTo, { recursive: true, force: true });
 run(`npx wrangler d1 migrations apply DB --local --persist-to ${persistTo}`, { CI: "1" });
-run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo });
+// The seed signs the demo's credentials for the origin this server answers at.
+run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo, APP_URL: `http://localhost:${port}` });
 
 const server = spawn(
   "npx",

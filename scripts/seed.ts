@@ -1,22 +1,40 @@
-// Seeds the local D1 that `wrangler dev` uses (.wrangler/state, or PERSIST_TO) with the demo world.
+// Seeds the local D1 that `wrangler dev` uses (.wrangler/state, or PERSIST_TO) with the demo world,
+// and issues its credentials as the app would, with the app's own settings (.dev.vars): its
+// origin (APP_URL, unless the environment sets one, as the e2e server does for its port) and its
+// key secret. So what `npm start` serves verifies.
 import { getPlatformProxy } from "wrangler";
+import { issueDemoCredentials } from "../app/services/credentials/demo.server.ts";
+import { issuing } from "../app/services/credentials/issuer.server.ts";
+import { readEnv } from "../app/utils/env.server.ts";
 import { createDb } from "../db/client.ts";
-import { DEMO_PASSWORD, DEMO_USERS, seed } from "../db/seed.ts";
+import { DEMO_ORGANISATION } from "../db/demo-data.ts";
+import { DEMO_ORGANISATION_ID, DEMO_PASSWORD, DEMO_USERS, seed } from "../db/seed.ts";
 
 const persistTo = process.env.PERSIST_TO;
 const proxy = await getPlatformProxy<Env>({
   persist: persistTo ? { path: `${persistTo}/v3` } : true,
 });
+let signed: string;
 try {
-  await seed(createDb(proxy.env.DB));
+  const db = createDb(proxy.env.DB);
+  await seed(db);
+  const env = readEnv({ ...proxy.env, ...(process.env.APP_URL ? { APP_URL: process.env.APP_URL } : {}) });
+  const signer = issuing(db, env);
+  if (signer) {
+    const { domain } = DEMO_ORGANISATION;
+    const { issued } = await issueDemoCredentials(signer, { organizationId: DEMO_ORGANISATION_ID, domain });
+    signed = `${DEMO_ORGANISATION.name} has ${domain} verified (DNS stand-in: /dev/dns.json) and its published
+did-configuration.json (web stand-in: /dev/web.json); ${issued ? `${issued} credentials issued for ${signer.origin}.` : "its credentials were issued before."}`;
+  } else signed = "No credentials issued: APP_URL is not set in .dev.vars, and credentials need the app's origin.";
 } finally {
   await proxy.dispose();
 }
 
 console.log(`
 Demo data is ready. Sign in at http://localhost:${process.env.PORT ?? 8787}/auth with password "${DEMO_PASSWORD}":
-  ${DEMO_USERS.admin.email.padEnd(22)} organisation admin of Northwind Health
+  ${DEMO_USERS.admin.email.padEnd(22)} organisation admin of ${DEMO_ORGANISATION.name}
   ${DEMO_USERS.alex.email.padEnd(22)} member with a full passport (/passport/${DEMO_USERS.alex.id})
   ${DEMO_USERS.sam.email.padEnd(22)} member with a pending achievement
   ${DEMO_USERS.jordan.email.padEnd(22)} waiting for approval
+${signed}
 `);

@@ -43,6 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     viewer: signedIn ? { hasActiveOrganization: Boolean(signedIn.profile?.activeOrganizationId) } : null,
     showWholeDemo: new URL(request.url).searchParams.get("demo") === "all",
+    // The demo issuer's domain is re-checked daily, as a real one is: last checked today.
+    demoCheckedAt: Date.now(),
     canonicalUrl: new URL("/", context.env.APP_URL ?? request.url).href,
   };
 }
@@ -71,7 +73,7 @@ const FEATURES = [
 ] as const;
 
 export default function Index() {
-  const { viewer, showWholeDemo } = useLoaderData<typeof loader>();
+  const { viewer, showWholeDemo, demoCheckedAt } = useLoaderData<typeof loader>();
   return (
     <div className="flex min-h-dvh flex-col">
       <SiteHeader viewer={viewer} />
@@ -137,7 +139,7 @@ export default function Index() {
           <div className="mx-auto max-w-3xl rounded-2xl border bg-muted/30 p-4 sm:p-8">
             <PublicPassportView
               profile={demoProfile}
-              achievements={demoAchievements}
+              achievements={demoAchievements(demoCheckedAt)}
               showAllHref="/?demo=all#demo"
               showAll={showWholeDemo}
               headingLevel={2}

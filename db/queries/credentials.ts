@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batchSql, insertWhen, type Db } from "../client.ts";
 import {
@@ -59,6 +59,28 @@ export function answerableAchievementQuery(db: Db, achievementId: string) {
 }
 
 export type AnswerableAchievement = Awaited<ReturnType<typeof answerableAchievementQuery>>[number];
+
+/**
+ * The accepted achievements an organisation gave that carry no credential (the seed's demo
+ * world, written as rows, issues theirs afterwards: db/seed.ts, scripts/seed.ts), oldest first.
+ */
+export async function acceptedWithoutCredential(db: Db, organizationId: string, limit: number) {
+  const rows = await db
+    .select({ id: achievements.id })
+    .from(achievements)
+    .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+    .where(
+      and(eq(achievements.organizationId, organizationId), eq(achievements.status, "accepted"), isNull(credentials.id)),
+    )
+    .orderBy(achievements.createdAt, achievements.id)
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** As SQL: the achievement is accepted and has no credential yet (the `when` of issuing one late). */
+export const acceptedWithoutCredentialYet = (achievementId: string) =>
+  sql`exists (select 1 from ${achievements} where ${and(eq(achievements.id, achievementId), eq(achievements.status, "accepted"))})
+      and not exists (select 1 from ${credentials} where ${eq(credentials.achievementId, achievementId)})`;
 
 /**
  * The newest signing key registered for the achievement's organisation (none before its first),

@@ -74,6 +74,9 @@ export async function signedDomainLinkage(
 
 const originOf = (domain: string) => `https://${domain}`;
 
+/** Where a domain publishes its DID Configuration resource (the spec's well-known path). */
+export const didConfigurationUrl = (domain: string) => `${originOf(domain)}/.well-known/did-configuration.json`;
+
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -9,7 +9,7 @@ import type { AppEnv } from "#app/utils/env.server.ts";
 import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
 import { findIssuerIdentity, verifiedNameTaken } from "#db/queries/organization-domains.ts";
 import { organizationNameKey } from "#db/queries/organizations.ts";
-import { checkDomainLinkage, linkedDomainsOf } from "./domain-linkage.server.ts";
+import { checkDomainLinkage, didConfigurationUrl, linkedDomainsOf } from "./domain-linkage.server.ts";
 import { VC_V2_CONTEXT } from "./contexts.server.ts";
 import { proofOf, publicKeyFromMultibase, verifyProof, type JsonObject } from "./data-integrity.server.ts";
 import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
@@ -329,8 +329,10 @@ async function issuerStanding(
 
 /** Whether `domain`'s did-configuration.json links it to the issuer, read within the check's budget. */
 async function linkageOf(lookup: Lookup, didDocument: JsonObject, issuerId: string, domain: string) {
-  const url = `https://${domain}/.well-known/did-configuration.json`;
-  const answer = await fetchOutside(lookup.resolver.outside, url, { accept: JSON_TYPES, budget: lookup.budget });
+  const answer = await fetchOutside(lookup.resolver.outside, didConfigurationUrl(domain), {
+    accept: JSON_TYPES,
+    budget: lookup.budget,
+  });
   if (!answer.ok)
     return { linked: false, detail: `${domain}'s did-configuration.json could not be read: ${answer.reason}.` };
   let configuration: unknown = null;
