@@ -172,7 +172,7 @@ export function buildReport(results) {
       ]),
     ),
     "",
-    `Worker CPU of each /verify, in the order taken: ${results.verify.verify.cpuSamples.map((value) => value.toFixed(1)).join(", ")} ms. The budget holds the p95 (decided in scripts/bench/verify.mjs): about one request in 25 costs several times the others, which the floor's requests do not.`,
+    `Worker CPU of each /verify, in the order taken: ${results.verify.verify.cpuSamples.map((value) => value.toFixed(1)).join(", ")} ms. The budget holds the p95, as scripts/bench/verify.mjs explains: in some runs about one request in 25 has cost several times the others, which the floor's requests never did.`,
     "",
     `The page said: ${results.verify.result.verdict ?? "no verdict"}; "${results.verify.result.identity ?? "no issuer identity"}"; ${results.verify.result.domainChecks} linked domains checked. Outside development and tests a check reads other hosts over the network; here it reads only the documents stored at /dev/web.json, of which there were ${results.verify.outsideDocumentsStored ?? "n/a"}: any outside read would have failed and shown on the result. That checking our own credentials reads nothing outside is proven directly by tests/workers/verifier-limits.test.ts ("checks one of our own credentials without any outside read").`,
     "",
