@@ -2,14 +2,15 @@
 // `wrangler dev` with fresh seeded state, and measures the public passport (and the landing page)
 // against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals;
 // then the signed-in pages people use every day (/dashboard as an organisation admin and as a
-// member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals.
+// member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals;
+// then the Worker CPU of checking one of our own credentials on /verify (issue 29).
 // And the size of the Worker `wrangler deploy` would upload, against the plan's limit.
 // Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
 // exits non-zero when a budget is missed. See README "Benchmark".
 //
 // Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
-// per page (5), BENCH_SKIP_BUILD=1 to reuse build/ while iterating on the bench itself,
-// BENCH_VIA=cli to start wrangler by its command (DevTools inspector on) instead of its API.
+// per page (5), BENCH_SAMPLES of /verify (25), BENCH_SKIP_BUILD=1 to reuse build/ while iterating
+// on the bench itself, BENCH_VIA=cli to start wrangler by its command (DevTools inspector on) instead of its API.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { bundleReport, routeBundle } from "./bench/bundles.mjs";
@@ -21,6 +22,7 @@ import { BENCH_PASSPORT } from "./bench/seed.mjs";
 import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
 import { closestStaticAsset } from "./bench/static-asset.mjs";
+import { issueBenchCredential, measureVerify } from "./bench/verify.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 import { measureWorkerSize } from "./bench/worker-size.mjs";
 
@@ -28,6 +30,7 @@ const config = {
   port: Number(process.env.BENCH_PORT ?? 8797),
   durationMs: Number(process.env.BENCH_SECONDS ?? 5) * 1000,
   vitalsRuns: Number(process.env.BENCH_RUNS ?? 5),
+  verifySamples: Number(process.env.BENCH_SAMPLES ?? 25),
   connections: [8, 32],
   skipBuild: process.env.BENCH_SKIP_BUILD === "1",
   /**
@@ -57,7 +60,7 @@ async function main() {
   prepareState(BENCH_PASSPORT);
   const server = await startServer(config.port, { via: config.via });
   try {
-    const measured = await measure(server.origin);
+    const measured = await measure(server);
     const results = {
       ...measured,
       workerSize,
@@ -75,7 +78,7 @@ async function main() {
   }
 }
 
-async function measure(origin) {
+async function measure({ origin, pid }) {
   const passportPath = `/passport/${BENCH_PASSPORT.userId}`;
   const passportUrl = origin + passportPath;
   const first = await timedGet(passportUrl, BYPASS);
@@ -138,6 +141,17 @@ async function measure(origin) {
     await browser.close();
   }
 
+  // Last, with the browser closed: the Worker's CPU is read one request at a time.
+  log(`/verify: one of our own credentials, Worker CPU, ${config.verifySamples} samples`);
+  const credential = await issueBenchCredential(origin);
+  const verify = await measureVerify({
+    origin,
+    port: config.port,
+    serverPid: pid,
+    credential,
+    samples: config.verifySamples,
+  });
+
   return {
     date: new Date().toISOString(),
     machine: machine(),
@@ -157,6 +171,7 @@ async function measure(origin) {
     d1,
     bytes,
     vitals,
+    verify,
     signedIn: Object.fromEntries(
       Object.entries(SIGNED_IN_PAGES).map(([page, { path, account }]) => [
         page,

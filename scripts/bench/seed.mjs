@@ -1,6 +1,7 @@
 // The benchmark's passport: one public, unarchived member of the demo organisation with 100
-// accepted, visible achievements. Written as plain SQL for `wrangler d1 execute`, because the
-// bench runs on plain Node and cannot import the TypeScript seed helpers.
+// accepted, visible achievements; and the offer behind the credential /verify checks. Written as
+// plain SQL for `wrangler d1 execute`, because the bench runs on plain Node and cannot import the
+// TypeScript seed helpers.
 
 // From db/seed.ts: the demo organisation and its admin, who gives the organisation's achievements.
 const DEMO_ORGANISATION_ID = "5eed0000-0000-4000-8000-000000000100";
@@ -10,6 +11,11 @@ const DEMO_ADMIN_ID = "5eed0000-0000-4000-8000-000000000001";
 const benchId = (n) => `be4c0000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
 export const BENCH_PASSPORT = { userId: benchId(1), achievements: 100 };
+
+// The credential /verify checks (scripts/bench/verify.mjs): an achievement the demo organisation
+// offers Sam (db/seed.ts, DEMO_USERS.sam), a demo member whose pages the bench does not measure.
+const DEMO_SAM_ID = "5eed0000-0000-4000-8000-000000000003";
+export const BENCH_CREDENTIAL = { achievementId: benchId(4), recipientEmail: "sam@example.com" };
 
 const TYPES = ["award", "training", "milestone"];
 const TITLES = {
@@ -73,6 +79,25 @@ export function seedSql({ userId, achievements }) {
     `INSERT INTO organization_members (id, user_id, organization_id, status, requested_at, approved_at, subscription_status) VALUES ${row([benchId(2), userId, DEMO_ORGANISATION_ID, "approved", now - 3000 * day, now - 3000 * day, "inactive"])};`,
     `INSERT INTO organization_roles (id, user_id, organization_id, role, created_at) VALUES ${row([benchId(3), userId, DEMO_ORGANISATION_ID, "member", now - 3000 * day])};`,
   ];
+  statements.push(
+    `INSERT INTO achievements (id, user_id, organization_id, created_by, title, description, date, type, image_url, video_url, status, is_visible, created_at) VALUES ${row(
+      [
+        BENCH_CREDENTIAL.achievementId,
+        DEMO_SAM_ID,
+        DEMO_ORGANISATION_ID,
+        DEMO_ADMIN_ID,
+        "Patient Transport Coordinator",
+        DESCRIPTIONS[0],
+        new Date(now - day).toISOString().slice(0, 10),
+        "training",
+        null,
+        null,
+        "pending",
+        1,
+        now - day,
+      ],
+    )};`,
+  );
   for (let i = 0; i < achievements; i++) {
     const type = TYPES[i % TYPES.length];
     // Alternate organisation and self achievements, as a real passport mixes both.

@@ -101,7 +101,8 @@ export async function startServer(
     stop();
     throw error;
   }
-  return { origin, stop };
+  // The process group's id: scripts/bench/verify.mjs finds the Worker's workerd in it.
+  return { origin, stop, pid: child.pid };
 }
 
 async function waitUntilReady(origin, child, logFile, timeoutMs = 120_000) {
