@@ -1,8 +1,7 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
-import { IssuerStandingSection } from "#app/components/credentials/issuer-identity.tsx";
-import { VerificationResult } from "#app/components/credentials/verification-result.tsx";
+import { IssuerStandingSection, VerificationResult } from "#app/components/credentials/verification-result.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";

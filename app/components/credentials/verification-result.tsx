@@ -1,7 +1,8 @@
 import CircleCheck from "lucide-react/icons/circle-check";
 import CircleX from "lucide-react/icons/circle-x";
 import { Badge } from "#app/components/ui/badge.tsx";
-import type { Check, Verdict } from "#app/services/credentials/verification-result.ts";
+import type { Check, IssuerStanding, Verdict } from "#app/services/credentials/verification-result.ts";
+import { IssuerIdentityLine } from "./issuer-identity.tsx";
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   Valid: "This credential is valid.",
@@ -35,6 +36,32 @@ export function VerificationResult({ verdict, checks }: { verdict: Verdict; chec
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** The issuer's identity, then each domain its DID document links, with what checking it found. */
+export function IssuerStandingSection({ standing }: { standing: IssuerStanding }) {
+  return (
+    <section aria-labelledby="issuer-standing-title" className="grid gap-2">
+      <h2 id="issuer-standing-title" className="text-lg font-semibold">
+        Who stands behind the issuer
+      </h2>
+      <IssuerIdentityLine identity={standing.identity} />
+      {standing.domains.length > 0 ? (
+        <ul className="grid gap-2">
+          {standing.domains.map((check) => (
+            <li key={check.domain} className="flex items-start gap-2 text-sm">
+              {check.linked ? (
+                <CircleCheck className="mt-0.5 size-4 shrink-0 text-primary" aria-label="Linked" role="img" />
+              ) : (
+                <CircleX className="mt-0.5 size-4 shrink-0 text-destructive" aria-label="Not linked" role="img" />
+              )}
+              <span className="min-w-0 break-words">{check.detail}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
   );
 }

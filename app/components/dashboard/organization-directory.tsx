@@ -1,7 +1,5 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import Building2 from "lucide-react/icons/building-complex";
-import CircleAlert from "lucide-react/icons/circle-alert";
-import GlobeCheck from "lucide-react/icons/globe-check";
 import Search from "lucide-react/icons/search";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Pager } from "#app/components/pager.tsx";
@@ -89,14 +87,12 @@ export function OrganizationList({ directory }: { directory: DirectoryPage }) {
                   {organization.name}
                 </CardTitle>
                 {organization.issuerDomain ? (
-                  <p className="flex items-center gap-1.5 text-sm">
-                    <GlobeCheck className="size-4 shrink-0 text-primary" aria-hidden />
-                    <span className="sr-only">Domain verified:</span>
-                    <span className="break-all">{organization.issuerDomain}</span>
+                  <p className="text-sm break-all">
+                    <span className="text-muted-foreground">Domain verified:</span> {organization.issuerDomain}
                   </p>
                 ) : organization.issuerNameNotVerified ? (
                   <Badge variant="destructive" className="w-fit">
-                    <CircleAlert aria-hidden /> Name not verified
+                    Name not verified
                   </Badge>
                 ) : null}
                 {organization.description ? (
