@@ -42,7 +42,7 @@ export function dohAnswer(name: string, records: { name: string; type: string; d
  * The text of a TXT answer's `data`: its character-strings joined (a long value arrives split
  * into quoted pieces of at most 255 bytes), escapes undone; unquoted data as it is.
  */
-export function txtValue(data: string) {
+function txtValue(data: string) {
   const pieces = [...data.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) =>
     match[1]!.replace(/\\(\d{3}|.)/g, (_, escaped: string) =>
       escaped.length === 3 ? String.fromCharCode(Number(escaped)) : escaped,
@@ -71,7 +71,7 @@ export function resolverOver(resolverUrl: string, fetcher: typeof fetch = fetch)
 }
 
 /** The stand-in of development and tests: the records of /dev/dns.json. */
-export const standInResolver =
+const standInResolver =
   (db: Db): Resolve =>
   async (name) =>
     dohAnswer(name, await listDevDnsRecords(db, { name, type: "TXT" }));

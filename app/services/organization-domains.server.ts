@@ -31,7 +31,7 @@ import { notify } from "./notifications.server.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Failed daily checks in a row after which a verified domain lapses. */
-export const CHECKS_BEFORE_LAPSE = 3;
+const CHECKS_BEFORE_LAPSE = 3;
 
 export const recordNameOf = (domain: string) => `_career-passport.${domain}`;
 export const recordValueOf = (token: string) => `career-passport-verification=${token}`;
