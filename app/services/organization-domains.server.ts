@@ -2,6 +2,7 @@ import {
   deleteDomainClaim,
   domainVerifiedElsewhere,
   dueDomainClaims,
+  DUE_DOMAINS_PAGE,
   findDomainClaim,
   insertDomainClaim,
   listDomainClaims,
@@ -32,6 +33,8 @@ import { notify } from "./notifications.server.ts";
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Failed daily checks in a row after which a verified domain lapses. */
 const CHECKS_BEFORE_LAPSE = 3;
+/** Pages of due domains one daily run works through: 10,000 verified domains a day. */
+const MAX_DUE_PAGES_PER_RUN = 20;
 
 export const recordNameOf = (domain: string) => `_career-passport.${domain}`;
 export const recordValueOf = (token: string) => `career-passport-verification=${token}`;
@@ -187,26 +190,41 @@ export async function didConfigurationOf(
  * organisation's admins by notification and e-mail. One domain's failure never stops the rest.
  */
 export async function recheckDueDomains(context: ServiceContext, now: Date, resolve = resolverFor(context)) {
-  const due = await dueDomainClaims(context.db, now);
+  let checked = 0;
   let lapsed = 0;
-  for (const claim of due) {
-    const problem = await findRecord(resolve, claim);
-    const nextCheckAt = new Date(now.getTime() + DAY_MS);
-    if (!problem) {
-      await recordDomainCheck(context.db, claim.id, { passed: true, now, nextCheckAt });
-      continue;
+  // Each check moves its domain's next check a day on, so the next page holds the next ones due.
+  for (let page = 0; page < MAX_DUE_PAGES_PER_RUN; page++) {
+    const due = await dueDomainClaims(context.db, now, DUE_DOMAINS_PAGE);
+    for (const claim of due) {
+      if (await checkDomainAgain(context, resolve, claim, now)) lapsed += 1;
     }
-    const lapse = claim.failedChecks + 1 >= CHECKS_BEFORE_LAPSE;
-    await recordDomainCheck(context.db, claim.id, { passed: false, now, nextCheckAt, lapse });
-    if (lapse) {
-      lapsed += 1;
-      // The lapse is recorded; telling the admins is a side effect that must not stop the run.
-      await tellAdminsOfLapse(context, claim, problem).catch((error: unknown) =>
-        log("error", "domain lapse notice failed", { domain: claim.domain, error: String(error) }),
-      );
-    }
+    checked += due.length;
+    if (due.length < DUE_DOMAINS_PAGE) break;
   }
-  return { checked: due.length, lapsed };
+  return { checked, lapsed };
+}
+
+/** One verified domain's daily check; true when this failure lapsed it. */
+async function checkDomainAgain(
+  context: ServiceContext,
+  resolve: Resolve,
+  claim: DomainClaim & { organizationName: string },
+  now: Date,
+) {
+  const problem = await findRecord(resolve, claim);
+  const nextCheckAt = new Date(now.getTime() + DAY_MS);
+  if (!problem) {
+    await recordDomainCheck(context.db, claim.id, { passed: true, now, nextCheckAt });
+    return false;
+  }
+  const lapse = claim.failedChecks + 1 >= CHECKS_BEFORE_LAPSE;
+  await recordDomainCheck(context.db, claim.id, { passed: false, now, nextCheckAt, lapse });
+  // The lapse is recorded; telling the admins is a side effect that must not stop the run.
+  if (lapse)
+    await tellAdminsOfLapse(context, claim, problem).catch((error: unknown) =>
+      log("error", "domain lapse notice failed", { domain: claim.domain, error: String(error) }),
+    );
+  return lapse;
 }
 
 async function tellAdminsOfLapse(

@@ -5,8 +5,8 @@ import { organizationDomains, organizationRoles, organizations, profiles, users 
 
 /** Domains an organisation may claim at once: a few brands, not a zone file. */
 export const MAX_DOMAINS_PER_ORGANIZATION = 10;
-/** The most verified domains one cron run checks; the rest stay due for the next. */
-const DOMAIN_CHECKS_PER_RUN = 500;
+/** Due domains read at a time by the daily check. */
+export const DUE_DOMAINS_PAGE = 500;
 
 const claimColumns = {
   id: organizationDomains.id,
@@ -107,7 +107,7 @@ export async function recordDomainCheck(
 }
 
 /** The verified domains due for their daily check, oldest due first (a partial index range). */
-export function dueDomainClaims(db: Db, now: Date, limit = DOMAIN_CHECKS_PER_RUN) {
+export function dueDomainClaims(db: Db, now: Date, limit = DUE_DOMAINS_PAGE) {
   return db
     .select({ ...claimColumns, organizationName: organizations.name })
     .from(organizationDomains)

@@ -349,6 +349,32 @@ describe("the daily re-check", () => {
   });
 });
 
+describe("the daily re-check at scale", () => {
+  it("checks every due domain of 1,200 in one run, a page at a time, and none twice", async () => {
+    const { organizationId } = await adminOfNewOrganisation();
+    const due = Date.now() - 60_000;
+    const rows = Array.from({ length: 1200 }, (_, index) => index);
+    for (let start = 0; start < rows.length; start += 100) {
+      await env.DB.batch(
+        rows
+          .slice(start, start + 100)
+          .map((index) =>
+            env.DB.prepare(
+              "insert into organization_domains (id, organization_id, domain, token, status, verified_at, last_checked_at, next_check_at, created_at) values (?, ?, ?, 't', 'verified', 0, 0, ?, 0)",
+            ).bind(crypto.randomUUID(), organizationId, `scale-${index}.example`, due),
+          ),
+      );
+    }
+    await runCron(Date.now());
+    const counts = await env.DB.prepare(
+      "select count(*) as checked, sum(failed_checks) as failures from organization_domains where organization_id = ? and next_check_at > ?",
+    )
+      .bind(organizationId, Date.now())
+      .first<{ checked: number; failures: number }>();
+    expect(counts).toEqual({ checked: 1200, failures: 1200 });
+  });
+});
+
 describe("DNS over HTTPS", () => {
   it("reads TXT records from a resolver answering in the JSON form (the stand-in at /dev/dns.json)", async () => {
     const resolve = resolverOver(`${ORIGIN}/dev/dns.json`, (input, init) => SELF.fetch(input as string, init));
