@@ -230,6 +230,9 @@ export const organizationMembers = sqliteTable(
     // Team Members and Pending Requests pages: newest first, the id breaking ties (keyset paging).
     index("organization_members_org_status_requested_idx").on(t.organizationId, t.status, t.requestedAt, t.id),
     index("organization_members_stripe_subscription_idx").on(t.stripeSubscriptionId),
+    // What a person pays for, in one organisation or anywhere (billing follows the person,
+    // decision 059); it also serves the foreign key's set null when a payer's account goes.
+    index("organization_members_payer_idx").on(t.subscribedBy, t.organizationId),
     // 'Needs recognition': approved members by the moment they count from (last recognition, else
     // approval, else request), oldest first. The query orders by this very expression.
     index("organization_members_recognised_since_idx").on(t.organizationId, t.status, recognisedSince),

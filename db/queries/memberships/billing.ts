@@ -1,8 +1,8 @@
 // The billing columns of a membership: which Stripe subscription pays for it, the membership a
-// subscription pays for, and applying a Stripe event's subscription state.
-import { and, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+// subscription pays for, what a person pays for, and applying a Stripe event's subscription state.
+import { and, desc, eq, isNotNull, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
-import { organizationMembers, organizations, profiles } from "../../schema.ts";
+import { organizationMembers, organizationRoles, organizations, profiles } from "../../schema.ts";
 import type { MemberKey } from "./keys.ts";
 
 /** The Stripe subscription a membership pays through, if any. */
@@ -55,6 +55,91 @@ export async function findMembershipOf(db: Db, { userId, organizationId }: Membe
     .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
     .limit(1);
   return row ?? null;
+}
+
+/** A live subscription and who pays for it: what ending it needs. */
+export type PaidSubscription = {
+  membershipId: string;
+  subscriptionId: string;
+  organizationId: string;
+  payerId: string | null;
+};
+
+const paidSubscriptionColumns = {
+  membershipId: organizationMembers.id,
+  subscriptionId: sql<string>`${organizationMembers.stripeSubscriptionId}`,
+  organizationId: organizationMembers.organizationId,
+  payerId: organizationMembers.subscribedBy,
+};
+const live = and(
+  eq(organizationMembers.subscriptionStatus, "active"),
+  isNotNull(organizationMembers.stripeSubscriptionId),
+);
+
+/**
+ * The live subscriptions a person pays for, in one organisation or (without one) anywhere, at
+ * most `limit` of them, read through organization_members_payer_idx: a statement, so that the
+ * batch making someone stop paying can read them in the same round trip.
+ */
+export function subscriptionsPaidByQuery(
+  db: Db,
+  { payerId, organizationId, limit }: { payerId: string; organizationId?: string; limit: number },
+) {
+  return db
+    .select(paidSubscriptionColumns)
+    .from(organizationMembers)
+    .where(
+      and(
+        eq(organizationMembers.subscribedBy, payerId),
+        organizationId ? eq(organizationMembers.organizationId, organizationId) : undefined,
+        live,
+      ),
+    )
+    .limit(limit);
+}
+
+/**
+ * Live subscriptions whose payer no longer administers the organisation (left, removed,
+ * archived, or the cancel that should have followed failed): what the daily sweep ends. Only rows
+ * with a payer are read (a range of organization_members_payer_idx).
+ */
+export function findSubscriptionsOfFormerAdmins(db: Db, { limit }: { limit: number }): Promise<PaidSubscription[]> {
+  return db
+    .select(paidSubscriptionColumns)
+    .from(organizationMembers)
+    .where(
+      and(
+        isNotNull(organizationMembers.subscribedBy),
+        live,
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(organizationRoles)
+            .where(
+              and(
+                eq(organizationRoles.userId, organizationMembers.subscribedBy),
+                eq(organizationRoles.organizationId, organizationMembers.organizationId),
+                eq(organizationRoles.role, "admin"),
+              ),
+            ),
+        ),
+      ),
+    )
+    .limit(limit);
+}
+
+/**
+ * The Stripe customer a person pays through: the one their latest checkout created (each admin
+ * bills to their own customer, never to the one another admin's checkout left on a membership).
+ */
+export async function findCustomerOfPayer(db: Db, { payerId }: { payerId: string }) {
+  const [row] = await db
+    .select({ customerId: organizationMembers.stripeCustomerId })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.subscribedBy, payerId), isNotNull(organizationMembers.stripeCustomerId)))
+    .orderBy(desc(organizationMembers.subscriptionEventAt))
+    .limit(1);
+  return row?.customerId ?? null;
 }
 
 /** A subscription state as one Stripe event carries it (absent ids keep the stored ones). */

@@ -1,0 +1,1 @@
+CREATE INDEX `organization_members_payer_idx` ON `organization_members` (`subscribed_by`,`organization_id`);
