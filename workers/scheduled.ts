@@ -1,5 +1,6 @@
 import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/services/account-purge.server.ts";
 import { recheckDueDomains } from "#app/services/organization-domains.server.ts";
+import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
@@ -15,6 +16,13 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
       log("error", `${job} failed`, { cron: controller.cron, error: String(error) });
     }
   };
+  // First: a subscription whose payer no longer runs its organisation ends (decision 059).
+  await run("billing sweep", async () => {
+    log("info", "ended subscriptions of former admins", {
+      cron: controller.cron,
+      ...(await endSubscriptionsOfFormerAdmins(context)),
+    });
+  });
   await run("purge", async () => {
     const { purged, failed } = await purgeExpiredAccounts({ db, media: env.MEDIA, env: appEnv }, now);
     log(failed.length ? "error" : "info", "purged archived accounts", {

@@ -16,6 +16,7 @@ import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts"
 import { findSoleAdminOrganizations } from "#db/queries/memberships/authorization.ts";
 import { findMembershipIdsOf } from "#db/queries/memberships/person-memberships.ts";
 import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
+import { endEverySubscriptionPaidBy, endSubscriptionsPaidBy, type BillingWork } from "./payer-subscriptions.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
 import { invalidatePassports, type PassportCacheEnv } from "#app/utils/passport-cache.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media.server.ts";
@@ -41,6 +42,9 @@ export async function archiveUser(context: ServiceContext, userId: string, keepS
     await cancelStripeSubscriptionOf(context, membershipId);
   }
   await archiveAccount(context.db, userId, keepSessionId);
+  // Archived, the person runs no organisation: what they pay for anywhere ends, and a Stripe
+  // failure is left to the daily sweep rather than undo the archive (decision 059).
+  await endSubscriptionsPaidBy(context, { payerId: userId }, "archived");
   await invalidatePassports(context.env, userId);
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, userId));
 }
@@ -51,14 +55,17 @@ export async function reactivateUser(context: ServiceContext, userId: string) {
   await invalidatePassports(context.env, userId);
 }
 
-/** Where one account's data lives, and the environment its passport's cache purge needs. */
-export type AccountStores = { db: Db; media: R2Bucket; env: PassportCacheEnv };
+/** Where one account's data lives, and the environment its passport's cache purge and Stripe need. */
+export type AccountStores = { db: Db; media: R2Bucket; env: PassportCacheEnv & BillingWork["env"] };
 
 /**
  * Deletes every R2 object and every row of one user. Objects go first: if that fails, the rows
  * remain and the next run tries again, so nothing is left orphaned in R2.
  */
 export async function purgeUser({ db, media, env }: AccountStores, userId: string) {
+  // Deleting the user forgets who pays (subscribed_by is set null): every subscription the person
+  // still pays for ends first, or the purge fails and the next run tries again (decision 059).
+  await endEverySubscriptionPaidBy({ db, env }, userId);
   const achievementMedia = await findAchievementMediaOf(db, userId);
   await deleteMedia(
     media,

@@ -17,6 +17,9 @@ import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.t
 import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { announce } from "./notifications.server.ts";
 import { cancelStripeSubscription } from "#app/utils/stripe.server.ts";
+import { errorSummary } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { endPaidSubscriptions, paidSubscriptionsRead, type EndedSubscriptions } from "./payer-subscriptions.server.ts";
 
 const LAST_ADMIN = new Refusal({
   title: "Error",
@@ -139,15 +142,19 @@ export async function rejectOrRemove(
           message: `You are no longer a member of ${name}.`,
           type: "warning",
         };
-  await changeMembership(
-    context,
-    // Announced only by the request that finds the membership still there.
+  // The membership goes, with the notice (announced only by the request that finds the membership
+  // still there) and, read in the same batch, the subscriptions the person paid for here: a
+  // removed admin no longer pays for anyone in the organisation (decision 059).
+  const [inserted, paidRows] = await context.db.batch([
     notificationInsert(context.db, notice, membershipExists({ membershipId: membership.id })),
-    deleteMembershipStatements(context.db, membership, { byAdmin: true }),
-  );
-  return kind === "reject"
-    ? ({ title: "Request rejected", description: "The membership request has been declined." } satisfies Toast)
-    : ({ title: "Member removed" } satisfies Toast);
+    paidSubscriptionsRead(context, { payerId: membership.userId, organizationId: membership.organizationId }),
+    ...deleteMembershipStatements(context.db, membership, { byAdmin: true }),
+  ]);
+  announce(context, inserted);
+  if (kind === "reject")
+    return { title: "Request rejected", description: "The membership request has been declined." } satisfies Toast;
+  const paid = await endPaidSubscriptions(context, paidRows, "removed");
+  return { title: "Member removed", ...paidNote(paid, `${membership.memberName} paid for`) } satisfies Toast;
 }
 
 /** Leaving deletes only the caller's own membership. */
@@ -156,9 +163,28 @@ export async function leave(context: ServiceContext, userId: string, organizatio
   if (!membership) throw new NotFound("Membership not found");
   if (membership.isLastAdmin) throw LAST_ADMIN;
   await stopSubscription(context, membership);
-  const [first, ...rest] = deleteMembershipStatements(context.db, membership);
-  await context.db.batch([first, ...rest]);
-  return { title: "Left organisation" } satisfies Toast;
+  // Nor does anyone who left pay for its members any longer (decision 059): read in the same
+  // batch, ended once the leaving is written.
+  const [paidRows] = await context.db.batch([
+    paidSubscriptionsRead(context, { payerId: userId, organizationId }),
+    ...deleteMembershipStatements(context.db, membership),
+  ]);
+  const paid = await endPaidSubscriptions(context, paidRows, "left");
+  return { title: "Left organisation", ...paidNote(paid, "you paid for") } satisfies Toast;
+}
+
+/** What a toast adds when the subscriptions someone paid for end with their membership. */
+function paidNote({ ended, failed, more }: EndedSubscriptions, paidBy: string): { description?: string } {
+  if (ended + failed === 0 && !more) return {};
+  if (failed === 0 && !more)
+    return {
+      description:
+        ended === 1
+          ? `The subscription ${paidBy} here has been cancelled.`
+          : `The ${ended} subscriptions ${paidBy} here have been cancelled.`,
+    };
+  // What Stripe did not cancel now (or more than one request ends) is left to the daily sweep.
+  return { description: `The subscriptions ${paidBy} here will be cancelled within a day.` };
 }
 
 /** A membership change and the notice that announces it, as one batch; the notice is then pushed. */
@@ -171,6 +197,10 @@ async function changeMembership(
   announce(context, inserted);
 }
 
+/**
+ * The membership's own subscription stops before its row goes: the row is its only record, so
+ * a Stripe failure refuses the whole change rather than leave a subscription nobody can find.
+ */
 async function stopSubscription(
   context: ServiceContext,
   membership: { id: string; subscriptionId: string | null; subscriptionStatus: string },
@@ -178,14 +208,11 @@ async function stopSubscription(
   try {
     await cancelStripeSubscription(context, membership);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "stripe cancel failed",
-        membershipId: membership.id,
-        error: String(error),
-      }),
-    );
+    log("error", "stripe cancel failed", {
+      requestId: context.requestId,
+      membershipId: membership.id,
+      error: errorSummary(error),
+    });
     throw new Refusal({
       title: "Error",
       description: "The member's subscription could not be cancelled, so nothing was changed. Please try again.",

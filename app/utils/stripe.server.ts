@@ -3,12 +3,15 @@ import Stripe from "stripe";
 import { findMembershipSubscription } from "#db/queries/memberships/billing.ts";
 import type { AppEnv } from "./env.server.ts";
 
+/** The settings the Stripe client is made from (the app's env, or the cron's). */
+export type StripeSettings = Pick<AppEnv, "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">;
+
 /**
  * The Stripe client, or null when no key is set (local development, tests: the simulated
  * checkout stands in). Workers have no Node http module, so the SDK uses fetch; tests aim it at
  * a local fake through STRIPE_API_BASE, so no test reaches the internet.
  */
-export function stripeClient(env: AppEnv) {
+export function stripeClient(env: StripeSettings) {
   if (!env.STRIPE_SECRET_KEY) return null;
   const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
   return new Stripe(env.STRIPE_SECRET_KEY, {
@@ -48,11 +51,14 @@ export async function cancelStripeSubscriptionOf(context: Pick<AppLoadContext, "
 
 /** The same for a membership already read (with its subscription), at no further round trip. */
 export async function cancelStripeSubscription(
-  context: Pick<AppLoadContext, "env">,
+  context: { env: StripeSettings },
   membership: { subscriptionId: string | null; subscriptionStatus: string },
 ) {
   const stripe = stripeClient(context.env);
   if (stripe && membership.subscriptionId && membership.subscriptionStatus === "active") {
-    await stripe.subscriptions.cancel(membership.subscriptionId);
+    await stripe.subscriptions.cancel(membership.subscriptionId).catch((error: unknown) => {
+      // Already gone at Stripe (its webhook not yet here, or lost): the subscription has ended.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing")) throw error;
+    });
   }
 }
