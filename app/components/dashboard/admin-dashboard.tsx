@@ -27,6 +27,8 @@ type Member = {
   approvedAt: Date | null;
   subscriptionStatus: "active" | "inactive";
   isAdmin: boolean;
+  /** Whether the viewer pays for the member's subscription (only they may manage its billing). */
+  paidByViewer: boolean;
 };
 
 type MemberPage = {

@@ -55,12 +55,13 @@ function useRefreshAfterOpening(status: string) {
 /**
  * The Team Members subscription control. Subscribe and Manage are plain forms posted into a new
  * tab (target=_blank): the tab opens from the click itself, so no popup blocker interferes, and
- * the same form works without JavaScript. Cancel stays in this tab, behind a confirmation.
+ * the same form works without JavaScript. Cancel stays in this tab, behind a confirmation. Manage
+ * is offered only to the admin who pays (decision 059).
  */
 export function SubscriptionControl({
   member,
 }: {
-  member: { id: string; fullName: string; subscriptionStatus: "active" | "inactive" };
+  member: { id: string; fullName: string; subscriptionStatus: "active" | "inactive"; paidByViewer: boolean };
 }) {
   const refresh = useRefreshAfterOpening(member.subscriptionStatus);
   const opening = (intent: string, label: string, toast: string | null, srLabel: string) => (
@@ -83,7 +84,10 @@ export function SubscriptionControl({
   }
   return (
     <>
-      {opening("manage-subscription", "Manage", null, `subscription of ${member.fullName}`)}
+      {/* The portal is the payer's own Stripe customer: another admin may cancel, not manage. */}
+      {member.paidByViewer
+        ? opening("manage-subscription", "Manage", null, `subscription of ${member.fullName}`)
+        : null}
       <ConfirmAction
         id={`cancel-subscription-${member.id}`}
         intent="cancel-subscription"

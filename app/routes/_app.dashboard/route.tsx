@@ -61,12 +61,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     };
     const emptyPage = (term: string | null) => ({ items: [], next: null, previous: null, matching: 0, term });
     const [[admin, analytics], toast] = await loadParts(context, [
-      pagePart("Error loading members", adminDashboardPart(context.db, { organizationId: active.id, lists }), {
-        organization: undefined,
-        pending: emptyPage(lists.pending.term),
-        members: emptyPage(lists.members.term),
-        stats: { totalMembers: 0, pending: 0, achievements: 0 },
-      }),
+      pagePart(
+        "Error loading members",
+        adminDashboardPart(context.db, { organizationId: active.id, viewerId: viewer.id, lists }),
+        {
+          organization: undefined,
+          pending: emptyPage(lists.pending.term),
+          members: emptyPage(lists.members.term),
+          stats: { totalMembers: 0, pending: 0, achievements: 0 },
+        },
+      ),
       pagePart("Error loading dashboard", recognitionAnalyticsPart(context.db, active.id, range), null),
     ]);
     return {

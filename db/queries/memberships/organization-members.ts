@@ -116,8 +116,13 @@ export function adminDashboardPart(
   db: Db,
   {
     organizationId,
+    viewerId,
     lists,
-  }: { organizationId: string; lists: { members: MemberListRequest; pending: MemberListRequest } },
+  }: {
+    organizationId: string;
+    viewerId: string;
+    lists: { members: MemberListRequest; pending: MemberListRequest };
+  },
 ) {
   const memberColumns = {
     id: organizationMembers.id,
@@ -128,6 +133,8 @@ export function adminDashboardPart(
     subscriptionStatus: organizationMembers.subscriptionStatus,
     fullName: profiles.fullName,
     isAdmin: sql<number>`exists (select 1 from ${organizationRoles} where ${organizationRoles.userId} = ${organizationMembers.userId} and ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`,
+    // Only the admin who pays for a subscription may open its billing portal (decision 059).
+    paidByViewer: sql<number>`coalesce(${organizationMembers.subscribedBy} = ${viewerId}, 0)`,
   };
   const inList = (status: "pending" | "approved") =>
     and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.status, status));
@@ -190,8 +197,8 @@ export function adminDashboardPart(
     ] as const,
     ([[organization], pending, approved, [approvedMatches], [pendingMatches]]) => {
       const cursorOf = (row: { requestedAt: Date; id: string }) => ({ key: row.requestedAt.getTime(), id: row.id });
-      const withAdminFlag = <T extends { isAdmin: number }>(rows: T[]) =>
-        rows.map((row) => ({ ...row, isAdmin: Boolean(row.isAdmin) }));
+      const withAdminFlag = <T extends { isAdmin: number; paidByViewer: number }>(rows: T[]) =>
+        rows.map((row) => ({ ...row, isAdmin: Boolean(row.isAdmin), paidByViewer: Boolean(row.paidByViewer) }));
       const approvedCount = organization?.approvedMembers ?? 0;
       const pendingCount = organization?.pendingMembers ?? 0;
       return {
