@@ -3,6 +3,7 @@ import type Stripe from "stripe";
 import { refuseUnlessOrganizationAdmin, requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { loadMembershipTarget } from "#db/queries/memberships/authorization.ts";
 import {
+  findCustomerOfPayer,
   findMembershipBySubscription,
   findMembershipOf,
   type SubscribedMembership,
@@ -80,6 +81,9 @@ export async function createPersonalSubscription(
     return { url: `${origin}${SIMULATED_CHECKOUT_PATH}?${new URLSearchParams(input)}` };
   }
   const metadata: SubscriptionMetadata = { ...input, adminUserId: adminId };
+  // Each admin bills to their own customer (decision 059): the one their earlier checkouts made,
+  // never the one another admin's checkout left on this membership. Without one, Checkout makes it.
+  const customer = await findCustomerOfPayer(context.db, { payerId: adminId });
   const session = await stripe.checkout.sessions.create({
     mode: "subscription",
     line_items: [
@@ -96,7 +100,7 @@ export async function createPersonalSubscription(
         },
       },
     ],
-    ...(membership.stripeCustomerId ? { customer: membership.stripeCustomerId } : {}),
+    ...(customer ? { customer } : {}),
     client_reference_id: membership.id,
     metadata,
     // Copied onto the subscription, so its own events find the member even before checkout's.
@@ -121,7 +125,25 @@ async function requireActiveSubscription(context: ServiceContext, adminId: strin
   return membership;
 }
 
-/** Manage: Stripe's customer portal for the member's subscription (or the simulated one). */
+/**
+ * The portal shows the payer's Stripe customer: their payment methods, invoices and every
+ * subscription they pay for. Only the admin who pays may open it; another admin of the same
+ * organisation is refused (they may still cancel the member's subscription on the dashboard).
+ */
+function requirePayer(
+  context: ServiceContext,
+  adminId: string,
+  membership: { id: string; organizationId: string; subscribedBy: string | null },
+) {
+  if (membership.subscribedBy !== adminId)
+    throw forbidden(context, "not the payer of the subscription", {
+      userId: adminId,
+      organizationId: membership.organizationId,
+      membershipId: membership.id,
+    });
+}
+
+/** Manage: Stripe's customer portal for the member's subscription (or the simulated one), for its payer. */
 export async function openCustomerPortal(
   context: ServiceContext,
   adminId: string,
@@ -129,6 +151,7 @@ export async function openCustomerPortal(
   origin: string,
 ) {
   const membership = await requireActiveSubscription(context, adminId, membershipId);
+  requirePayer(context, adminId, membership);
   const stripe = stripeClient(context.env);
   if (!stripe) {
     if (context.env.ENVIRONMENT === "production") throw notConfigured();
@@ -360,10 +383,11 @@ export async function subscribeMember(context: ServiceContext, adminId: string, 
   );
 }
 
-/** The membership and its subscription, for an admin of its organisation (the simulated portal shows it). */
+/** The membership and its subscription, for the admin who pays for it (the simulated portal shows it). */
 export async function subscriptionOf(context: ServiceContext, adminId: string, membershipId: string) {
   const { organizationId, userId } = await requireMembershipForAdmin(context, adminId, membershipId);
   const membership = await findMembershipOf(context.db, { userId, organizationId });
   if (!membership) throw new NotFound("Membership not found");
+  requirePayer(context, adminId, membership);
   return membership;
 }

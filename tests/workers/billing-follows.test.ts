@@ -3,11 +3,13 @@ import { describe, expect, inject, it, vi } from "vitest";
 import { archiveUser, purgeUser } from "#app/services/account-purge.server.ts";
 import { leave, rejectOrRemove } from "#app/services/memberships.server.ts";
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
+import { createPersonalSubscription, openCustomerPortal } from "#app/services/subscriptions.server.ts";
+import { Forbidden } from "#app/utils/domain-errors.server.ts";
 import { createDb } from "#db/client.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import { expectConsoleError } from "./console-errors.ts";
 import { addMember, createOrganisation, uniqueName } from "./factories.ts";
-import { countRows, joinByInviteLink, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import { countRows, get, joinByInviteLink, ORIGIN, postForm, toastFrom } from "./helpers.ts";
 
 // Billing follows the person (decision 059): each admin pays through their own Stripe customer,
 // and whoever stops running an organisation (leaving, removal, archive, purge) stops paying for
@@ -85,7 +87,7 @@ async function secondAdminWhoPays() {
     // The founder's own payment, which Bea's leaving must not touch.
     finn: await paysFor(founder.id, finn.membershipId),
   };
-  return { founder, bea, organizationId, other, mia, max, finn, olga, paid };
+  return { founder, bea, beaCustomer: customer, organizationId, other, mia, max, finn, olga, paid };
 }
 
 describe("billing follows the person", () => {
@@ -230,5 +232,72 @@ describe("billing follows the person", () => {
     });
     expect(await subscriptionOf(world.mia.membershipId)).toBe("inactive");
     expect(await subscriptionOf(world.olga.membershipId)).toBe("active");
+  });
+});
+
+describe("each admin bills to their own customer", () => {
+  it("a second admin cannot open the billing portal of a customer another admin's checkout created", async () => {
+    const world = await secondAdminWhoPays();
+    const founderCustomer = `cus_${crypto.randomUUID()}`;
+    await paysFor(world.founder.id, world.finn.membershipId, { customerId: founderCustomer });
+
+    // Through the dashboard (the simulated portal): refused, and its page as well.
+    const refused = await postForm(
+      "/dashboard",
+      { intent: "manage-subscription", membershipId: world.finn.membershipId },
+      { cookie: world.bea.cookie },
+    );
+    expect(refused.status).toBe(403);
+    expect(
+      (await get(`/billing/simulated-portal?membershipId=${world.finn.membershipId}`, world.bea.cookie)).status,
+    ).toBe(403);
+    // With Stripe: refused before any portal session is created for the founder's customer.
+    await expect(
+      openCustomerPortal(stripeContext(), world.bea.id, world.finn.membershipId, ORIGIN),
+    ).rejects.toBeInstanceOf(Forbidden);
+    const portals = async () =>
+      (await stripeRequests()).filter(
+        (request) =>
+          request.path === "/v1/billing_portal/sessions" &&
+          new URLSearchParams(request.body).get("customer") === founderCustomer,
+      ).length;
+    expect(await portals()).toBe(0);
+
+    // The founder, who pays, opens it.
+    const { url } = await openCustomerPortal(stripeContext(), world.founder.id, world.finn.membershipId, ORIGIN);
+    expect(url).toMatch(/^https:\/\/billing\.stripe\.test\//);
+    expect(await portals()).toBe(1);
+    // The dashboard offers Manage only to the payer: the founder's for Finn, not Bea's for Mia.
+    const founderPage = await (await get("/dashboard", world.founder.cookie)).text();
+    const manages = (membershipId: string) =>
+      new RegExp(`name="membershipId" value="${membershipId}"/><button[^>]*value="manage-subscription"`).test(
+        founderPage,
+      );
+    expect(manages(world.finn.membershipId)).toBe(true);
+    expect(manages(world.mia.membershipId)).toBe(false);
+  });
+
+  it("a checkout bills the admin's own customer, never the one another admin's checkout left on the membership", async () => {
+    const world = await secondAdminWhoPays();
+    // Finn's earlier subscription was the founder's, and has ended; the membership keeps its customer.
+    const founderCustomer = `cus_${crypto.randomUUID()}`;
+    await paysFor(world.founder.id, world.finn.membershipId, { customerId: founderCustomer });
+    await env.DB.prepare("update organization_members set subscription_status = 'inactive' where id = ?")
+      .bind(world.finn.membershipId)
+      .run();
+
+    await createPersonalSubscription(
+      stripeContext(),
+      world.bea.id,
+      { organizationId: world.organizationId, memberUserId: world.finn.id },
+      ORIGIN,
+    );
+    const checkout = (await stripeRequests())
+      .filter((request) => request.path === "/v1/checkout/sessions")
+      .map((request) => new URLSearchParams(request.body))
+      .filter((form) => form.get("metadata[memberUserId]") === world.finn.id)
+      .at(-1)!;
+    expect(checkout.get("metadata[adminUserId]")).toBe(world.bea.id);
+    expect(checkout.get("customer")).toBe(world.beaCustomer);
   });
 });

@@ -15,6 +15,13 @@ export default async function setup(project: TestProject) {
   // the SDK retries once); `sub_gone_…` no longer exist at Stripe (404 resource_missing).
   const attempts = new Map<string, number>();
   const fake = await startFakeApi(({ method, path, count }) => {
+    if (method === "POST" && path === "/v1/billing_portal/sessions") {
+      const id = `bps_test_${count}`;
+      return {
+        status: 200,
+        body: { id, object: "billing_portal.session", url: `https://billing.stripe.test/p/session/${id}` },
+      };
+    }
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_test_${count}`;
       return {

@@ -49,11 +49,12 @@ export async function seedWorld() {
   expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
 
   const recipientMembership = recipient.membershipId;
-  // The recipient's membership has an active (simulated) subscription, to manage and cancel.
+  // The recipient's membership has an active (simulated) subscription, paid by the admin of A, to
+  // manage and cancel.
   await env.DB.prepare(
-    "update organization_members set subscription_status = 'active', stripe_customer_id = 'cus_local_matrix', stripe_subscription_id = 'sub_local_matrix' where id = ?",
+    "update organization_members set subscription_status = 'active', stripe_customer_id = 'cus_local_matrix', stripe_subscription_id = 'sub_local_matrix', subscribed_by = ? where id = ?",
   )
-    .bind(recipientMembership)
+    .bind(admin.id, recipientMembership)
     .run();
 
   // An account waiting for confirmation, with its token.
