@@ -8,7 +8,8 @@ const BROWSERS: [RegExp, string][] = [
   [/\bOPR\/|\bOpera\b/, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bChrome\/|\bCriOS\//, "Chrome"],
+  // "HeadlessChrome/" too.
+  [/Chrome\/|\bCriOS\//, "Chrome"],
   [/\bSafari\//, "Safari"],
 ];
 
