@@ -24,10 +24,9 @@ const ONE_DAY_IN_SECONDS = 60 * 60 * 24;
  * at the latest 30 days after it started, however much it is used: a trigger on the sessions
  * table caps its expiry at that (migrations/0011_sessions.sql, docs/decisions/058).
  */
-export const SESSION_IDLE_SECONDS = 7 * ONE_DAY_IN_SECONDS;
-export const SESSION_MAX_AGE_SECONDS = 30 * ONE_DAY_IN_SECONDS;
+const SESSION_IDLE_SECONDS = 7 * ONE_DAY_IN_SECONDS;
 /** How often a session in use is refreshed: its expiry moves on, and its "last seen" with it. */
-export const SESSION_REFRESH_SECONDS = 60 * 60;
+const SESSION_REFRESH_SECONDS = 60 * 60;
 /** A forgot-password link works once, for an hour. */
 export const PASSWORD_RESET_SECONDS = 60 * 60;
 export const PASSWORD_MIN_LENGTH = 6;
