@@ -63,10 +63,14 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** Where the session's latest sign-in or refresh came from, as the edge saw it ("Amsterdam, Netherlands"). */
+    place: text("place"),
     createdAt: createdAt(),
+    /** Last seen: set when the session starts and each time it is refreshed (at most hourly). */
     updatedAt: updatedAt(),
   },
-  (t) => [index("sessions_user_id_idx").on(t.userId)],
+  // A person's sessions, most recently seen first (Settings pages through them).
+  (t) => [index("sessions_user_seen_idx").on(t.userId, t.updatedAt, t.id)],
 );
 
 export const accounts = sqliteTable(

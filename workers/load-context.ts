@@ -3,6 +3,7 @@ import { createDb, type Db } from "#db/client.ts";
 import { createAuth, type Auth, type SessionData, type SessionUser } from "#app/utils/auth.server.ts";
 import { readEnv, type AppEnv } from "#app/utils/env.server.ts";
 import { hasSessionCookie } from "#app/utils/session.server.ts";
+import { placeOf } from "#app/utils/session-devices.server.ts";
 import { authSettingsOf, readSignedIn, type SignedIn } from "#app/utils/viewer-session.server.ts";
 import { isSafeMethod } from "./middleware/security.ts";
 
@@ -88,7 +89,13 @@ export function getLoadContext({
   // The auth library builds its whole API when created: only requests that use it pay for that
   // (a visitor's public passport or landing page never does).
   let auth: Auth | undefined;
-  const getAuth = () => (auth ??= createAuth({ db: d1.db(), env, origin: new URL(request.url).origin }));
+  const getAuth = () =>
+    (auth ??= createAuth({
+      db: d1.db(),
+      env,
+      origin: new URL(request.url).origin,
+      place: placeOf(context.cloudflare.cf),
+    }));
   let signedIn: Promise<SignedIn | null> | undefined;
   const getSignedIn = ({ withBell = false } = {}) =>
     (signedIn ??= authSettingsOf(env, new URL(request.url).origin, getAuth).then((settings) =>

@@ -1,9 +1,19 @@
 import { DurableObject } from "cloudflare:workers";
+import type { SocketScope } from "#app/utils/hub-message.ts";
+import { createDb } from "#db/client.ts";
+import { liveSessionsAmong } from "#db/queries/sessions.ts";
+
+/** What each socket remembers through hibernation: whose it is, and the session that opened it. */
+type Attachment = { userId: string; sessionId?: string };
+
+const sessionOf = (socket: WebSocket) => (socket.deserializeAttachment() as Attachment | null)?.sessionId;
 
 /**
  * One instance per user (idFromName(userId)): holds that user's open tabs as hibernatable
- * WebSockets and pushes each new notification to all of them. D1 stays the source of truth;
- * this object keeps no state of its own and no timers, so idle sockets cost nothing.
+ * WebSockets and pushes each new notification to all of them. D1 stays the source of truth.
+ * Each socket belongs to the session that opened it: ending a session closes its sockets, and
+ * one alarm, set for the earliest expiry among them, closes those whose session has since ended
+ * some other way (unused for 7 days, 30 days old, deleted). Idle sockets cost nothing between.
  */
 export class NotificationHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -14,12 +24,15 @@ export class NotificationHub extends DurableObject<Env> {
 
   async fetch(request: Request): Promise<Response> {
     const userId = request.headers.get("X-User-Id");
-    if (request.headers.get("Upgrade") !== "websocket" || !userId) {
+    const sessionId = request.headers.get("X-Session-Id");
+    const expiresAt = Number(request.headers.get("X-Session-Expires-At"));
+    if (request.headers.get("Upgrade") !== "websocket" || !userId || !sessionId || !Number.isFinite(expiresAt)) {
       return new Response("Expected a WebSocket upgrade", { status: 426 });
     }
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ userId });
+    this.ctx.acceptWebSocket(server, [sessionId]);
+    server.serializeAttachment({ userId, sessionId } satisfies Attachment);
+    await this.checkBy(expiresAt);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -39,20 +52,34 @@ export class NotificationHub extends DurableObject<Env> {
   }
 
   /**
-   * Closes every open tab's socket: the account signed out, changed its password, or is gone.
-   * A tab that is still signed in reconnects (and is checked again); one that is not, cannot.
+   * Closes the sockets of the sessions that ended: all of them (the account's password was reset,
+   * it was archived or purged), some (signed out there), or all but one (signed out everywhere
+   * else). A tab still signed in reconnects (and is checked again); one that is not, cannot.
    */
-  async closeAll(reason: string): Promise<number> {
-    const sockets = this.ctx.getWebSockets();
-    for (const socket of sockets) {
-      try {
-        // 4001: an application code the client reads as "session ended".
-        socket.close(4001, reason);
-      } catch {
-        // Already closing.
-      }
-    }
+  async closeSockets(scope: SocketScope, reason = "session ended"): Promise<number> {
+    const sockets =
+      "sessions" in scope
+        ? scope.sessions.flatMap((sessionId) => this.ctx.getWebSockets(sessionId))
+        : "except" in scope
+          ? this.ctx.getWebSockets().filter((socket) => sessionOf(socket) !== scope.except)
+          : this.ctx.getWebSockets();
+    for (const socket of sockets) closeEnded(socket, reason);
     return sockets.length;
+  }
+
+  /** The sessions' check: closes the sockets of sessions no longer live, and waits for the next expiry. */
+  async alarm(): Promise<void> {
+    const sockets = this.ctx.getWebSockets();
+    const sessionIds = [...new Set(sockets.map(sessionOf).filter((id): id is string => Boolean(id)))];
+    if (sockets.length === 0) return;
+    const live = await liveSessionsAmong(createDb(this.env.DB), sessionIds);
+    const liveIds = new Set(live.map((session) => session.id));
+    for (const socket of sockets) {
+      const sessionId = sessionOf(socket);
+      if (!sessionId || !liveIds.has(sessionId)) closeEnded(socket, "session expired");
+    }
+    const next = Math.min(...live.map((session) => session.expiresAt.getTime()));
+    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
   }
 
   async webSocketMessage(): Promise<void> {
@@ -65,5 +92,20 @@ export class NotificationHub extends DurableObject<Env> {
     } catch {
       // Already closed from the other side.
     }
+  }
+
+  /** Makes sure the sessions are checked by `at` (a session's expiry; it may move on meanwhile). */
+  private async checkBy(at: number) {
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(at);
+  }
+}
+
+function closeEnded(socket: WebSocket, reason: string) {
+  try {
+    // 4001: an application code the client reads as "session ended".
+    socket.close(4001, reason);
+  } catch {
+    // Already closing.
   }
 }

@@ -1,17 +1,31 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  type ActionFunctionArgs,
+  type AppLoadContext,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useSubmit } from "@remix-run/react";
 import CheckCircle2 from "lucide-react/icons/circle-check";
 import Loader2 from "lucide-react/icons/loader-circle";
 import XCircle from "lucide-react/icons/circle-x";
 import { useEffect, useRef } from "react";
+import { verifyJWT } from "better-auth/crypto";
 import { AuthCard } from "#app/components/auth-card.tsx";
+import { FieldError } from "#app/components/form-messages.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
 import { showToast } from "#app/utils/toast.ts";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
 import { clearSignUpCookieHeader, readSignUpCookie, safeRedirectPath } from "#app/utils/cookies.server.ts";
-import { confirmAccount, discardSession } from "#app/services/sign-up.server.ts";
+import { confirmAccount, discardSession, isAccountPassword } from "#app/services/sign-up.server.ts";
+import { limitAttempts } from "./auth/form.server.ts";
 import { findAccountByEmail } from "#db/queries/accounts.ts";
 
 const ERROR_MESSAGE = "There was an error verifying your email. The link may be invalid or expired.";
@@ -19,17 +33,22 @@ const ERROR_MESSAGE = "There was an error verifying your email. The link may be 
 export const meta: MetaFunction = () => [{ title: `Confirm your email · ${PRODUCT_NAME}` }];
 
 // The link only shows the page; confirming is a POST, so mail scanners that open links
-// cannot confirm an address (or start a session) on the user's behalf.
-export function loader({ request }: LoaderFunctionArgs) {
+// cannot confirm an address (or start a session) on the user's behalf. A browser other than the
+// one that signed up is asked for the account's password first (decision 058): nobody confirms
+// an account whose password they do not know.
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  // Where the person was going when they signed up (an invite link), else the dashboard.
+  const token = url.searchParams.get("token");
+  const checked = token ? await checkLink(context, request, token) : null;
   return {
-    token: url.searchParams.get("token"),
+    token,
+    // Where the person was going when they signed up (an invite link), else the dashboard.
     destination: safeRedirectPath(url.searchParams.get("redirectTo"), "/dashboard"),
+    askPassword: checked?.ok === true && checked.needsPassword,
   };
 }
 
-/** The user a verification token names; its signature was checked by the auth library. */
+/** The address and user a confirmation token names, when it is well formed (its signature unchecked). */
 function tokenSubject(token: string) {
   try {
     const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
@@ -39,29 +58,68 @@ function tokenSubject(token: string) {
   }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const token = (await request.formData()).get("token");
-  const subject = typeof token === "string" ? tokenSubject(token) : null;
-  if (typeof token !== "string" || !subject) {
-    securityEvent("auth.failed", {
-      reason: "malformed confirmation token",
-      route: pathOf(request),
-      requestId: context.requestId,
-    });
-    return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
+/**
+ * What a confirmation link is worth here: refused (malformed; forged or expired, as the auth
+ * library's own check finds; or of an account a newer sign-up replaced), or the account it
+ * confirms and whether this browser must first give its password (it did not sign up, and the
+ * address is not confirmed yet).
+ */
+async function checkLink(context: AppLoadContext, request: Request, token: string) {
+  const subject = tokenSubject(token);
+  if (!subject) return { ok: false as const, reason: "malformed confirmation token", userId: null };
+  if (!(await verifyJWT(token, context.env.SESSION_SECRET))) {
+    return { ok: false as const, reason: "invalid or expired confirmation token", userId: subject.userId };
   }
-
   // A link of an account that a newer sign-up replaced names a user id that no longer exists
   // (the address now belongs to the newer sign-up, whose own link must be used).
   const user = await findAccountByEmail(context.db, subject.email);
   if (!user || (subject.userId !== null && subject.userId !== user.id)) {
+    return { ok: false as const, reason: "confirmation token of a replaced account", userId: subject.userId };
+  }
+  const signedUpHere = (await readSignUpCookie(context.env, request)) === user.id;
+  return { ok: true as const, user, signedUpHere, needsPassword: !signedUpHere && !user.emailVerified };
+}
+
+const failed = (status = 400) => data({ ok: false as const, organisationCreated: false, signedIn: false }, { status });
+
+/** Asks this browser for the account's password (its form posts the token again), and what was wrong. */
+const askForPassword = (token: string, error: string | null, status: number) =>
+  data({ ok: false as const, askPassword: true as const, token, passwordError: error }, { status });
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const token = form.get("token");
+  const checked = typeof token === "string" ? await checkLink(context, request, token) : null;
+  if (typeof token !== "string" || !checked?.ok) {
     securityEvent("auth.failed", {
-      reason: "confirmation token of a replaced account",
+      reason: checked?.reason ?? "malformed confirmation token",
       route: pathOf(request),
       requestId: context.requestId,
-      userId: subject.userId,
+      userId: checked?.userId ?? null,
     });
-    return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
+    return failed();
+  }
+  const { user, signedUpHere, needsPassword } = checked;
+
+  if (needsPassword) {
+    const password = form.get("password");
+    if (typeof password !== "string" || password === "") return askForPassword(token, null, 200);
+    try {
+      await limitAttempts(request, context, "sign-in");
+    } catch (error) {
+      if (error instanceof Refusal)
+        return askForPassword(token, error.toast.description ?? error.toast.title, error.status);
+      throw error;
+    }
+    if (password.length > PASSWORD_MAX_LENGTH || !(await isAccountPassword(context, user.id, password))) {
+      securityEvent("auth.failed", {
+        reason: "wrong password for confirmation in another browser",
+        route: pathOf(request),
+        requestId: context.requestId,
+        userId: user.id,
+      });
+      return askForPassword(token, "Password is incorrect", 400);
+    }
   }
 
   const response = await context.auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true });
@@ -70,29 +128,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
       reason: "invalid or expired confirmation token",
       route: pathOf(request),
       requestId: context.requestId,
-      userId: subject.userId,
+      userId: user.id,
       status: response.status,
     });
-    return data({ ok: false as const, organisationCreated: false, signedIn: false }, { status: 400 });
+    return failed();
   }
 
   const organisationCreated = await confirmAccount(context, user);
-  // Only the browser that signed up is signed in. A link opened anywhere else (another device,
-  // or a victim's browser fed an attacker's link: a login CSRF) confirms the address and no more.
-  const signedUpHere = (await readSignUpCookie(context.env, request)) === user.id;
+  // Signed in: the browser that signed up, or one that has just given the password. A link opened
+  // anywhere else (another device, or a victim's browser fed an attacker's link: a login CSRF) of
+  // an address already confirmed confirms nothing more and signs nobody in.
+  const signsIn = signedUpHere || needsPassword;
   const sessionCookies = response.headers.getSetCookie();
   const headers = new Headers();
-  if (signedUpHere) {
+  if (signsIn) {
     for (const cookie of sessionCookies) headers.append("Set-Cookie", cookie);
-    headers.append("Set-Cookie", await clearSignUpCookieHeader(context.env, request));
+    if (signedUpHere) headers.append("Set-Cookie", await clearSignUpCookieHeader(context.env, request));
   } else {
     const sessionToken = sessionTokenOf(sessionCookies);
     if (sessionToken) await discardSession(context, sessionToken);
   }
-  return data(
-    { ok: true as const, organisationCreated, signedIn: signedUpHere && sessionCookies.length > 0 },
-    { headers },
-  );
+  return data({ ok: true as const, organisationCreated, signedIn: signsIn && sessionCookies.length > 0 }, { headers });
 }
 
 /** The session token in the auth library's Set-Cookie lines ("token.signature", URL-encoded). */
@@ -104,16 +160,17 @@ function sessionTokenOf(setCookies: string[]) {
 }
 
 export default function ConfirmEmail() {
-  const { token, destination } = useLoaderData<typeof loader>();
+  const { token, destination, askPassword } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
 
-  // With JavaScript the confirmation starts by itself; without it, one button press.
+  // With JavaScript the confirmation starts by itself; without it, one button press. A browser
+  // that must give the password first waits for it.
   useEffect(() => {
-    if (token && !result && formRef.current) submit(formRef.current);
-  }, [token, result, submit]);
+    if (token && !askPassword && !result && formRef.current) submit(formRef.current);
+  }, [token, askPassword, result, submit]);
 
   useEffect(() => {
     if (!result?.ok) return;
@@ -124,6 +181,10 @@ export default function ConfirmEmail() {
     const timer = setTimeout(() => navigate(destination), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [result, navigate, destination]);
+
+  // A POST answers at /auth/confirm without the query: the token comes back with the answer.
+  if (result && "askPassword" in result) return <PasswordStep token={result.token} error={result.passwordError} />;
+  if (token && askPassword && !result) return <PasswordStep token={token} error={null} />;
 
   if (result?.ok && !result.signedIn) {
     return (
@@ -177,6 +238,37 @@ export default function ConfirmEmail() {
         <noscript>
           <Button type="submit">Confirm my email</Button>
         </noscript>
+      </Form>
+    </AuthCard>
+  );
+}
+
+/**
+ * The link was opened in a browser that did not sign up: the account's password confirms it
+ * (a plain form, with or without JavaScript).
+ */
+function PasswordStep({ token, error }: { token: string; error: string | null | undefined }) {
+  return (
+    <AuthCard
+      title="Enter your password"
+      description="This link was opened in a different browser from the one you signed up in. Enter your password to confirm your email address."
+    >
+      <Form method="post" className="grid gap-4">
+        <input type="hidden" name="token" value={token} />
+        <div className="grid gap-2">
+          <Label htmlFor="confirm-password">Password</Label>
+          <Input
+            id="confirm-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "confirm-password-error" : undefined}
+          />
+          <FieldError id="confirm-password-error" errors={error ? [error] : undefined} />
+        </div>
+        <SubmitButton pendingText="Confirming...">Confirm my email</SubmitButton>
       </Form>
     </AuthCard>
   );

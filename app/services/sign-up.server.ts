@@ -2,9 +2,11 @@ import {
   completeSignUp,
   deleteSessionByToken,
   deleteUnconfirmedAccount,
+  findPasswordHash,
   markEmailVerified,
   recordSignUp,
 } from "#db/queries/accounts.ts";
+import { verifyPassword } from "#db/password.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 
 // The account's own rows around the auth library's: what a sign-up records beside the account it
@@ -34,4 +36,13 @@ export async function discardSession(context: ServiceContext, token: string) {
 /** Setting a password from a reset link proves the address, as the confirmation link would. */
 export async function confirmAddressByReset(context: ServiceContext, userId: string) {
   await markEmailVerified(context.db, userId);
+}
+
+/**
+ * Whether `password` is the account's: a confirmation link opened in another browser than the one
+ * that signed up confirms only for someone who knows it (decision 058).
+ */
+export async function isAccountPassword(context: Pick<ServiceContext, "db">, userId: string, password: string) {
+  const hash = await findPasswordHash(context.db, userId);
+  return hash !== null && (await verifyPassword({ hash, password }));
 }

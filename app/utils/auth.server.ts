@@ -18,15 +18,33 @@ import { hashPassword, verifyPassword } from "#db/password.server.ts";
 export const AUTH_BASE_PATH = "/api/auth";
 /** Our cookies are named {prefix}.{name}; the session cookie is {prefix}.session_token. */
 export const AUTH_COOKIE_PREFIX = "passport";
-const THIRTY_DAYS_IN_SECONDS = 60 * 60 * 24 * 30;
 const ONE_DAY_IN_SECONDS = 60 * 60 * 24;
+/**
+ * A session ends after 7 days unused (better-auth's expiresIn, moved forward as it is used) and
+ * at the latest 30 days after it started, however much it is used: a trigger on the sessions
+ * table caps its expiry at that (migrations/0012_sessions.sql, docs/decisions/058).
+ */
+const SESSION_IDLE_SECONDS = 7 * ONE_DAY_IN_SECONDS;
+/** How often a session in use is refreshed: its expiry moves on, and its "last seen" with it. */
+const SESSION_REFRESH_SECONDS = 60 * 60;
 /** A forgot-password link works once, for an hour. */
 export const PASSWORD_RESET_SECONDS = 60 * 60;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
 
 // One better-auth instance per request: its database and secrets come from that request's bindings.
-export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: string }) {
+// `place` is where the request came from ("Amsterdam, Netherlands"), kept on the session it starts or refreshes.
+export function createAuth({
+  db,
+  env,
+  origin,
+  place = null,
+}: {
+  db: Db;
+  env: AppEnv;
+  origin: string;
+  place?: string | null;
+}) {
   const appUrl = env.APP_URL ?? origin;
   const mailer = createMailer(env, db);
   // A failed e-mail never fails the sign-up that caused it: the user can ask for another.
@@ -92,7 +110,20 @@ export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: s
         );
       },
     },
-    session: { expiresIn: THIRTY_DAYS_IN_SECONDS, updateAge: ONE_DAY_IN_SECONDS },
+    session: {
+      expiresIn: SESSION_IDLE_SECONDS,
+      updateAge: SESSION_REFRESH_SECONDS,
+      additionalFields: { place: { type: "string", required: false, input: false } },
+    },
+    databaseHooks: {
+      session: {
+        create: { before: async (session) => ({ data: { ...session, place } }) },
+        // A refresh (the expiry moves on): the place of the latest request, beside its "last seen".
+        update: {
+          before: async (session) => (place && "expiresAt" in session ? { data: { ...session, place } } : undefined),
+        },
+      },
+    },
     // Limits are enforced by app/utils/rate-limit.server.ts for the HTTP API and Remix actions alike.
     rateLimit: { enabled: false },
     advanced: {

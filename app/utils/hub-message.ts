@@ -4,3 +4,6 @@ import type { insertNotifications } from "#db/queries/notifications.ts";
 export type HubMessage =
   | { type: "notification"; notification: Awaited<ReturnType<typeof insertNotifications>>[number] }
   | { type: "read"; ids: string[] };
+
+/** Which of a user's notification sockets to close: every one, those of some sessions, or all but one session's. */
+export type SocketScope = { all: true } | { sessions: string[] } | { except: string };

@@ -16,10 +16,11 @@ export function log(level: LogLevel, message: string, fields: Record<string, unk
  * - `auth.failed`: a sign-in, a confirmation or a password change that did not authenticate;
  * - `authz.denied`: a shared guard refused a caller (signed out, archived, not the owner, not an admin);
  * - `csrf.refused`: a mutation (or the WebSocket upgrade) sent on behalf of another site;
- * - `webhook.refused`: a Stripe webhook without a valid signature.
+ * - `webhook.refused`: a Stripe webhook without a valid signature;
+ * - `session.ended`: a person ended one or more of their own sessions from Settings.
  * They carry the reason, the route and ids of the rows involved; never a secret, token or password.
  */
-export type SecurityEvent = "auth.failed" | "authz.denied" | "csrf.refused" | "webhook.refused";
+export type SecurityEvent = "auth.failed" | "authz.denied" | "csrf.refused" | "webhook.refused" | "session.ended";
 
 export function securityEvent(event: SecurityEvent, fields: Record<string, unknown> & { reason: string }) {
   log("warn", event, { event, ...fields });

@@ -1,4 +1,4 @@
-import type { HubMessage } from "./hub-message.ts";
+import type { HubMessage, SocketScope } from "./hub-message.ts";
 import { log } from "./log.server.ts";
 
 // The transport to each user's notification hub (a Durable Object holding their open sockets).
@@ -30,10 +30,15 @@ export function pushToHubs(context: HubContext, messages: { userId: string; mess
 }
 
 /**
- * Closes the user's open notification sockets (sign-out, password change or reset, archive,
- * purge), so a tab whose session ended stops receiving that person's notifications. A failure
- * is logged, never raised: the action it follows has already happened.
+ * Closes the user's open notification sockets whose sessions ended (`scope`; all of them unless
+ * told: a password reset, archive, purge), so a tab whose session ended stops receiving that
+ * person's notifications. A failure is logged, never raised: the action it follows has already
+ * happened. Sessions that end unseen (expiry, idleness) are closed by the hub's own alarm.
  */
-export async function closeNotificationSockets(context: HubContext, userId: string) {
-  logHubFailures(await Promise.allSettled([hubOf(context, userId).closeAll("session ended")]));
+export async function closeNotificationSockets(
+  context: HubContext,
+  userId: string,
+  scope: SocketScope = { all: true },
+) {
+  logHubFailures(await Promise.allSettled([hubOf(context, userId).closeSockets(scope)]));
 }

@@ -56,7 +56,7 @@ export async function findSignedIn(request: Request, context: AppLoadContext) {
   const session = await context.getSession();
   if (!session) return null;
   const { profile } = await viewerRowsOf(request, context, session.user.id);
-  return { user: session.user, profile };
+  return { user: session.user, session: session.session, profile };
 }
 
 /** Signs out an account that may not be here (archived, or without a profile) and sends it home. */
@@ -80,7 +80,10 @@ export async function signOutHeaders(request: Request, context: AppLoadContext) 
   const session = await context.getSession();
   if (session) {
     await setActiveOrganization(context.db, session.user.id, null);
-    context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, session.user.id));
+    // This browser's tabs; the person's other sessions stay open.
+    context.cloudflare.ctx.waitUntil(
+      closeNotificationSockets(context, session.user.id, { sessions: [session.session.id] }),
+    );
   }
   const response = await context.auth.api.signOut({ headers: request.headers, asResponse: true });
   const headers = new Headers();

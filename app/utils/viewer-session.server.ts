@@ -62,7 +62,6 @@ export type AuthSettings = {
   sessionCookie: string;
   dontRememberCookie: string;
   secret: string;
-  expiresIn: number;
   updateAge: number;
   refreshDisabled: boolean;
   /** No cookie cache or secondary storage, which the batch would not see. */
@@ -83,7 +82,6 @@ export function authSettingsOf(env: object, origin: string, auth: () => Auth): P
         sessionCookie: authCookies.sessionToken.name,
         dontRememberCookie: authCookies.dontRememberToken.name,
         secret,
-        expiresIn: sessionConfig.expiresIn,
         updateAge: sessionConfig.updateAge,
         refreshDisabled: Boolean(session?.disableSessionRefresh),
         sessionsInDatabaseOnly: !secondaryStorage && !session?.cookieCache?.enabled,
@@ -186,15 +184,18 @@ async function readBatch(db: Db, request: Request, token: string, withBell: bool
 
 /**
  * Whether the batch's session may be answered without the auth library: the session is unexpired
- * and not due for refresh (better-auth extends a session it `refreshes` once `updateAge` has passed
- * since it last did, with the rule copied here; one signed in without "Keep me signed in" it never
- * extends), and sessions live in the database alone.
+ * and not due for refresh, and sessions live in the database alone. better-auth extends a session
+ * it `refreshes` (not one signed in without "Keep me signed in") once `expiresAt - expiresIn +
+ * updateAge` has passed. A session near its 30th day has its expiry capped (decision 058), which
+ * would make that rule due on every request; so the guard counts `updateAge` from the last
+ * refresh itself (`updatedAt`), which the library's rule always finds due too, and a capped
+ * session is refreshed (its "last seen" moved on) no more often than any other.
  */
 function answersWithoutTheLibrary({ session }: SessionData, settings: AuthSettings, refreshes: boolean) {
   if (!settings.sessionsInDatabaseOnly) return false;
   const now = Date.now();
   const expiresAt = session.expiresAt.getTime();
-  const refreshDueAt = expiresAt - settings.expiresIn * 1000 + settings.updateAge * 1000;
+  const refreshDueAt = session.updatedAt.getTime() + settings.updateAge * 1000;
   const refreshDue = refreshes && !settings.refreshDisabled && refreshDueAt <= now;
   return expiresAt > now && !refreshDue;
 }

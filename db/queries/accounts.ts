@@ -2,6 +2,7 @@ import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizz
 import { batchSql, type Db } from "../client.ts";
 import { deleteAllMembershipsStatements, founderMembershipSql } from "./memberships/writes.ts";
 import {
+  accounts,
   achievements,
   newInviteCode,
   pendingOrganizationSetups,
@@ -150,11 +151,21 @@ export async function markEmailVerified(db: Db, userId: string) {
 /** The account holding an address (addresses are stored lower-case), confirmed or not. */
 export async function findAccountByEmail(db: Db, email: string) {
   const [account] = await db
-    .select({ id: users.id, name: users.name })
+    .select({ id: users.id, name: users.name, emailVerified: users.emailVerified })
     .from(users)
     .where(eq(users.email, email.toLowerCase()))
     .limit(1);
   return account ?? null;
+}
+
+/** The hash of the account's password (null without one), to check a password outside signing in. */
+export async function findPasswordHash(db: Db, userId: string) {
+  const [row] = await db
+    .select({ hash: accounts.password })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))
+    .limit(1);
+  return row?.hash ?? null;
 }
 
 /**

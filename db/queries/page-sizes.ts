@@ -16,4 +16,6 @@ export const PAGE_SIZES = {
   passport: 50,
   ownPendingAchievements: 20,
   printChunk: 200,
+  // Settings' signed-in browsers.
+  sessions: 20,
 } as const;

@@ -169,3 +169,34 @@ test.describe("without JavaScript", () => {
     await expect(page.getByLabel("Email")).toHaveValue(email);
   });
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`confirmation in another browser ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("asks for the password, refuses a wrong one, and confirms with the right one", async ({
+      page,
+      secondPage,
+    }) => {
+      const email = uniqueEmail("elsewhere");
+      await page.goto("/auth?mode=personal");
+      await fillSignUp(page, { name: "Eli Elsewhere", email, password: PASSWORD });
+      await page.getByRole("button", { name: "Create Account" }).click();
+      await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+
+      // The link, opened on another device.
+      await secondPage.goto(await confirmationLink(page.request, email));
+      await expect(secondPage.getByRole("heading", { name: "Enter your password" })).toBeVisible();
+      await secondPage.getByLabel("Password").fill("not-the-password");
+      await secondPage.getByRole("button", { name: "Confirm my email" }).click();
+      await expect(secondPage.getByText("Password is incorrect")).toBeVisible();
+      await expect(secondPage.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+
+      await secondPage.getByLabel("Password").fill(PASSWORD);
+      await secondPage.getByRole("button", { name: "Confirm my email" }).click();
+      await expect(secondPage.getByRole("heading", { name: "Email confirmed" })).toBeVisible();
+      await expect(secondPage).toHaveURL("/dashboard", { timeout: 5000 });
+      await expect(secondPage.getByRole("heading", { name: "Welcome, Eli Elsewhere" })).toBeVisible();
+    });
+  });
+}

@@ -240,3 +240,35 @@ test.describe("navigation shell", () => {
     expect(await hasHorizontalScroll(page)).toBe(false);
   });
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`sessions ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("lists the person's other browser and signs it out there", async ({ page, secondPage }) => {
+      const { email } = await signUpAndConfirm(page);
+      // The same person signs in on a second browser.
+      await secondPage.goto("/auth");
+      await secondPage.getByLabel("Email").fill(email);
+      await secondPage.getByLabel("Password").fill(PASSWORD);
+      await secondPage.getByRole("button", { name: "Sign In" }).click();
+      await expect(secondPage).toHaveURL("/dashboard");
+
+      await page.goto("/settings");
+      const sessions = page.getByRole("list", { name: "Active sessions" });
+      await expect(sessions.getByRole("listitem")).toHaveCount(2);
+      await expect(sessions).toContainText("This browser");
+      // The device is named from the browser's user agent, on the server.
+      await expect(sessions).toContainText(/Chrome on \w+/);
+      await expect(page.getByRole("button", { name: "Sign out everywhere else" })).toBeVisible();
+
+      await sessions.getByRole("button", { name: /^Sign out / }).click();
+      await expect(toast(page, "That session has ended.")).toBeVisible();
+      await expect(sessions.getByRole("listitem")).toHaveCount(1);
+      await expect(page.getByRole("button", { name: "Sign out everywhere else" })).toHaveCount(0);
+
+      await secondPage.goto("/settings");
+      await expect(secondPage).toHaveURL(/\/auth\?redirectTo=%2Fsettings/);
+    });
+  });
+}

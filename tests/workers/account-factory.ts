@@ -10,7 +10,8 @@ import { newInviteCode } from "#db/schema.ts";
 // Going through the forms costs an scrypt hash per account and several requests; the tests about
 // signing up, confirming, signing in and recovering an account still do (helpers.ts, signUp).
 
-const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
+/** A fresh session ends after 7 days unused (decision 058). */
+const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** One scrypt hash per password per isolate: every account of a test file shares it. */
 const hashes = new Map<string, Promise<string>>();
@@ -62,7 +63,7 @@ export async function writeConfirmedAccount({
     ).bind(crypto.randomUUID(), userId, userId, await hashOf(password), now, now),
     env.DB.prepare(
       "insert into sessions (id, token, user_id, expires_at, ip_address, user_agent, created_at, updated_at) values (?, ?, ?, ?, '', '', ?, ?)",
-    ).bind(crypto.randomUUID(), token, userId, now + THIRTY_DAYS_MS, now, now),
+    ).bind(crypto.randomUUID(), token, userId, now + SEVEN_DAYS_MS, now, now),
   ];
   if (organizationId) {
     statements.push(
@@ -88,4 +89,29 @@ export async function writeConfirmedAccount({
   }
   await env.DB.batch(statements);
   return { id: userId, cookie: await sessionCookie(token) };
+}
+
+/**
+ * Another session of an account, written straight into D1 as better-auth would leave it (times in
+ * the past allowed: a session last refreshed `updatedAt`, ending 7 days after that unless given),
+ * with its cookie.
+ */
+export async function writeSession(
+  userId: string,
+  {
+    createdAt = Date.now(),
+    updatedAt = createdAt,
+    expiresAt = updatedAt + SEVEN_DAYS_MS,
+    userAgent = "",
+    place = null,
+  }: { createdAt?: number; updatedAt?: number; expiresAt?: number; userAgent?: string; place?: string | null } = {},
+) {
+  const id = crypto.randomUUID();
+  const token = crypto.randomUUID().replaceAll("-", "");
+  await env.DB.prepare(
+    "insert into sessions (id, token, user_id, expires_at, ip_address, user_agent, place, created_at, updated_at) values (?, ?, ?, ?, '', ?, ?, ?, ?)",
+  )
+    .bind(id, token, userId, expiresAt, userAgent, place, createdAt, updatedAt)
+    .run();
+  return { id, token, cookie: await sessionCookie(token) };
 }

@@ -215,23 +215,7 @@ describe("sign-up that cannot be pre-empted", () => {
     expect((await signIn(victim, NEW_PASSWORD)).status).toBe(302);
   });
 
-  it("confirming in another browser confirms the address but signs nobody in there", async () => {
-    const email = uniqueEmail("elsewhere");
-    await signUp({ name: "Ellie", email });
-    const token = (await confirmationToken(email))!;
-    const elsewhere = await postForm("/auth/confirm", { token });
-    expect(elsewhere.status).toBe(200);
-    expect(cookiesFrom(elsewhere)).not.toContain("session_token");
-    const page = await elsewhere.text();
-    expect(page).toContain("Email confirmed");
-    expect(page).toContain("Sign in to continue");
-    expect(await countRows("select count(*) as n from sessions")).toBe(0);
-    expect(
-      await countRows("select count(*) as n from users where email = ? and email_verified = 1", email.toLowerCase()),
-    ).toBe(1);
-    // The person signs in with their password.
-    expect((await signIn(email)).status).toBe(302);
-  });
+  // Confirming in another browser than the one that signed up: tests/workers/confirmation-elsewhere.test.ts.
 
   it("the daily cron deletes unconfirmed accounts older than 7 days, and only those", async () => {
     const stale = uniqueEmail("stale");

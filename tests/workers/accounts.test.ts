@@ -121,14 +121,15 @@ describe("sign-up, confirmation and session", () => {
 
   it("an organisation sign-up confirmed twice at once creates one organisation", async () => {
     const email = uniqueEmail("org");
-    await signUp({ name: "Dana Wells", email, organizationName: "Wells Engineering" });
+    const signedUp = await signUp({ name: "Dana Wells", email, organizationName: "Wells Engineering" });
     const token = (await confirmationToken(email))!;
+    const cookie = signUpCookie(signedUp);
     const [first, second] = await Promise.all([
-      postForm("/auth/confirm", { token }),
-      postForm("/auth/confirm", { token }),
+      postForm("/auth/confirm", { token }, { cookie }),
+      postForm("/auth/confirm", { token }, { cookie }),
     ]);
     expect([first.status, second.status]).toEqual([200, 200]);
-    await postForm("/auth/confirm", { token });
+    await postForm("/auth/confirm", { token }, { cookie });
 
     const user = await env.DB.prepare("select id from users where email = ?").bind(email).first<{ id: string }>();
     expect(await countRows("select count(*) as n from organizations where name = 'Wells Engineering'")).toBe(1);

@@ -10,9 +10,9 @@ import { cookiesFrom, createAccount, get, postForm, signIn } from "./helpers.ts"
 // one due for refresh is still refreshed by the auth library.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** better-auth's session settings in app/utils/auth.server.ts: 30 days, extended once a day. */
-const SESSION_LIFETIME_MS = 30 * DAY_MS;
-const SESSION_UPDATE_AGE_MS = DAY_MS;
+/** better-auth's session settings in app/utils/auth.server.ts: 7 days unused, extended once an hour (decision 058). */
+const SESSION_LIFETIME_MS = 7 * DAY_MS;
+const SESSION_UPDATE_AGE_MS = 60 * 60 * 1000;
 
 const SESSION_COOKIE = /((?:^|;\s*)passport\.session_token=)([^;]*)/;
 
@@ -37,8 +37,10 @@ async function sessionExpiry(token: string) {
   return row?.expires_at ?? null;
 }
 
-async function setSessionExpiry(token: string, expiresAt: number) {
-  await env.DB.prepare("update sessions set expires_at = ? where token = ?").bind(expiresAt, token).run();
+async function setSessionExpiry(token: string, expiresAt: number, lastRefreshedAt?: number) {
+  await env.DB.prepare("update sessions set expires_at = ?, updated_at = coalesce(?, updated_at) where token = ?")
+    .bind(expiresAt, lastRefreshedAt ?? null, token)
+    .run();
 }
 
 const signInPage = "/auth?redirectTo=%2Fdashboard";
@@ -85,12 +87,13 @@ describe("the signed-in guard", () => {
     expect(await sessionExpiry(token)).toBe(before);
   });
 
-  it("still has the auth library refresh a session due for it: its expiry moves a day's use forward", async () => {
+  it("still has the auth library refresh a session due for it: its expiry moves an hour's use forward", async () => {
     const person = await createAccount();
     const { token } = sessionCookieParts(person.cookie);
-    // Last extended a day and a minute ago: better-auth's updateAge has passed.
-    const stale = Date.now() + SESSION_LIFETIME_MS - SESSION_UPDATE_AGE_MS - 60_000;
-    await setSessionExpiry(token, stale);
+    // Last extended an hour and a minute ago: better-auth's updateAge has passed.
+    const refreshedAt = Date.now() - SESSION_UPDATE_AGE_MS - 60_000;
+    const stale = refreshedAt + SESSION_LIFETIME_MS;
+    await setSessionExpiry(token, stale, refreshedAt);
 
     const page = await get("/dashboard", person.cookie);
     expect(page.status).toBe(200);

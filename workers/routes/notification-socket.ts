@@ -34,7 +34,7 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
     return c.text("Unauthorized", 401);
   }
   // An archived account is signed out everywhere but Settings: it gets no live feed either.
-  const { user, profile } = signedIn;
+  const { user, session, profile } = signedIn;
   if (!profile || profile.deletedAt) {
     securityEvent("authz.denied", {
       reason: "archived account",
@@ -49,5 +49,8 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
   const hub = c.env.NOTIFICATIONS.get(c.env.NOTIFICATIONS.idFromName(user.id));
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-User-Id", user.id);
+  // The socket belongs to this session: it closes when the session ends (decision 058).
+  headers.set("X-Session-Id", session.id);
+  headers.set("X-Session-Expires-At", String(session.expiresAt.getTime()));
   return hub.fetch(new Request(c.req.raw.url, { headers }));
 });

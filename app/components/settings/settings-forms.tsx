@@ -21,19 +21,21 @@ import {
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
+import { Sessions, type SessionsList } from "./sessions.tsx";
 
 /**
  * The settings page's own forms, in the order the page shows them. A chunk of its own, with
  * Conform: the page's first load does not carry it, and these forms hydrate after the page's
  * first interaction (decision 049); until then they are the server's HTML and post as such.
  */
-export function SettingsForms() {
+export function SettingsForms({ sessions }: { sessions: SessionsList | null }) {
   return (
     <>
       <ProfileSettings />
       <PrivacyAndEmails />
       <YourData />
       <ChangePassword />
+      {sessions ? <Sessions sessions={sessions} /> : null}
       <BetaFeedback />
     </>
   );

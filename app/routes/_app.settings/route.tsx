@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import AlertTriangle from "lucide-react/icons/triangle-exclamation-point";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import { Suspense, useEffect, useRef, useState } from "react";
@@ -18,11 +18,16 @@ import { useFormReply } from "#app/utils/form-reply.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { SettingsForms as SettingsFormsNow } from "#app/components/settings/settings-forms.tsx";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
+import { listSessions } from "#app/services/sessions.server.ts";
+import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { archiveIntent } from "./archive.server.ts";
 import { changePasswordIntent } from "./change-password.server.ts";
 import { purgeIntent } from "./purge.server.ts";
 import { reactivateIntent } from "./reactivate.server.ts";
 import { sendFeedbackIntent } from "./send-feedback.server.ts";
+import { signOutOtherSessionsIntent } from "./sign-out-other-sessions.server.ts";
+import { signOutSessionIntent } from "./sign-out-session.server.ts";
 import { updatePreferencesIntent } from "./update-preferences.server.ts";
 import { updateProfileIntent } from "./update-profile.server.ts";
 
@@ -36,8 +41,11 @@ const SettingsForms = import.meta.env.SSR
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireViewer(request, context, { allowArchived: true });
-  return null;
+  const viewer = await requireViewer(request, context, { allowArchived: true });
+  if (viewer.archivedAt) return { sessions: null };
+  const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
+  const sessions = await listSessions(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page });
+  return { sessions: { ...sessions, now: Date.now() } };
 }
 
 /** Every form Settings posts, by its `intent`. */
@@ -46,6 +54,8 @@ const INTENTS = {
   "update-preferences": updatePreferencesIntent,
   "change-password": changePasswordIntent,
   "send-feedback": sendFeedbackIntent,
+  "sign-out-session": signOutSessionIntent,
+  "sign-out-other-sessions": signOutOtherSessionsIntent,
   archive: archiveIntent,
   reactivate: reactivateIntent,
   purge: purgeIntent,
@@ -68,6 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
+  const { sessions } = useLoaderData<typeof loader>();
   const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
 
   return (
@@ -84,7 +95,7 @@ export default function SettingsPage() {
       ) : (
         <>
           <Suspense fallback={<LoadAtOnce />}>
-            <SettingsForms />
+            <SettingsForms sessions={sessions} />
           </Suspense>
           <DangerZone />
         </>

@@ -193,12 +193,29 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells(400),
   }),
-  // The confirmation token is the credential: whoever holds it may confirm.
+  // The confirmation token and the account's password confirm: a browser that did not sign up
+  // (every caller here) is asked for the password, and only the right one confirms (decision 058).
   actionRow({
     route: "routes/auth_.confirm",
-    intent: "valid token",
+    intent: "valid token, no password",
     path: "/auth/confirm",
     body: (w) => form({ token: w.token }),
+    ok: [200],
+    cells: cells("noop"),
+  }),
+  actionRow({
+    route: "routes/auth_.confirm",
+    intent: "valid token, wrong password",
+    path: "/auth/confirm",
+    body: (w) => form({ token: w.token, password: "wrong-password-1" }),
+    ok: [200],
+    cells: cells(400),
+  }),
+  actionRow({
+    route: "routes/auth_.confirm",
+    intent: "valid token and password",
+    path: "/auth/confirm",
+    body: (w) => form({ token: w.token, password: PASSWORD }),
     ok: [200],
     cells: PUBLIC,
   }),
@@ -471,6 +488,23 @@ export const ROWS: Row[] = [
     body: form({ intent: "reactivate" }),
     ok: [302],
     cells: cells("noop", { anon: "signin", archived: "ok" }),
+  }),
+  // Sessions (decision 058): only the person's own; another's session id is not found.
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "sign-out-session",
+    path: "/settings",
+    body: (w) => form({ intent: "sign-out-session", sessionId: w.anotherSession }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "sign-out-other-sessions",
+    path: "/settings",
+    body: form({ intent: "sign-out-other-sessions" }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
   }),
   actionRow({
     route: "routes/_app.settings",

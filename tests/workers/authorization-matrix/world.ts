@@ -85,6 +85,14 @@ export async function seedWorld() {
     ).bind(verifiedDomain, orgA),
   ]);
 
+  // A second signed-in browser of another's account (Settings lists it, and only they may end it).
+  const anotherSession = crypto.randomUUID();
+  await env.DB.prepare(
+    "insert into sessions (id, token, user_id, expires_at, ip_address, user_agent, created_at, updated_at) values (?, ?, ?, ?, '', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', ?, ?)",
+  )
+    .bind(anotherSession, crypto.randomUUID(), another.id, Date.now() + 24 * 60 * 60 * 1000, Date.now(), Date.now())
+    .run();
+
   const users = { individual, orgUser, member, admin, otherAdmin, recipient, another, archived };
   return {
     users,
@@ -93,6 +101,7 @@ export async function seedWorld() {
     token,
     resetToken,
     unconfirmedEmail,
+    anotherSession,
     mediaKey,
     pendingMembership: await membershipOf({ organizationId: orgA, userId: pending.id }),
     memberMembership: member.membershipId,
