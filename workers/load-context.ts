@@ -88,7 +88,13 @@ export function getLoadContext({
   // The auth library builds its whole API when created: only requests that use it pay for that
   // (a visitor's public passport or landing page never does).
   let auth: Auth | undefined;
-  const getAuth = () => (auth ??= createAuth({ db: d1.db(), env, origin: new URL(request.url).origin }));
+  const getAuth = () =>
+    (auth ??= createAuth({
+      db: d1.db(),
+      env,
+      origin: new URL(request.url).origin,
+      waitUntil: (promise) => context.cloudflare.ctx.waitUntil(promise),
+    }));
   let signedIn: Promise<SignedIn | null> | undefined;
   const getSignedIn = ({ withBell = false } = {}) =>
     (signedIn ??= authSettingsOf(env, new URL(request.url).origin, getAuth).then((settings) =>

@@ -26,7 +26,19 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
 
 // One better-auth instance per request: its database and secrets come from that request's bindings.
-export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: string }) {
+// `waitUntil` is the request's: the library's mails leave after the answer, so an answer takes the
+// same time whether or not the address it names has an account.
+export function createAuth({
+  db,
+  env,
+  origin,
+  waitUntil,
+}: {
+  db: Db;
+  env: AppEnv;
+  origin: string;
+  waitUntil: (promise: Promise<unknown>) => void;
+}) {
   const appUrl = env.APP_URL ?? origin;
   const mailer = createMailer(env, db);
   // A failed e-mail never fails the sign-up that caused it: the user can ask for another.
@@ -96,6 +108,7 @@ export function createAuth({ db, env, origin }: { db: Db; env: AppEnv; origin: s
     // Limits are enforced by app/utils/rate-limit.server.ts for the HTTP API and Remix actions alike.
     rateLimit: { enabled: false },
     advanced: {
+      backgroundTasks: { handler: waitUntil },
       database: { generateId: () => crypto.randomUUID() },
       cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: appUrl.startsWith("https://"),

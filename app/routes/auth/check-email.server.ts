@@ -12,7 +12,10 @@ export const resendConfirmationIntent = defineIntent<null, typeof resendSchema>(
   failureTitle: "Error",
   async run({ email }, { request, context }) {
     await limitAttempts(request, context, "resend-verification");
-    await context.auth.api.sendVerificationEmail({ body: { email }, headers: request.headers }).catch(() => {});
+    // After the answer: looking the address up and mailing it would make a waiting account slower to answer.
+    context.cloudflare.ctx.waitUntil(
+      context.auth.api.sendVerificationEmail({ body: { email }, headers: request.headers }).catch(() => {}),
+    );
     return {
       toast: {
         title: "Check your email",

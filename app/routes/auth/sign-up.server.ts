@@ -55,16 +55,21 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
             ? { name: value.organizationName, description: value.organizationDescription }
             : undefined,
       });
-      // Answered the same for a new and a taken address; a failed e-mail never loses the account.
-      await context.auth.api
-        .sendVerificationEmail({
-          // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
-          body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
-          headers: request.headers,
-        })
-        .catch((error) => {
-          console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
-        });
+      // Answered the same for a new and a taken address, and as fast: the mail goes after the
+      // answer. A failed e-mail never loses the account.
+      context.cloudflare.ctx.waitUntil(
+        context.auth.api
+          .sendVerificationEmail({
+            // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
+            body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
+            headers: request.headers,
+          })
+          .catch((error) => {
+            console.error(
+              JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }),
+            );
+          }),
+      );
       return answer();
     },
   });
