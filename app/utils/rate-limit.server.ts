@@ -2,13 +2,20 @@ import { sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 
 // Limits kept in D1, so they hold across isolates and restarts. Fixed windows per key.
+// Limits on what anyone may ask count per network (an IPv6 client by its /64, which one
+// subscriber usually holds whole: `consumeRateLimit`); where an address is named, also per
+// address, so that neither one client nor many can flood a mailbox (docs/decisions/057).
 export const RATE_LIMITS = {
   "sign-in": { max: 10, windowSeconds: 60 },
   "sign-up": { max: 5, windowSeconds: 60 },
   "resend-verification": { max: 3, windowSeconds: 60 },
+  // Per address, sign-up and resend together: each may send a confirmation (or "you already
+  // have an account") mail.
+  "confirmation-mail": { max: 3, windowSeconds: 60 * 60 },
+  // A signed-in person re-entering their password (change, permanent deletion): per network and
+  // per account, so a session left open does not allow guessing the password at speed.
   "change-password": { max: 5, windowSeconds: 60 },
-  // Forgot password: per network (an IPv6 client by its /64, which one subscriber usually holds
-  // whole) and per address, so neither one client nor many can flood a mailbox.
+  "change-password-account": { max: 10, windowSeconds: 15 * 60 },
   "forgot-password": { max: 5, windowSeconds: 15 * 60 },
   "forgot-password-address": { max: 3, windowSeconds: 60 * 60 },
   // Each attempt hashes a password; a token cannot be guessed in any number of tries.
@@ -23,6 +30,9 @@ export const RATE_LIMITS = {
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
 export const RATE_LIMIT_MESSAGE = "Too many attempts. Please wait a minute and try again.";
+const ACCOUNT_LIMIT_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
+/** A limit per address: the same words whether or not the address has an account. */
+export const ADDRESS_LIMIT_MESSAGE = "Too many requests for this email address. Please wait an hour and try again.";
 
 export function clientIp(request: Request) {
   return request.headers.get("cf-connecting-ip") ?? request.headers.get("x-real-ip") ?? "unknown";
@@ -47,9 +57,9 @@ export function clientNetwork(request: Request) {
     .join(":")}::/64`;
 }
 
-/** Counts this attempt; false when the caller is over the limit for this action. */
+/** Counts this attempt against the caller's network; false when it is over the limit for this action. */
 export function consumeRateLimit(db: Db, request: Request, action: RateLimitedAction, now = Date.now()) {
-  return consume(db, action, clientIp(request), now);
+  return consume(db, action, clientNetwork(request), now);
 }
 
 /** The same, counted per signed-in user wherever they connect from. */
@@ -57,7 +67,17 @@ export function consumeUserRateLimit(db: Db, userId: string, action: RateLimited
   return consume(db, action, `user:${userId}`, now);
 }
 
-/** The same, counted per something else: a network (clientNetwork), an e-mail fingerprint. */
+/**
+ * A signed-in person re-entering their password (change, permanent deletion), counted per network
+ * and per account: null within both limits, else the words to refuse with.
+ */
+export async function limitPasswordCheck(db: Db, request: Request, userId: string, now = Date.now()) {
+  if (!(await consumeRateLimit(db, request, "change-password", now))) return RATE_LIMIT_MESSAGE;
+  if (!(await consumeUserRateLimit(db, userId, "change-password-account", now))) return ACCOUNT_LIMIT_MESSAGE;
+  return null;
+}
+
+/** The same, counted per something else: an e-mail fingerprint. */
 export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subject: string, now = Date.now()) {
   return consume(db, action, subject, now);
 }
@@ -75,3 +95,4 @@ async function consume(db: Db, action: RateLimitedAction, subject: string, now: 
     returning count`);
   return (row?.count ?? 0) <= max;
 }
+

@@ -5,11 +5,11 @@ import { writeConfirmedAccount } from "./account-factory.ts";
 export const ORIGIN = "http://localhost";
 export const PASSWORD = "correct-horse-1";
 
-/** A distinct client address per call site, as the rate limits see clients. */
-export const newClientIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}`;
-/** A client in a network (IPv6 /64) of its own, for limits counted per network. */
+/** A client in a network (IPv6 /64) of its own: the rate limits count a client by its network. */
 export const newClientNetwork = () =>
   `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`;
+/** A distinct client per call site, as the rate limits see clients (each in a /64 of its own). */
+export const newClientIp = newClientNetwork;
 
 /**
  * The test Worker's bindings as a deployment has them (ENVIRONMENT unset means production, too),
