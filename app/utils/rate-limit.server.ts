@@ -96,3 +96,40 @@ async function consume(db: Db, action: RateLimitedAction, subject: string, now: 
   return (row?.count ?? 0) <= max;
 }
 
+/**
+ * Password sign-in per address (docs/decisions/057): 10 failures within 15 minutes pause it for
+ * 15 minutes from the 10th. Counted per address whether or not it has an account, so the pause
+ * tells nobody which addresses exist. One rate_limits row per address: the failures of its window
+ * and, once locked, the moment of locking.
+ */
+export const PASSWORD_LOCKOUT = { failures: 10, seconds: 15 * 60 } as const;
+const lockoutKey = (address: string) => `sign-in-failures:${address}`;
+
+/** Whether password sign-in for this address (an e-mail fingerprint) is paused. */
+export async function isPasswordSignInLocked(db: Db, address: string, now = Date.now()) {
+  const { failures, seconds } = PASSWORD_LOCKOUT;
+  const row = await db.get<{ locked: number }>(sql`
+    select 1 as locked from rate_limits
+    where key = ${lockoutKey(address)} and count >= ${failures} and last_request >= ${now - seconds * 1000}`);
+  return Boolean(row);
+}
+
+/** Counts a failed password sign-in for this address: true for the one failure that locks it. */
+export async function countPasswordFailure(db: Db, address: string, now = Date.now()) {
+  const { failures, seconds } = PASSWORD_LOCKOUT;
+  const windowStart = now - seconds * 1000;
+  // As `consume`, except that the failure that locks restarts the clock: the pause lasts its full
+  // 15 minutes however early in the window it began. (SET reads the row as it was.)
+  const row = await db.get<{ count: number }>(sql`
+    insert into rate_limits (id, key, count, last_request) values (${crypto.randomUUID()}, ${lockoutKey(address)}, 1, ${now})
+    on conflict (key) do update set
+      count = case when last_request < ${windowStart} then 1 else count + 1 end,
+      last_request = case when last_request < ${windowStart} or count + 1 = ${failures} then ${now} else last_request end
+    returning count`);
+  return row?.count === failures;
+}
+
+/** The owner proved who they are (signed in, or set a password from a mailed link): failures start again. */
+export async function clearPasswordFailures(db: Db, address: string) {
+  await db.run(sql`delete from rate_limits where key = ${lockoutKey(address)}`);
+}
