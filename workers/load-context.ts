@@ -95,6 +95,7 @@ export function getLoadContext({
       env,
       origin: new URL(request.url).origin,
       place: placeOf(context.cloudflare.cf),
+      waitUntil: (promise) => context.cloudflare.ctx.waitUntil(promise),
     }));
   let signedIn: Promise<SignedIn | null> | undefined;
   const getSignedIn = ({ withBell = false } = {}) =>

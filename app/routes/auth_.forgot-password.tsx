@@ -12,7 +12,12 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { forgotPasswordSchema } from "#app/utils/form-schemas.ts";
 import { forgotPasswordValidator } from "#app/utils/form-validators.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import {
+  ADDRESS_LIMIT_MESSAGE,
+  consumeRateLimit,
+  consumeSubjectRateLimit,
+  RATE_LIMIT_MESSAGE,
+} from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
@@ -35,11 +40,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { email } = submission.value;
   const fingerprint = await emailFingerprint(email);
-  // Both limits count every request: one network cannot try many addresses, nor many networks one.
-  const withinLimits =
-    (await consumeSubjectRateLimit(context.db, "forgot-password", clientNetwork(request))) &&
-    (await consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint));
-  if (!withinLimits) {
+  // One network cannot try many addresses, nor many networks one.
+  let refusal: string | null = null;
+  if (!(await consumeRateLimit(context.db, request, "forgot-password"))) refusal = RATE_LIMIT_MESSAGE;
+  else if (!(await consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint)))
+    refusal = ADDRESS_LIMIT_MESSAGE;
+  if (refusal) {
     securityEvent("auth.failed", {
       reason: "rate limited",
       action: "forgot-password",
@@ -50,15 +56,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return replyFailure({
       formId: "forgot-password",
       submission,
-      toast: { title: "Too many attempts", description: RATE_LIMIT_MESSAGE },
+      toast: { title: "Too many attempts", description: refusal },
       status: 429,
-      formErrors: [RATE_LIMIT_MESSAGE],
+      formErrors: [refusal],
     });
   }
-  // Unknown addresses are answered exactly like known ones (the library only mails known ones).
-  await context.auth.api.requestPasswordReset({ body: { email }, headers: request.headers }).catch((error) => {
-    console.error(JSON.stringify({ level: "error", message: "password reset request failed", error: String(error) }));
-  });
+  // Unknown addresses are answered exactly like known ones, and as fast: the library looks the
+  // address up and mails only known ones, after the answer.
+  context.cloudflare.ctx.waitUntil(
+    context.auth.api.requestPasswordReset({ body: { email }, headers: request.headers }).catch((error) => {
+      console.error(JSON.stringify({ level: "error", message: "password reset request failed", error: String(error) }));
+    }),
+  );
   return redirectWithToast(context.env, request, `${FORGOT_PASSWORD_PATH}?sent=${encodeURIComponent(email)}`, {
     title: "Check your email",
     description: `If ${email} has an account, a link to choose a new password is on its way.`,

@@ -17,6 +17,7 @@ import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { clearPasswordFailuresOf } from "#app/services/sign-in-lockout.server.ts";
 import { confirmAddressByReset } from "#app/services/sign-up.server.ts";
 import { findPasswordResetAccount } from "#db/queries/accounts.ts";
 
@@ -66,6 +67,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   context.cloudflare.ctx.waitUntil(closeNotificationSockets(context, account.id));
   if (!account.emailVerified) await confirmAddressByReset(context, account.id);
+  // The mailbox is the owner's: a pause of password sign-in after wrong guesses ends.
+  await clearPasswordFailuresOf(context, account.email);
 
   const session = await startSession(context, request, {
     email: account.email,

@@ -34,16 +34,20 @@ export const PASSWORD_MAX_LENGTH = 128;
 
 // One better-auth instance per request: its database and secrets come from that request's bindings.
 // `place` is where the request came from ("Amsterdam, Netherlands"), kept on the session it starts or refreshes.
+// `waitUntil` is the request's: the library's mails leave after the answer, so an answer takes the
+// same time whether or not the address it names has an account.
 export function createAuth({
   db,
   env,
   origin,
   place = null,
+  waitUntil,
 }: {
   db: Db;
   env: AppEnv;
   origin: string;
   place?: string | null;
+  waitUntil: (promise: Promise<unknown>) => void;
 }) {
   const appUrl = env.APP_URL ?? origin;
   const mailer = createMailer(env, db);
@@ -127,6 +131,7 @@ export function createAuth({
     // Limits are enforced by app/utils/rate-limit.server.ts for the HTTP API and Remix actions alike.
     rateLimit: { enabled: false },
     advanced: {
+      backgroundTasks: { handler: waitUntil },
       database: { generateId: () => crypto.randomUUID() },
       cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: appUrl.startsWith("https://"),

@@ -86,6 +86,31 @@ export function passwordResetEmail(input: { email: string; name: string; resetUr
   };
 }
 
+/**
+ * Sent once per lockout: password sign-in paused after repeated wrong passwords, with a reset
+ * link (single use, an hour) that also lifts the pause.
+ */
+export function signInPausedEmail(input: {
+  email: string;
+  name: string;
+  failures: number;
+  minutes: number;
+  resetUrl: string;
+}): MailMessage {
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `Someone entered a wrong password for your ${PRODUCT_NAME} account ${input.failures} times within ${input.minutes} minutes, so signing in with a password is paused for ${input.minutes} minutes.`,
+    "If it was you and you have forgotten your password, choose a new one with the link below: it works once, for 1 hour, and lets you in at once.",
+    "If it was not you, your password was not accepted and your account is safe. If your password is short or used elsewhere, choose a new one.",
+  ];
+  return {
+    to: input.email,
+    subject: `Password sign-in to ${PRODUCT_NAME} paused`,
+    text: `${paragraphs.slice(0, 3).join("\n\n")}\n\nChoose a new password: ${input.resetUrl}\n\n${paragraphs[3]}\n`,
+    html: layout("Password sign-in paused", paragraphs, { label: "Choose a new password", url: input.resetUrl }),
+  };
+}
+
 /** Tells the owner after any password change, so a change they did not make does not go unnoticed. */
 export function passwordChangedEmail(input: { email: string; name: string; forgotUrl: string }): MailMessage {
   const paragraphs = [

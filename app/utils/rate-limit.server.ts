@@ -2,13 +2,20 @@ import { sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 
 // Limits kept in D1, so they hold across isolates and restarts. Fixed windows per key.
+// Limits on what anyone may ask count per network (an IPv6 client by its /64, which one
+// subscriber usually holds whole: `consumeRateLimit`); where an address is named, also per
+// address, so that neither one client nor many can flood a mailbox (docs/decisions/057).
 export const RATE_LIMITS = {
   "sign-in": { max: 10, windowSeconds: 60 },
   "sign-up": { max: 5, windowSeconds: 60 },
   "resend-verification": { max: 3, windowSeconds: 60 },
+  // Per address, sign-up and resend together: each may send a confirmation (or "you already
+  // have an account") mail.
+  "confirmation-mail": { max: 3, windowSeconds: 60 * 60 },
+  // A signed-in person re-entering their password (change, permanent deletion): per network and
+  // per account, so a session left open does not allow guessing the password at speed.
   "change-password": { max: 5, windowSeconds: 60 },
-  // Forgot password: per network (an IPv6 client by its /64, which one subscriber usually holds
-  // whole) and per address, so neither one client nor many can flood a mailbox.
+  "change-password-account": { max: 10, windowSeconds: 15 * 60 },
   "forgot-password": { max: 5, windowSeconds: 15 * 60 },
   "forgot-password-address": { max: 3, windowSeconds: 60 * 60 },
   // Each attempt hashes a password; a token cannot be guessed in any number of tries.
@@ -23,6 +30,9 @@ export const RATE_LIMITS = {
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
 export const RATE_LIMIT_MESSAGE = "Too many attempts. Please wait a minute and try again.";
+const ACCOUNT_LIMIT_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
+/** A limit per address: the same words whether or not the address has an account. */
+export const ADDRESS_LIMIT_MESSAGE = "Too many requests for this email address. Please wait an hour and try again.";
 
 export function clientIp(request: Request) {
   return request.headers.get("cf-connecting-ip") ?? request.headers.get("x-real-ip") ?? "unknown";
@@ -47,9 +57,9 @@ export function clientNetwork(request: Request) {
     .join(":")}::/64`;
 }
 
-/** Counts this attempt; false when the caller is over the limit for this action. */
+/** Counts this attempt against the caller's network; false when it is over the limit for this action. */
 export function consumeRateLimit(db: Db, request: Request, action: RateLimitedAction, now = Date.now()) {
-  return consume(db, action, clientIp(request), now);
+  return consume(db, action, clientNetwork(request), now);
 }
 
 /** The same, counted per signed-in user wherever they connect from. */
@@ -57,7 +67,17 @@ export function consumeUserRateLimit(db: Db, userId: string, action: RateLimited
   return consume(db, action, `user:${userId}`, now);
 }
 
-/** The same, counted per something else: a network (clientNetwork), an e-mail fingerprint. */
+/**
+ * A signed-in person re-entering their password (change, permanent deletion), counted per network
+ * and per account: null within both limits, else the words to refuse with.
+ */
+export async function limitPasswordCheck(db: Db, request: Request, userId: string, now = Date.now()) {
+  if (!(await consumeRateLimit(db, request, "change-password", now))) return RATE_LIMIT_MESSAGE;
+  if (!(await consumeUserRateLimit(db, userId, "change-password-account", now))) return ACCOUNT_LIMIT_MESSAGE;
+  return null;
+}
+
+/** The same, counted per something else: an e-mail fingerprint. */
 export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subject: string, now = Date.now()) {
   return consume(db, action, subject, now);
 }
@@ -74,4 +94,42 @@ async function consume(db: Db, action: RateLimitedAction, subject: string, now: 
       last_request = case when last_request < ${windowStart} then ${now} else last_request end
     returning count`);
   return (row?.count ?? 0) <= max;
+}
+
+/**
+ * Password sign-in per address (docs/decisions/057): 10 failures within 15 minutes pause it for
+ * 15 minutes from the 10th. Counted per address whether or not it has an account, so the pause
+ * tells nobody which addresses exist. One rate_limits row per address: the failures of its window
+ * and, once locked, the moment of locking.
+ */
+export const PASSWORD_LOCKOUT = { failures: 10, seconds: 15 * 60 } as const;
+const lockoutKey = (address: string) => `sign-in-failures:${address}`;
+
+/** Whether password sign-in for this address (an e-mail fingerprint) is paused. */
+export async function isPasswordSignInLocked(db: Db, address: string, now = Date.now()) {
+  const { failures, seconds } = PASSWORD_LOCKOUT;
+  const row = await db.get<{ locked: number }>(sql`
+    select 1 as locked from rate_limits
+    where key = ${lockoutKey(address)} and count >= ${failures} and last_request >= ${now - seconds * 1000}`);
+  return Boolean(row);
+}
+
+/** Counts a failed password sign-in for this address: true for the one failure that locks it. */
+export async function countPasswordFailure(db: Db, address: string, now = Date.now()) {
+  const { failures, seconds } = PASSWORD_LOCKOUT;
+  const windowStart = now - seconds * 1000;
+  // As `consume`, except that the failure that locks restarts the clock: the pause lasts its full
+  // 15 minutes however early in the window it began. (SET reads the row as it was.)
+  const row = await db.get<{ count: number }>(sql`
+    insert into rate_limits (id, key, count, last_request) values (${crypto.randomUUID()}, ${lockoutKey(address)}, 1, ${now})
+    on conflict (key) do update set
+      count = case when last_request < ${windowStart} then 1 else count + 1 end,
+      last_request = case when last_request < ${windowStart} or count + 1 = ${failures} then ${now} else last_request end
+    returning count`);
+  return row?.count === failures;
+}
+
+/** The owner proved who they are (signed in, or set a password from a mailed link): failures start again. */
+export async function clearPasswordFailures(db: Db, address: string) {
+  await db.run(sql`delete from rate_limits where key = ${lockoutKey(address)}`);
 }

@@ -143,6 +143,22 @@ export async function findPasswordResetAccount(db: Db, token: string, now = new 
   return row ?? null;
 }
 
+/**
+ * A forgot-password token for the account, stored as the auth library stores the ones it mails
+ * (it consumes them in resetPassword): for a reset link mailed by the product itself.
+ */
+export async function createPasswordResetToken(db: Db, userId: string, seconds: number, now = new Date()) {
+  const token = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_");
+  await db.insert(verifications).values({
+    identifier: `reset-password:${token}`,
+    value: userId,
+    expiresAt: new Date(now.getTime() + seconds * 1000),
+  });
+  return token;
+}
+
 /** A reset link proves the mailbox is the owner's: an unconfirmed address counts as confirmed. */
 export async function markEmailVerified(db: Db, userId: string) {
   await db.update(users).set({ emailVerified: true }).where(eq(users.id, userId));
@@ -151,7 +167,7 @@ export async function markEmailVerified(db: Db, userId: string) {
 /** The account holding an address (addresses are stored lower-case), confirmed or not. */
 export async function findAccountByEmail(db: Db, email: string) {
   const [account] = await db
-    .select({ id: users.id, name: users.name, emailVerified: users.emailVerified })
+    .select({ id: users.id, name: users.name, email: users.email, emailVerified: users.emailVerified })
     .from(users)
     .where(eq(users.email, email.toLowerCase()))
     .limit(1);

@@ -63,11 +63,11 @@ export async function measureVerify({ origin, port, serverPid, credential, sampl
   const verify = async () => {
     const form = new FormData();
     form.set("json", credential.json);
-    // /verify allows 20 checks a minute per client: each post is a client of its own.
+    // /verify allows 20 checks a minute per client network (an IPv6 /64): each post is a network of its own.
     const headers = {
       Origin: origin,
       "Accept-Encoding": "identity",
-      "cf-connecting-ip": `2001:db8::be4c:${++request}`,
+      "cf-connecting-ip": `2001:db8:be4c:${(++request).toString(16)}::1`,
     };
     const response = await sendAgain(() => fetch(`${origin}/verify`, { method: "POST", headers, body: form }));
     return { status: response.status, html: await response.text() };

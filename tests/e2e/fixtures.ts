@@ -12,11 +12,12 @@ type Fixtures = {
 
 // Every test fails on an unexpected console error or uncaught exception in the page.
 export const test = base.extend<Fixtures>({
-  // Each test is its own client, as the auth rate limits (keyed by client IP) see it.
-  // (An address from the IPv6 documentation range; Cloudflare sets this header in production.)
+  // Each test is its own client, as the auth rate limits (keyed by network: an IPv6 client by
+  // its /64) see it. (An address from the IPv6 documentation range; Cloudflare sets this header
+  // in production.)
   extraHTTPHeaders: async ({}, use) => {
     await use({
-      "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`,
+      "cf-connecting-ip": `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`,
     });
   },
   allowedConsoleErrors: [[], { option: true }],

@@ -63,7 +63,7 @@ test("the badge shows 9+ above nine, and clicking an item marks it read", async 
   for (let person = 0; person < 10; person++) {
     const client = await apiRequest.newContext({
       baseURL,
-      extraHTTPHeaders: { "cf-connecting-ip": `2001:db8::${crypto.randomUUID().slice(0, 4)}` },
+      extraHTTPHeaders: { "cf-connecting-ip": `2001:db8:${crypto.randomUUID().slice(0, 4)}::1` },
     });
     const email = uniqueEmail("asker");
     await client.post("/auth?mode=personal", {

@@ -1,14 +1,15 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "#workers/app.ts";
 import { writeConfirmedAccount } from "./account-factory.ts";
 
 export const ORIGIN = "http://localhost";
 export const PASSWORD = "correct-horse-1";
 
-/** A distinct client address per call site, as the rate limits see clients. */
-export const newClientIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}`;
-/** A client in a network (IPv6 /64) of its own, for limits counted per network. */
+/** A client in a network (IPv6 /64) of its own: the rate limits count a client by its network. */
 export const newClientNetwork = () =>
   `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`;
+/** A distinct client per call site, as the rate limits see clients (each in a /64 of its own). */
+export const newClientIp = newClientNetwork;
 
 /**
  * The test Worker's bindings as a deployment has them (ENVIRONMENT unset means production, too),
@@ -23,13 +24,29 @@ export const productionBindings = (environment: string | undefined = "production
 
 export const uniqueEmail = (prefix = "user") => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
-/** Posts a form as a browser without JavaScript would. */
-export function postForm(
+/**
+ * Posts a form as a browser without JavaScript would. Resolves once the work the answer left
+ * behind (`waitUntil`: mail, closing sockets) is done too, as it is by the time a person reads
+ * their mail: tests read the dev mailbox right after.
+ */
+export async function postForm(
   path: string,
   fields: Record<string, string>,
   { cookie, ip = newClientIp() }: { cookie?: string; ip?: string } = {},
 ) {
-  return SELF.fetch(`${ORIGIN}${path}`, {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(formRequest(path, fields, { cookie, ip }), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** The request a browser without JavaScript sends for a form. */
+export function formRequest(
+  path: string,
+  fields: Record<string, string>,
+  { cookie, ip }: { cookie?: string; ip: string },
+) {
+  return new Request(`${ORIGIN}${path}`, {
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
@@ -66,18 +83,24 @@ export function cookiesFrom(response: Response, previous = "") {
   return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
 }
 
+/** The e-mails to this address (whose subject is like `subject`), newest first. */
+export async function mailsTo(email: string, subject = "%") {
+  const { results } = await env.DB.prepare(
+    'select subject, text, html from dev_mail where "to" = ? and subject like ? order by created_at desc, rowid desc',
+  )
+    .bind(email.toLowerCase(), subject)
+    .all<{ subject: string; text: string; html: string }>();
+  return results;
+}
+
 /**
  * The token of the link to `path` in the newest e-mail to this address (of those whose subject
  * is like `subject`), null when there is none.
  */
 async function mailedToken(email: string, path: string, subject = "%") {
-  const row = await env.DB.prepare(
-    'select text from dev_mail where "to" = ? and subject like ? order by created_at desc, rowid desc limit 1',
-  )
-    .bind(email.toLowerCase(), subject)
-    .first<{ text: string }>();
-  if (!row) return null;
-  const link = new RegExp(`(https?:\\/\\/\\S+${path}\\?token=\\S+)`).exec(row.text)![1]!;
+  const [mail] = await mailsTo(email, subject);
+  if (!mail) return null;
+  const link = new RegExp(`(https?:\\/\\/\\S+${path}\\?token=\\S+)`).exec(mail.text)![1]!;
   return new URL(link).searchParams.get("token");
 }
 

@@ -6,7 +6,7 @@ import { passwordSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { log, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
-import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 
 const TITLE = "Error changing password";
@@ -17,9 +17,10 @@ export const changePasswordIntent = defineIntent<Viewer, typeof passwordSchema>(
   failureTitle: TITLE,
   hideFields: ["currentPassword", "newPassword", "confirmPassword"],
   async run(value, { request, context, viewer }) {
-    if (!(await consumeRateLimit(context.db, request, "change-password"))) {
+    const throttled = await limitPasswordCheck(context.db, request, viewer.id);
+    if (throttled) {
       // Told by the toast alone: no field is wrong, so none is marked (no field errors, no form error).
-      throw new Refusal({ title: TITLE, description: RATE_LIMIT_MESSAGE }, 429, {});
+      throw new Refusal({ title: TITLE, description: throttled }, 429, {});
     }
     const response = await context.auth.api.changePassword({
       body: { currentPassword: value.currentPassword, newPassword: value.newPassword, revokeOtherSessions: true },

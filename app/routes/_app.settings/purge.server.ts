@@ -6,7 +6,7 @@ import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
-import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
 import { signOutHeaders } from "#app/utils/session.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 
@@ -26,7 +26,8 @@ export const purgeIntent = defineIntent<Viewer, typeof schema>({
     if (!viewer.archivedAt) return redirect("/settings");
     if (!password) throw refuse("Password is required");
     if (password.length > PASSWORD_MAX_LENGTH) throw refuse("Password is incorrect");
-    if (!(await consumeRateLimit(context.db, request, "change-password"))) throw refuse(RATE_LIMIT_MESSAGE, 429);
+    const throttled = await limitPasswordCheck(context.db, request, viewer.id);
+    if (throttled) throw refuse(throttled, 429);
     const verified = await context.auth.api.verifyPassword({ body: { password }, headers: request.headers }).then(
       () => true,
       () => false,

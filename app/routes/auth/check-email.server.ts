@@ -1,6 +1,6 @@
 import { resendSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import { limitAttempts } from "./form.server.ts";
+import { limitAttempts, limitMailsTo } from "./form.server.ts";
 import { checkEmailHref } from "./screens.ts";
 
 /**
@@ -12,7 +12,11 @@ export const resendConfirmationIntent = defineIntent<null, typeof resendSchema>(
   failureTitle: "Error",
   async run({ email }, { request, context }) {
     await limitAttempts(request, context, "resend-verification");
-    await context.auth.api.sendVerificationEmail({ body: { email }, headers: request.headers }).catch(() => {});
+    await limitMailsTo(request, context, email);
+    // After the answer: looking the address up and mailing it would make a waiting account slower to answer.
+    context.cloudflare.ctx.waitUntil(
+      context.auth.api.sendVerificationEmail({ body: { email }, headers: request.headers }).catch(() => {}),
+    );
     return {
       toast: {
         title: "Check your email",

@@ -3,12 +3,20 @@ import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { signInSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { PASSWORD_LOCKOUT } from "#app/utils/rate-limit.server.ts";
 import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
-import { limitAttempts } from "./form.server.ts";
+import {
+  clearPasswordFailuresOf,
+  passwordSignInPaused,
+  recordPasswordFailure,
+} from "#app/services/sign-in-lockout.server.ts";
+import { limitAttempts, tooMany } from "./form.server.ts";
 
 const TITLE = "Sign in failed";
 const refuse = (status: 401 | 403, message: string) =>
   new Refusal({ title: TITLE, description: message, variant: "destructive" }, status);
+/** The same words for every address, with an account or without (only a real owner is mailed). */
+export const SIGN_IN_PAUSED_MESSAGE = `Too many wrong passwords for this email address: signing in with a password is paused for ${PASSWORD_LOCKOUT.seconds / 60} minutes. If it is your account, we have emailed you a link to choose a new password.`;
 
 /** Sign in (intent `signin`): a session and on to where the person was going, else the dashboard. */
 export const signInIntent = defineIntent<null, typeof signInSchema>({
@@ -17,6 +25,12 @@ export const signInIntent = defineIntent<null, typeof signInSchema>({
   hideFields: ["password"],
   async run(value, { request, context }) {
     await limitAttempts(request, context, "sign-in");
+    // Paused after repeated wrong passwords: refused before the password is even checked, so the
+    // right one does not get through either.
+    const address = await emailFingerprint(value.email);
+    const paused = () => tooMany(request, context, "sign-in-paused", SIGN_IN_PAUSED_MESSAGE, address);
+    if (await passwordSignInPaused(context, value.email)) throw paused();
+    const appUrl = context.env.APP_URL ?? new URL(request.url).origin;
     const session = await startSession(context, request, {
       email: value.email,
       password: value.password,
@@ -28,8 +42,11 @@ export const signInIntent = defineIntent<null, typeof signInSchema>({
         reason: body.code === "EMAIL_NOT_VERIFIED" ? "email not verified" : "invalid email or password",
         route: pathOf(request),
         requestId: context.requestId,
-        email: await emailFingerprint(value.email),
+        email: address,
       });
+      // A wrong password, or an address without an account (answered and counted alike).
+      if (session.status === 401 && (await recordPasswordFailure(context, { email: value.email, appUrl })))
+        throw paused();
       const message =
         body.code === "EMAIL_NOT_VERIFIED"
           ? "Please confirm your email address first. We have sent you a new confirmation link."
@@ -43,8 +60,12 @@ export const signInIntent = defineIntent<null, typeof signInSchema>({
       { user: session.body.user, headers: session.headers },
       destination,
     );
-    // Archived past the grace period: as good as purged, so answered like an unknown address.
-    if (!entered) throw refuse(401, "Invalid email or password");
+    // Archived past the grace period: as good as purged, so answered (and counted) like an unknown address.
+    if (!entered) {
+      if (await recordPasswordFailure(context, { email: value.email, appUrl })) throw paused();
+      throw refuse(401, "Invalid email or password");
+    }
+    await clearPasswordFailuresOf(context, value.email);
     return entered;
   },
 });

@@ -5,7 +5,7 @@ import { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { findAccountByEmail } from "#db/queries/accounts.ts";
 import type { z } from "zod";
-import { limitAttempts } from "./form.server.ts";
+import { limitAttempts, limitMailsTo } from "./form.server.ts";
 import { checkEmailHref } from "./screens.ts";
 
 type SignUpForm = z.output<typeof signUpSchema> | z.output<typeof orgSignUpSchema>;
@@ -18,6 +18,7 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
     hideFields: ["password"],
     async run(value, { request, context }) {
       await limitAttempts(request, context, "sign-up");
+      await limitMailsTo(request, context, value.email);
       await replaceUnconfirmedAccount(context, value.email);
       const response = await context.auth.api.signUpEmail({
         body: { email: value.email, password: value.password, name: value.name },
@@ -55,16 +56,21 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
             ? { name: value.organizationName, description: value.organizationDescription }
             : undefined,
       });
-      // Answered the same for a new and a taken address; a failed e-mail never loses the account.
-      await context.auth.api
-        .sendVerificationEmail({
-          // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
-          body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
-          headers: request.headers,
-        })
-        .catch((error) => {
-          console.error(JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }));
-        });
+      // Answered the same for a new and a taken address, and as fast: the mail goes after the
+      // answer. A failed e-mail never loses the account.
+      context.cloudflare.ctx.waitUntil(
+        context.auth.api
+          .sendVerificationEmail({
+            // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
+            body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
+            headers: request.headers,
+          })
+          .catch((error) => {
+            console.error(
+              JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }),
+            );
+          }),
+      );
       return answer();
     },
   });
