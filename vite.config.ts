@@ -1,6 +1,7 @@
 import { cloudflareDevProxyVitePlugin as remixCloudflareDevProxy, vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { commonPasswordList } from "./scripts/build/common-passwords.ts";
 import { firstLoadChunks } from "./scripts/build/first-load-chunks.ts";
 import { licenseNoticesInOneFile } from "./scripts/build/license-notices.ts";
 import { getLoadContext } from "./workers/load-context.ts";
@@ -45,6 +46,7 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
     tailwindcss(),
     jsonldBrowserPlatform,
     licenseNoticesInOneFile(),
+    commonPasswordList(),
   ],
   ssr: {
     // One self-contained server bundle for production: wrangler and the Workers test pool load

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+import { commonPasswordList } from "./scripts/build/common-passwords.ts";
 
 // The pool's runtimes call back into this process (Miniflare's loopback server) for modules and
 // to push and pop isolated storage around every test. Node closes a kept-alive connection after 5
@@ -18,6 +19,8 @@ http.createServer = ((...args: Parameters<typeof http.createServer>) => {
 
 // Unit and integration tests run inside workerd with real (local) D1, R2 and Durable Objects.
 export default defineWorkersConfig(async () => ({
+  // The server's common-password list (vite.config.ts builds it the same way).
+  plugins: [commonPasswordList()],
   test: {
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],

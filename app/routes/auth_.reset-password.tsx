@@ -12,6 +12,7 @@ import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
 import { resetPasswordValidator } from "#app/utils/form-validators.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
@@ -50,6 +51,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { token, newPassword } = submission.value;
   const account = await findPasswordResetAccount(context.db, token);
+  // Refused before the library consumes the token, so the same link can try another.
+  const guessable = account && guessablePasswordRefusal(newPassword, account, "newPassword");
+  if (guessable) {
+    const { toast, fieldErrors } = guessable;
+    return replyFailure({ formId: "reset-password", submission, toast, fieldErrors, hideFields: HIDDEN });
+  }
   // The library consumes the token and ends every session of the account in one transaction.
   const reset = account
     ? await context.auth.api.resetPassword({ body: { token, newPassword } }).then(

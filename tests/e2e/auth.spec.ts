@@ -69,6 +69,21 @@ test.describe("sign-up", () => {
     await expect(toast(page, "Validation error")).toContainText("Name is required");
   });
 
+  test("a common password passes the browser's check and is refused by the server under its field", async ({
+    page,
+  }) => {
+    const email = uniqueEmail("common");
+    await page.goto("/auth?mode=personal");
+    await fillSignUp(page, { name: "Robin Hart", email, password: "iloveyou" });
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByLabel("Password")).toHaveAccessibleDescription(
+      /^This password is too common\. Choose another\./,
+    );
+    await expect(toast(page, "Validation error")).toContainText("This password is too common. Choose another.");
+    await expect(page.getByLabel("Full Name")).toHaveValue("Robin Hart");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+  });
+
   test("the confirmation page shows the error state for a bad link", async ({ page }) => {
     await page.goto("/auth/confirm?token=not-a-token");
     await expect(page.getByRole("heading", { name: "Verification failed" })).toBeVisible();

@@ -6,6 +6,7 @@ import { passwordSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { log, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 
@@ -17,6 +18,12 @@ export const changePasswordIntent = defineIntent<Viewer, typeof passwordSchema>(
   failureTitle: TITLE,
   hideFields: ["currentPassword", "newPassword", "confirmPassword"],
   async run(value, { request, context, viewer }) {
+    const guessable = guessablePasswordRefusal(
+      value.newPassword,
+      { email: viewer.email, name: viewer.fullName },
+      "newPassword",
+    );
+    if (guessable) throw guessable;
     const throttled = await limitPasswordCheck(context.db, request, viewer.id);
     if (throttled) {
       // Told by the toast alone: no field is wrong, so none is marked (no field errors, no form error).

@@ -3,6 +3,7 @@ import { redirectWithToast, safeRedirectPath, signUpCookieHeader } from "#app/ut
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { orgSignUpSchema, signUpSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
+import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { findAccountByEmail } from "#db/queries/accounts.ts";
 import type { z } from "zod";
 import { limitAttempts, limitMailsTo } from "./form.server.ts";
@@ -17,6 +18,9 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
     failureTitle: "Error",
     hideFields: ["password"],
     async run(value, { request, context }) {
+      // Told like the form's other rules, before anything is counted or written.
+      const guessable = guessablePasswordRefusal(value.password, value, "password");
+      if (guessable) throw guessable;
       await limitAttempts(request, context, "sign-up");
       await limitMailsTo(request, context, value.email);
       await replaceUnconfirmedAccount(context, value.email);

@@ -442,8 +442,8 @@ export const ROWS: Row[] = [
     body: form({
       intent: "change-password",
       currentPassword: PASSWORD,
-      newPassword: "another-horse-2",
-      confirmPassword: "another-horse-2",
+      newPassword: "cobalt-lantern-2",
+      confirmPassword: "cobalt-lantern-2",
     }),
     ok: [302],
     cells: cells("ok", { anon: "signin", archived: "noop" }),
