@@ -1,0 +1,58 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { confirmationLink, createOrganisation, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
+import { expect, test } from "./fixtures.ts";
+
+// Issue 30: every page added by issues 29 and 30 passes axe (WCAG 2.1 A and AA rules), in the
+// state a person meets it in, light and dark.
+
+async function expectNoViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual(
+    [],
+  );
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`${colorScheme} mode`, () => {
+    test.use({ colorScheme });
+
+    test("Organisation profile, with a domain waiting for its record", async ({ page }) => {
+      await createOrganisation(page, { adminName: "Axe Admin" });
+      await page.goto("/dashboard/organization");
+      await page.getByLabel("Domain").fill(`axe-${crypto.randomUUID().slice(0, 6)}.example`);
+      await page.getByRole("button", { name: "Add domain" }).click();
+      await expect(page.getByRole("button", { name: "Verify domain" })).toBeVisible();
+      await expectNoViolations(page);
+    });
+
+    test("Settings, with its Sessions list", async ({ page }) => {
+      await signUpAndConfirm(page);
+      await page.goto("/settings");
+      await expect(page.getByText("This browser")).toBeVisible();
+      await expectNoViolations(page);
+    });
+
+    test("the confirmation page opened in another browser, asking for the password", async ({
+      page,
+      newPersonPage,
+    }) => {
+      const email = uniqueEmail();
+      const signUp = await page.request.post("/auth", {
+        form: { intent: "signup", name: "Axe Person", email, password: PASSWORD },
+      });
+      expect(signUp.ok()).toBe(true);
+      const elsewhere = await newPersonPage();
+      await elsewhere.goto(await confirmationLink(page.request, email));
+      await expect(elsewhere.getByLabel("Password")).toBeVisible();
+      await expectNoViolations(elsewhere);
+    });
+
+    test("the Verify page", async ({ page }) => {
+      await page.goto("/verify");
+      await expectNoViolations(page);
+    });
+  });
+}
