@@ -6,6 +6,7 @@ import { parseSigned } from "hono/utils/cookie";
 import { create as createQrCode } from "qrcode/lib/core/qrcode.js";
 import { findPendingSignIn, readTwoFactor } from "#db/queries/two-factor.ts";
 import { PRODUCT_NAME } from "./constants.ts";
+import type { QrCode } from "./two-factor.ts";
 
 // Two-factor sign-in (docs/decisions/060): what the app reads of a person's authenticator. The
 // auth library (better-auth's twoFactor plugin) verifies codes and keeps the rows; this module
@@ -52,7 +53,7 @@ export function authenticatorSetup(secret: string, email: string) {
  * A QR code as an SVG path (one square per dark module, runs of a row merged), for a page to draw
  * in its own <svg>: no markup is injected, and the QR library never reaches the browser.
  */
-export function qrCodeOf(text: string) {
+export function qrCodeOf(text: string): QrCode {
   const { modules } = createQrCode(text, { errorCorrectionLevel: "M" });
   const { size, data } = modules;
   let path = "";
@@ -67,7 +68,6 @@ export function qrCodeOf(text: string) {
   }
   return { size, path };
 }
-export type QrCode = ReturnType<typeof qrCodeOf>;
 
 /**
  * Whose second sign-in step this browser holds: the user id behind its signed `two_factor`

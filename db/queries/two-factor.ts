@@ -28,9 +28,7 @@ export async function spendTotpStep(db: Db, { userId, step }: { userId: string; 
   const spent = await db
     .update(twoFactors)
     .set({ lastTotpStep: step })
-    .where(
-      and(eq(twoFactors.userId, userId), or(isNull(twoFactors.lastTotpStep), lt(twoFactors.lastTotpStep, step))),
-    )
+    .where(and(eq(twoFactors.userId, userId), or(isNull(twoFactors.lastTotpStep), lt(twoFactors.lastTotpStep, step))))
     .returning({ id: twoFactors.id });
   return spent.length > 0;
 }
