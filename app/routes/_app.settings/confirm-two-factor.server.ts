@@ -4,6 +4,7 @@ import { endSessionsOnTwoFactor } from "#app/services/two-factor.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { mergeHeaders } from "#app/utils/form-reply.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
+import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
 import { cookieHeaders } from "#app/utils/sign-in.server.ts";
 import { readAuthenticator } from "#app/utils/two-factor.server.ts";
 import type { RecoveryCodesReply } from "#app/utils/two-factor.ts";
@@ -28,6 +29,9 @@ export const confirmTwoFactorIntent = defineIntent<Viewer, typeof schema>({
     if (!authenticator.secret || authenticator.verified) {
       throw new Refusal({ title: TITLE, description: "There is no setup waiting. Please start again." });
     }
+    // Counted like a password check: the library sets no cap on codes tried in a session.
+    const throttled = await limitPasswordCheck(context.db, request, viewer.id);
+    if (throttled) throw new Refusal({ title: TITLE, description: throttled }, 429, {});
     const secondFactor = await checkSecondFactor(args, TITLE, code);
     const response = await context.auth.api.verifyTOTP({
       body: { code: code.replace(/\s/g, "") },
