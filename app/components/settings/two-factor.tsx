@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import Copy from "lucide-react/icons/copy";
 import Download from "lucide-react/icons/download";
-import { useState, type ReactNode } from "react";
+import { useState, type ComponentProps, type ReactNode } from "react";
 import { FieldError, FormError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -72,9 +72,14 @@ function PasswordForm({
     <Form method="post" action="/settings#two-factor" className="grid gap-4">
       {note ? <p className="text-sm text-muted-foreground">{note}</p> : null}
       <FormError errors={errors[""] ?? undefined} />
-      <Field id={`${intent}-password`} name="password" label="Current Password" errors={errors.password}>
-        <Input type="password" autoComplete="current-password" required />
-      </Field>
+      <Field
+        id={`${intent}-password`}
+        name="password"
+        label="Current Password"
+        errors={errors.password}
+        type="password"
+        autoComplete="current-password"
+      />
       {children}
       <div>
         <SubmitButton
@@ -89,27 +94,23 @@ function PasswordForm({
   );
 }
 
+/** A labelled input with its message under it. */
 function Field({
   id,
   name,
   label,
   errors,
-  children,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  errors?: string[] | null;
-  children: React.ReactElement<React.ComponentProps<typeof Input>>;
-}) {
+  ...inputProps
+}: { id: string; name: string; label: string; errors?: string[] | null } & ComponentProps<typeof Input>) {
   const errorId = `${id}-error`;
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
-      <children.type
-        {...children.props}
+      <Input
+        {...inputProps}
         id={id}
         name={name}
+        required
         aria-invalid={errors ? true : undefined}
         aria-describedby={errors ? errorId : undefined}
       />
@@ -118,9 +119,8 @@ function Field({
   );
 }
 
-function CodeInput() {
-  return <Input autoComplete="one-time-code" inputMode="numeric" spellCheck={false} required />;
-}
+/** What a code field asks of the browser: digits, and the one-time code the system may offer. */
+const CODE_INPUT = { autoComplete: "one-time-code", spellCheck: false } as const;
 
 function Setup({ setup }: { setup: NonNullable<TwoFactorState["setup"]> }) {
   const reply = useFormReply("confirm-two-factor");
@@ -140,9 +140,14 @@ function Setup({ setup }: { setup: NonNullable<TwoFactorState["setup"]> }) {
       </div>
       <Form method="post" action="/settings#two-factor" className="grid gap-4">
         <FormError errors={errors[""] ?? undefined} />
-        <Field id="confirm-two-factor-code" name="code" label="Code from your app" errors={errors.code}>
-          <CodeInput />
-        </Field>
+        <Field
+          id="confirm-two-factor-code"
+          name="code"
+          label="Code from your app"
+          errors={errors.code}
+          inputMode="numeric"
+          {...CODE_INPUT}
+        />
         <div>
           <SubmitButton intent="confirm-two-factor" pendingText="Checking...">
             Confirm and turn on
@@ -183,9 +188,8 @@ function TurnOff() {
           name="code"
           label="Code from your app, or a recovery code"
           errors={errors.code}
-        >
-          <Input autoComplete="one-time-code" spellCheck={false} required />
-        </Field>
+          {...CODE_INPUT}
+        />
       </PasswordForm>
     </div>
   );
