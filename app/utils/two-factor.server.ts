@@ -4,7 +4,7 @@ import { createOTP } from "@better-auth/utils/otp";
 import { symmetricDecrypt } from "better-auth/crypto";
 import { parseSigned } from "hono/utils/cookie";
 import { create as createQrCode } from "qrcode/lib/core/qrcode.js";
-import { findPendingSignIn, readTwoFactor } from "#db/queries/two-factor.ts";
+import { findPendingSignIn, readTwoFactor, type TwoFactorRow } from "#db/queries/two-factor.ts";
 import { PRODUCT_NAME } from "./constants.ts";
 import type { QrCode } from "./two-factor.ts";
 
@@ -22,7 +22,11 @@ const keyOf = async (context: AppLoadContext) => (await context.auth.$context).s
 
 /** Two-factor as Settings shows it: on or off, and a setup waiting for its first code (its secret decrypted). */
 export async function readAuthenticator(context: AppLoadContext, userId: string) {
-  const row = await readTwoFactor(context.db, userId);
+  return authenticatorOf(context, await readTwoFactor(context.db, userId));
+}
+
+/** The same, from a row read already (in a page's batch: `twoFactorPart`). */
+export async function authenticatorOf(context: AppLoadContext, row: TwoFactorRow) {
   if (!row?.secret) return { enabled: Boolean(row?.enabled), verified: false, secret: null, lastTotpStep: null };
   const secret = await symmetricDecrypt({ key: await keyOf(context), data: row.secret });
   return { enabled: row.enabled, verified: Boolean(row.verified), secret, lastTotpStep: row.lastTotpStep };

@@ -19,8 +19,10 @@ import { useViewer } from "#app/utils/use-viewer.ts";
 import { SettingsForms as SettingsFormsNow } from "#app/components/settings/settings-forms.tsx";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
 import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
-import { listSessions } from "#app/services/sessions.server.ts";
-import { authenticatorSetup, readAuthenticator } from "#app/utils/two-factor.server.ts";
+import { sessionsListPart } from "#app/services/sessions.server.ts";
+import { authenticatorOf, authenticatorSetup } from "#app/utils/two-factor.server.ts";
+import { runParts } from "#db/queries/batch-parts.ts";
+import { twoFactorPart } from "#db/queries/two-factor.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { archiveIntent } from "./archive.server.ts";
 import { changePasswordIntent } from "./change-password.server.ts";
@@ -49,10 +51,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
   if (viewer.archivedAt) return { sessions: null, twoFactor: null };
   const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
-  const [sessions, authenticator] = await Promise.all([
-    listSessions(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
-    readAuthenticator(context, viewer.id),
+  // One round trip for both (the guard's batch is the other).
+  const [sessions, twoFactorRow] = await runParts(context.db, [
+    sessionsListPart(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
+    twoFactorPart(context.db, viewer.id),
   ]);
+  const authenticator = await authenticatorOf(context, twoFactorRow);
   // A setup waiting for its first code is shown again until it is confirmed (or started over).
   const setup =
     !authenticator.enabled && authenticator.secret && !authenticator.verified
