@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
 import Copy from "lucide-react/icons/copy";
 import Download from "lucide-react/icons/download";
 import { useState, type ComponentProps, type ReactNode } from "react";
@@ -11,7 +11,6 @@ import { Label } from "#app/components/ui/label.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import type { QrCode, RecoveryCodesReply, TwoFactorState } from "#app/utils/two-factor.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
-import { useActionData } from "@remix-run/react";
 
 /**
  * 'Two-factor authentication' (docs/decisions/060): turn on with the password, scan the QR code
