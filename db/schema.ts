@@ -48,6 +48,8 @@ export const users = sqliteTable("users", {
   email: text("email").notNull().unique(),
   emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
   image: text("image"),
+  /** Signing in with a password also asks for an authenticator code (better-auth's twoFactor plugin). */
+  twoFactorEnabled: integer("two_factor_enabled", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -106,6 +108,33 @@ export const verifications = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [index("verifications_identifier_idx").on(t.identifier)],
+);
+
+/**
+ * A person's authenticator (better-auth's twoFactor plugin, which names the properties): the TOTP
+ * secret and the recovery codes, both encrypted with the app's secret. `verified` stays false
+ * until a first code confirms the setup. One row per person.
+ */
+export const twoFactors = sqliteTable(
+  "two_factors",
+  {
+    id: id(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    verified: integer("verified", { mode: "boolean" }).notNull().default(true),
+    /** Consecutive wrong codes at sign-in; at 10 the second step locks until `lockedUntil`. */
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+    /**
+     * The app's own: the time step (unix seconds / 30) of the last code accepted, so that no code
+     * works twice, nor an older one (ASVS 2.8.4; the library keeps no such record).
+     */
+    lastTotpStep: integer("last_totp_step"),
+  },
+  (t) => [uniqueIndex("two_factors_user_idx").on(t.userId)],
 );
 
 export const rateLimits = sqliteTable("rate_limits", {

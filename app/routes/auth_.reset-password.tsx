@@ -14,7 +14,8 @@ import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
-import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
+import { enterAccount, startSession, twoFactorHref } from "#app/utils/sign-in.server.ts";
+import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
@@ -82,6 +83,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     password: newPassword,
     remember: false,
   });
+  // A reset does not turn two-factor off: the code is still asked before the account opens.
+  if (session.twoFactor) {
+    return redirectWithToast(
+      context.env,
+      request,
+      twoFactorHref("/dashboard"),
+      { title: "Password updated", description: "Enter the code from your authenticator app to sign in." },
+      { headers: session.headers },
+    );
+  }
   const entered =
     session.ok && session.body.user
       ? await enterAccount(context, request, { user: session.body.user, headers: session.headers }, "/dashboard", {

@@ -3,27 +3,36 @@ import { securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { deviceLabel } from "#app/utils/session-devices.server.ts";
 import type { PageRequest } from "#db/queries/paging.ts";
-import { deleteOtherSessions, deleteSessionOf, loadSessionsPage } from "#db/queries/sessions.ts";
+import { deleteOtherSessions, deleteSessionOf, sessionsPagePart } from "#db/queries/sessions.ts";
 import type { ServiceContext } from "./context.server.ts";
 
 // A person's signed-in browsers, as Settings shows and ends them (decision 058). A session that
 // ends here has its notification sockets closed with it.
 
-/** A page of the person's live sessions, each named by its device, the current one marked. */
-export async function listSessions(
+/**
+ * A page of the person's live sessions, each named by its device, the current one marked: a part
+ * of the page's batch.
+ */
+export function sessionsListPart(
   context: Pick<ServiceContext, "db">,
   { userId, currentSessionId, page }: { userId: string; currentSessionId: string; page: PageRequest },
 ) {
-  const sessions = await loadSessionsPage(context.db, userId, page);
+  const part = sessionsPagePart(context.db, userId, page);
   return {
-    ...sessions,
-    items: sessions.items.map((session) => ({
-      id: session.id,
-      device: deviceLabel(session.userAgent),
-      place: session.place,
-      lastSeenAt: session.updatedAt.getTime(),
-      current: session.id === currentSessionId,
-    })),
+    statements: part.statements,
+    read: (results: readonly unknown[]) => {
+      const sessions = part.read(results);
+      return {
+        ...sessions,
+        items: sessions.items.map((session) => ({
+          id: session.id,
+          device: deviceLabel(session.userAgent),
+          place: session.place,
+          lastSeenAt: session.updatedAt.getTime(),
+          current: session.id === currentSessionId,
+        })),
+      };
+    },
   };
 }
 

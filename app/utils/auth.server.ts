@@ -1,9 +1,11 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { generateRandomString } from "better-auth/crypto";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Db } from "#db/client.ts";
 import { findPendingOrganizationSetup } from "#db/queries/accounts.ts";
 import * as schema from "#db/schema.ts";
-import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from "./constants.ts";
+import { FORGOT_PASSWORD_PATH, PRODUCT_NAME, RESET_PASSWORD_PATH } from "./constants.ts";
 import {
   createMailer,
   existingAccountEmail,
@@ -31,6 +33,13 @@ const SESSION_REFRESH_SECONDS = 60 * 60;
 export const PASSWORD_RESET_SECONDS = 60 * 60;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
+/** How many recovery codes a person holds at a time; each works once. */
+export const RECOVERY_CODE_COUNT = 10;
+/**
+ * A recovery code: 24 characters of a-z0-9 (124 bits, ASVS 2.6.2's 112 at least: the library keeps
+ * them encrypted, not hashed), shown in groups of four. `recoveryCodeFrom` reads one however typed.
+ */
+const newRecoveryCode = () => generateRandomString(24, "a-z", "0-9").match(/.{4}/g)!.join("-");
 
 // One better-auth instance per request: its database and secrets come from that request's bindings.
 // `place` is where the request came from ("Amsterdam, Netherlands"), kept on the session it starts or refreshes.
@@ -128,6 +137,17 @@ export function createAuth({
         },
       },
     },
+    // Two-factor sign-in (docs/decisions/060). None of its endpoints is served over HTTP
+    // (workers/routes/auth.ts): the product's forms call them as auth.api.* with their own limits.
+    plugins: [
+      twoFactor({
+        issuer: PRODUCT_NAME,
+        backupCodeOptions: {
+          amount: RECOVERY_CODE_COUNT,
+          customBackupCodesGenerate: () => Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode),
+        },
+      }),
+    ],
     // Limits are enforced by app/utils/rate-limit.server.ts for the HTTP API and Remix actions alike.
     rateLimit: { enabled: false },
     advanced: {

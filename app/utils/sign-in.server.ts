@@ -9,7 +9,14 @@ import { pathOf, securityEvent } from "./log.server.ts";
 /** Where an archived account chooses between reactivating and deleting everything. */
 export const ARCHIVED_ACCOUNT_PATH = "/settings";
 
-/** Signs in with a password through the auth library: its answer, and the cookies to pass on. */
+/** Where a sign-in whose password was right asks for the second factor (docs/decisions/060). */
+export const TWO_FACTOR_PATH = "/auth/two-factor";
+
+/**
+ * Signs in with a password through the auth library: its answer, and the cookies to pass on.
+ * With two-factor on (and this browser not trusted), no session starts yet: `twoFactor` is set and
+ * the cookies hold the pending sign-in, which the second step (`TWO_FACTOR_PATH`) completes.
+ */
 export async function startSession(
   context: AppLoadContext,
   request: Request,
@@ -24,10 +31,19 @@ export async function startSession(
     code?: string;
     message?: string;
     user?: { id: string; name: string };
+    twoFactorRedirect?: boolean;
   };
   const headers = new Headers();
   for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return { ok: response.ok && Boolean(body.user), status: response.status, body, headers };
+  const twoFactor = response.ok && body.twoFactorRedirect === true;
+  return { ok: response.ok && Boolean(body.user), twoFactor, status: response.status, body, headers };
+}
+
+/** The second sign-in step's page, going on to `destination` afterwards. */
+export function twoFactorHref(destination: string) {
+  return destination === "/dashboard"
+    ? TWO_FACTOR_PATH
+    : `${TWO_FACTOR_PATH}?redirectTo=${encodeURIComponent(destination)}`;
 }
 
 /** Request headers that carry the cookies just set, to act as the new session. */

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, inArray, ne } from "drizzle-orm";
 import { inListLimit, type Db } from "../client.ts";
 import { sessions } from "../schema.ts";
+import { batchPart } from "./batch-parts.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 
 // A person's sessions (signed-in browsers), as Settings lists and ends them. The auth library
@@ -18,28 +19,33 @@ export type SessionSummary = {
 
 const live = (userId: string, now: Date) => and(eq(sessions.userId, userId), gt(sessions.expiresAt, now));
 
-/** A page of the person's live sessions, most recently seen first, and how many there are: one batch. */
-export async function loadSessionsPage(db: Db, userId: string, page: PageRequest, now = new Date()) {
+/**
+ * A page of the person's live sessions, most recently seen first, and how many there are: a part
+ * of the page's batch (Settings reads it with two-factor's state).
+ */
+export function sessionsPagePart(db: Db, userId: string, page: PageRequest, now = new Date()) {
   const { where, orderBy, limit } = keyset(sessions.updatedAt, sessions.id, "desc", page);
-  const [rows, [total]] = await db.batch([
-    db
-      .select({
-        id: sessions.id,
-        userAgent: sessions.userAgent,
-        place: sessions.place,
-        createdAt: sessions.createdAt,
-        updatedAt: sessions.updatedAt,
-      })
-      .from(sessions)
-      .where(and(live(userId, now), where))
-      .orderBy(...orderBy)
-      .limit(limit),
-    db.select({ total: count() }).from(sessions).where(live(userId, now)),
-  ]);
-  return {
-    ...toPage<SessionSummary>(rows, page, (row) => ({ key: row.updatedAt.getTime(), id: row.id })),
-    total: total?.total ?? 0,
-  };
+  return batchPart(
+    [
+      db
+        .select({
+          id: sessions.id,
+          userAgent: sessions.userAgent,
+          place: sessions.place,
+          createdAt: sessions.createdAt,
+          updatedAt: sessions.updatedAt,
+        })
+        .from(sessions)
+        .where(and(live(userId, now), where))
+        .orderBy(...orderBy)
+        .limit(limit),
+      db.select({ total: count() }).from(sessions).where(live(userId, now)),
+    ],
+    ([rows, [total]]) => ({
+      ...toPage<SessionSummary>(rows, page, (row) => ({ key: row.updatedAt.getTime(), id: row.id })),
+      total: total?.total ?? 0,
+    }),
+  );
 }
 
 /** Ends one of the person's sessions; false when they have no such session (another's id included). */

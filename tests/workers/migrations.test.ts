@@ -40,6 +40,7 @@ describe("migrations", () => {
       "rate_limits",
       "recognition_days",
       "sessions",
+      "two_factors",
       "users",
       "verifications",
     ]);

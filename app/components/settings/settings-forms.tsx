@@ -22,19 +22,28 @@ import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { Sessions, type SessionsList } from "./sessions.tsx";
+import type { TwoFactorState } from "#app/utils/two-factor.ts";
+import { TwoFactor } from "./two-factor.tsx";
 
 /**
  * The settings page's own forms, in the order the page shows them. A chunk of its own, with
  * Conform: the page's first load does not carry it, and these forms hydrate after the page's
  * first interaction (decision 049); until then they are the server's HTML and post as such.
  */
-export function SettingsForms({ sessions }: { sessions: SessionsList | null }) {
+export function SettingsForms({
+  sessions,
+  twoFactor,
+}: {
+  sessions: SessionsList | null;
+  twoFactor: TwoFactorState | null;
+}) {
   return (
     <>
       <ProfileSettings />
       <PrivacyAndEmails />
       <YourData />
       <ChangePassword />
+      {twoFactor ? <TwoFactor state={twoFactor} /> : null}
       {sessions ? <Sessions sessions={sessions} /> : null}
       <BetaFeedback />
     </>

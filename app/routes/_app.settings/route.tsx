@@ -19,10 +19,17 @@ import { useViewer } from "#app/utils/use-viewer.ts";
 import { SettingsForms as SettingsFormsNow } from "#app/components/settings/settings-forms.tsx";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
 import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
-import { listSessions } from "#app/services/sessions.server.ts";
+import { sessionsListPart } from "#app/services/sessions.server.ts";
+import { authenticatorOf, authenticatorSetup } from "#app/utils/two-factor.server.ts";
+import { runParts } from "#db/queries/batch-parts.ts";
+import { twoFactorPart } from "#db/queries/two-factor.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { archiveIntent } from "./archive.server.ts";
 import { changePasswordIntent } from "./change-password.server.ts";
+import { confirmTwoFactorIntent } from "./confirm-two-factor.server.ts";
+import { disableTwoFactorIntent } from "./disable-two-factor.server.ts";
+import { enableTwoFactorIntent } from "./enable-two-factor.server.ts";
+import { regenerateRecoveryCodesIntent } from "./regenerate-recovery-codes.server.ts";
 import { purgeIntent } from "./purge.server.ts";
 import { reactivateIntent } from "./reactivate.server.ts";
 import { sendFeedbackIntent } from "./send-feedback.server.ts";
@@ -42,10 +49,20 @@ export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
-  if (viewer.archivedAt) return { sessions: null };
+  if (viewer.archivedAt) return { sessions: null, twoFactor: null };
   const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
-  const sessions = await listSessions(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page });
-  return { sessions: { ...sessions, now: Date.now() } };
+  // One round trip for both (the guard's batch is the other).
+  const [sessions, twoFactorRow] = await runParts(context.db, [
+    sessionsListPart(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
+    twoFactorPart(context.db, viewer.id),
+  ]);
+  const authenticator = await authenticatorOf(context, twoFactorRow);
+  // A setup waiting for its first code is shown again until it is confirmed (or started over).
+  const setup =
+    !authenticator.enabled && authenticator.secret && !authenticator.verified
+      ? authenticatorSetup(authenticator.secret, viewer.email)
+      : null;
+  return { sessions: { ...sessions, now: Date.now() }, twoFactor: { enabled: authenticator.enabled, setup } };
 }
 
 /** Every form Settings posts, by its `intent`. */
@@ -56,6 +73,10 @@ const INTENTS = {
   "send-feedback": sendFeedbackIntent,
   "sign-out-session": signOutSessionIntent,
   "sign-out-other-sessions": signOutOtherSessionsIntent,
+  "enable-two-factor": enableTwoFactorIntent,
+  "confirm-two-factor": confirmTwoFactorIntent,
+  "regenerate-recovery-codes": regenerateRecoveryCodesIntent,
+  "disable-two-factor": disableTwoFactorIntent,
   archive: archiveIntent,
   reactivate: reactivateIntent,
   purge: purgeIntent,
@@ -78,7 +99,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
-  const { sessions } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor } = useLoaderData<typeof loader>();
   const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
 
   return (
@@ -95,7 +116,7 @@ export default function SettingsPage() {
       ) : (
         <>
           <Suspense fallback={<LoadAtOnce />}>
-            <SettingsForms sessions={sessions} />
+            <SettingsForms sessions={sessions} twoFactor={twoFactor} />
           </Suspense>
           <DangerZone />
         </>

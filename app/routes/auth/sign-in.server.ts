@@ -4,7 +4,8 @@ import { signInSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { PASSWORD_LOCKOUT } from "#app/utils/rate-limit.server.ts";
-import { enterAccount, startSession } from "#app/utils/sign-in.server.ts";
+import { redirect } from "@remix-run/cloudflare";
+import { enterAccount, startSession, twoFactorHref } from "#app/utils/sign-in.server.ts";
 import {
   clearPasswordFailuresOf,
   passwordSignInPaused,
@@ -36,6 +37,12 @@ export const signInIntent = defineIntent<null, typeof signInSchema>({
       password: value.password,
       remember: value.remember === "on",
     });
+    const destination = safeRedirectPath(value.redirectTo, "/dashboard");
+    // The password was right; two-factor is on, so the code is asked next (no session yet).
+    if (session.twoFactor) {
+      await clearPasswordFailuresOf(context, value.email);
+      return redirect(twoFactorHref(destination), { headers: session.headers });
+    }
     if (!session.ok || !session.body.user) {
       const { body } = session;
       securityEvent("auth.failed", {
@@ -53,7 +60,6 @@ export const signInIntent = defineIntent<null, typeof signInSchema>({
           : (body.message ?? "Invalid email or password");
       throw refuse(session.status === 403 ? 403 : 401, message);
     }
-    const destination = safeRedirectPath(value.redirectTo, "/dashboard");
     const entered = await enterAccount(
       context,
       request,

@@ -150,6 +150,30 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: ANONYMOUS,
   }),
+  // The second sign-in step (decision 060): only a browser holding a pending sign-in's cookie
+  // (none here) gets the form; anyone else goes back to /auth, a signed-in caller to the dashboard.
+  loaderRow({
+    route: "routes/auth_.two-factor",
+    path: "/auth/two-factor",
+    ok: [200],
+    cells: cells("dashboard", { anon: "signin" }),
+  }),
+  actionRow({
+    route: "routes/auth_.two-factor",
+    intent: "verify-code",
+    path: "/auth/two-factor",
+    body: form({ intent: "verify-code", code: "123456" }),
+    ok: [302],
+    cells: cells("dashboard", { anon: "signin" }),
+  }),
+  actionRow({
+    route: "routes/auth_.two-factor",
+    intent: "verify-recovery-code",
+    path: "/auth/two-factor",
+    body: form({ intent: "verify-recovery-code", code: "abcd-efgh-ijkl-mnop-qrst-uvwx" }),
+    ok: [302],
+    cells: cells("dashboard", { anon: "signin" }),
+  }),
   // Forgot password: the same answer for every address; the token is the credential.
   loaderRow({ route: "routes/auth_.forgot-password", path: "/auth/forgot-password", ok: [200], cells: ANONYMOUS }),
   actionRow({
@@ -505,6 +529,41 @@ export const ROWS: Row[] = [
     body: form({ intent: "sign-out-other-sessions" }),
     ok: [302],
     cells: cells("ok", { anon: "signin", archived: "noop" }),
+  }),
+  // Two-factor (decision 060): the person's own only, no id taken from the form. Turning it on
+  // needs the password; confirming, replacing the codes and turning off need a setup or two-factor
+  // on, which nobody here has (refused, nothing changed).
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "enable-two-factor",
+    path: "/settings",
+    body: form({ intent: "enable-two-factor", password: PASSWORD }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "confirm-two-factor",
+    path: "/settings",
+    body: form({ intent: "confirm-two-factor", code: "123456" }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "regenerate-recovery-codes",
+    path: "/settings",
+    body: form({ intent: "regenerate-recovery-codes", password: PASSWORD }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "disable-two-factor",
+    path: "/settings",
+    body: form({ intent: "disable-two-factor", password: PASSWORD, code: "123456" }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin" }),
   }),
   actionRow({
     route: "routes/_app.settings",

@@ -1,0 +1,110 @@
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { spendTotpCode } from "#app/services/two-factor.server.ts";
+import { redirectWithToast, safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { defineIntent } from "#app/utils/intent.server.ts";
+import { pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
+import { cookieHeaders, enterAccount } from "#app/utils/sign-in.server.ts";
+import { pendingSignInUserId, readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
+import { limitAttempts } from "../auth/form.server.ts";
+
+const TITLE = "Sign in failed";
+export const WRONG_CODE = "That code is not right. Check your authenticator app and try again.";
+export const USED_CODE = "That code was already used. Wait for the next one in your authenticator app.";
+export const WRONG_RECOVERY_CODE = "That recovery code is not right, or it was already used.";
+const ENDED = "Your sign-in has ended: too many wrong codes, or more than 10 minutes passed. Please sign in again.";
+const LOCKED = "Too many wrong codes for this account. Please wait 15 minutes and try again.";
+
+const digitsOnly = (value: string) => value.replace(/\s/g, "");
+const common = { trustDevice: z.literal("on").optional(), redirectTo: z.string().optional() };
+const codeSchema = z.object({
+  intent: z.literal("verify-code"),
+  code: z
+    .string({ error: "Enter the 6-digit code from your authenticator app" })
+    .transform(digitsOnly)
+    .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app")),
+  ...common,
+});
+const recoverySchema = z.object({
+  intent: z.literal("verify-recovery-code"),
+  code: z
+    .string({ error: "Enter one of your recovery codes" })
+    .transform(recoveryCodeFrom)
+    .pipe(z.string().length(29, "Enter one of your recovery codes")),
+  ...common,
+});
+
+/** Back to sign-in, the pending sign-in (if any) gone: the library's answer expires its cookie. */
+const signInAgain = (context: AppLoadContext, request: Request, headers?: Headers) =>
+  redirectWithToast(
+    context.env,
+    request,
+    "/auth",
+    { title: "Please sign in again", description: ENDED, variant: "destructive" },
+    { headers },
+  );
+
+/** The second sign-in step, with a code from the authenticator app or with a recovery code. */
+function verifyIntent(method: "totp" | "recovery") {
+  const wrong = method === "totp" ? WRONG_CODE : WRONG_RECOVERY_CODE;
+  const refuse = (message: string, status: 400 | 401 | 429 = 401) =>
+    new Refusal({ title: TITLE, description: message, variant: "destructive" }, status, { code: [message] });
+  return defineIntent<null, typeof codeSchema | typeof recoverySchema>({
+    schema: method === "totp" ? codeSchema : recoverySchema,
+    failureTitle: TITLE,
+    hideFields: ["code"],
+    async run(value, { request, context }) {
+      const userId = await pendingSignInUserId(context, request);
+      if (!userId) return signInAgain(context, request);
+      await limitAttempts(request, context, "two-factor");
+      // A code is good once (ASVS 2.8.4): one of a step already used is refused before the
+      // library sees it, and the step of a code it accepts is recorded, atomically, below.
+      let step: number | null = null;
+      if (method === "totp") {
+        const authenticator = await readAuthenticator(context, userId);
+        step = authenticator.secret ? await stepOfCode(authenticator.secret, value.code) : null;
+        if (step !== null && authenticator.lastTotpStep !== null && step <= authenticator.lastTotpStep)
+          throw refuse(USED_CODE, 400);
+      }
+      const verify = method === "totp" ? context.auth.api.verifyTOTP : context.auth.api.verifyBackupCode;
+      const response = await verify({
+        body: { code: value.code, trustDevice: value.trustDevice === "on" },
+        headers: request.headers,
+        asResponse: true,
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        code?: string;
+        user?: { id: string; name: string };
+      };
+      const headers = new Headers();
+      for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+      if (!response.ok || !body.user) {
+        securityEvent("auth.failed", {
+          reason: `second step: ${body.code ?? response.status}`,
+          route: pathOf(request),
+          requestId: context.requestId,
+          userId,
+        });
+        if (body.code === "ACCOUNT_TEMPORARILY_LOCKED") throw refuse(LOCKED, 429);
+        if (body.code === "INVALID_CODE" || body.code === "INVALID_BACKUP_CODE") throw refuse(wrong);
+        // Too many wrong codes (the 6th try), the 10 minutes are up, or a race consumed it.
+        if (response.status < 500) return signInAgain(context, request, headers);
+        throw new Error(`two-factor verification answered ${response.status}`);
+      }
+      const session = { user: body.user, headers };
+      if (step !== null && !(await spendTotpCode(context, { userId, step }))) {
+        // The same code, accepted twice at once: only the first sign-in stands.
+        await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
+        return signInAgain(context, request);
+      }
+      const destination = safeRedirectPath(value.redirectTo, "/dashboard");
+      // Archived past the grace period: as good as gone, answered as the password step would.
+      return (await enterAccount(context, request, session, destination)) ?? redirect("/auth");
+    },
+  });
+}
+
+export const verifyCodeIntent = verifyIntent("totp");
+export const verifyRecoveryCodeIntent = verifyIntent("recovery");

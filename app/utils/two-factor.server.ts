@@ -1,0 +1,88 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
+import { symmetricDecrypt } from "better-auth/crypto";
+import { parseSigned } from "hono/utils/cookie";
+import { create as createQrCode } from "qrcode/lib/core/qrcode.js";
+import { findPendingSignIn, readTwoFactor, type TwoFactorRow } from "#db/queries/two-factor.ts";
+import { PRODUCT_NAME } from "./constants.ts";
+import type { QrCode } from "./two-factor.ts";
+
+// Two-factor sign-in (docs/decisions/060): what the app reads of a person's authenticator. The
+// auth library (better-auth's twoFactor plugin) verifies codes and keeps the rows; this module
+// decrypts a setup's secret for Settings, finds the step a code belongs to (so none works twice)
+// and finds whose pending sign-in a browser holds.
+
+/** RFC 6238 as the library runs it: 30-second steps, 6 digits, one step either side accepted. */
+export const TOTP_PERIOD_SECONDS = 30;
+export const TOTP_DIGITS = 6;
+const WINDOW = 1;
+
+const keyOf = async (context: AppLoadContext) => (await context.auth.$context).secretConfig;
+
+/** Two-factor as Settings shows it: on or off, and a setup waiting for its first code (its secret decrypted). */
+export async function readAuthenticator(context: AppLoadContext, userId: string) {
+  return authenticatorOf(context, await readTwoFactor(context.db, userId));
+}
+
+/** The same, from a row read already (in a page's batch: `twoFactorPart`). */
+export async function authenticatorOf(context: AppLoadContext, row: TwoFactorRow) {
+  if (!row?.secret) return { enabled: Boolean(row?.enabled), verified: false, secret: null, lastTotpStep: null };
+  const secret = await symmetricDecrypt({ key: await keyOf(context), data: row.secret });
+  return { enabled: row.enabled, verified: Boolean(row.verified), secret, lastTotpStep: row.lastTotpStep };
+}
+
+/**
+ * The time step a code belongs to (within the window the library accepts), or null when it
+ * matches none. A code matching two steps (one in a million) counts as the later one.
+ */
+export async function stepOfCode(secret: string, code: string, now = Date.now()) {
+  const current = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS);
+  const otp = createOTP(secret, { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS });
+  let matched: number | null = null;
+  for (let step = current - WINDOW; step <= current + WINDOW; step++) {
+    if ((await otp.hotp(step)) === code) matched = step;
+  }
+  return matched;
+}
+
+/** What an authenticator app needs to be set up: the otpauth URI (as a QR code) and the key to type. */
+export function authenticatorSetup(secret: string, email: string) {
+  const uri = createOTP(secret, { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS }).url(PRODUCT_NAME, email);
+  const key = base32.encode(secret, { padding: false });
+  return { uri, key: key.match(/.{1,4}/g)!.join(" "), qr: qrCodeOf(uri) };
+}
+
+/**
+ * A QR code as an SVG path (one square per dark module, runs of a row merged), for a page to draw
+ * in its own <svg>: no markup is injected, and the QR library never reaches the browser.
+ */
+export function qrCodeOf(text: string): QrCode {
+  const { modules } = createQrCode(text, { errorCorrectionLevel: "M" });
+  const { size, data } = modules;
+  let path = "";
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      if (!data[y * size + x]) continue;
+      let run = 1;
+      while (x + run < size && data[y * size + x + run]) run++;
+      path += `M${x} ${y}h${run}v1h-${run}z`;
+      x += run - 1;
+    }
+  }
+  return { size, path };
+}
+
+/**
+ * Whose second sign-in step this browser holds: the user id behind its signed `two_factor`
+ * cookie while the challenge lives (10 minutes, at most 5 codes), else null.
+ */
+export async function pendingSignInUserId(context: AppLoadContext, request: Request) {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  const auth = await context.auth.$context;
+  const name = auth.createAuthCookie("two_factor").name;
+  const challenge = (await parseSigned(header, auth.secret, name))[name];
+  if (typeof challenge !== "string" || !challenge) return null;
+  return findPendingSignIn(context.db, challenge);
+}
