@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import * as OTPAuth from "otpauth";
 import type { Page } from "@playwright/test";
 import { confirmationLink, createOrganisation, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
@@ -48,6 +49,31 @@ for (const colorScheme of ["light", "dark"] as const) {
       await elsewhere.goto(await confirmationLink(page.request, email));
       await expect(elsewhere.getByLabel("Password")).toBeVisible();
       await expectNoViolations(elsewhere);
+    });
+
+    test("two-factor: Settings showing the QR code and key, then the second sign-in step", async ({ page }) => {
+      const { email } = await signUpAndConfirm(page);
+      await page.goto("/settings");
+      const card = page.locator("#two-factor");
+      await card.getByLabel("Current Password").fill(PASSWORD);
+      await card.getByRole("button", { name: "Turn on" }).click();
+      await expect(page.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+      await expectNoViolations(page);
+
+      const key = (await page.getByTestId("two-factor-key").textContent())!.replace(/\s/g, "");
+      const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key), digits: 6, period: 30 }).generate();
+      await card.getByLabel("Code from your app").fill(code);
+      await card.getByRole("button", { name: "Confirm and turn on" }).click();
+      await expect(page.getByTestId("recovery-codes")).toBeVisible();
+      await expectNoViolations(page);
+
+      await page.context().clearCookies();
+      await page.goto("/auth");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await expect(page).toHaveURL("/auth/two-factor");
+      await expectNoViolations(page);
     });
 
     test("the Verify page", async ({ page }) => {
