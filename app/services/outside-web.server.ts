@@ -1,6 +1,7 @@
 import type { Db } from "#db/client.ts";
 import { findDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
+import { concat } from "#app/utils/media-types.server.ts";
 import { cacheOutsideDocument, cachedOutsideDocument } from "#app/utils/outside-cache.server.ts";
 
 /**
@@ -122,11 +123,5 @@ export async function readCapped(stream: ReadableStream<Uint8Array> | null, maxB
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concat(chunks, size);
 }

@@ -302,20 +302,19 @@ describe("signing out everywhere else", () => {
   });
 });
 
+/** Settings' Change Password, from the browser holding `cookie`. */
+const changePassword = (cookie: string) =>
+  postForm(
+    "/settings",
+    { intent: "change-password", currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+    { cookie },
+  );
+
 describe("a new password", () => {
   it("changed in Settings ends the other sessions; this browser stays signed in", async () => {
     const person = await createAccount();
     const other = await writeSession(person.id);
-    const changed = await postForm(
-      "/settings",
-      {
-        intent: "change-password",
-        currentPassword: PASSWORD,
-        newPassword: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      },
-      { cookie: person.cookie },
-    );
+    const changed = await changePassword(person.cookie);
     expect(changed.status).toBe(302);
     expect(toastFrom(changed)?.title).toBe("Password updated");
     const cookie = cookiesFrom(changed, person.cookie);
@@ -377,16 +376,7 @@ describe("notification sockets", () => {
     const person = await createAccount();
     const other = await writeSession(person.id);
     const tabs = [await openSocket(person.cookie), await openSocket(other.cookie)];
-    await postForm(
-      "/settings",
-      {
-        intent: "change-password",
-        currentPassword: PASSWORD,
-        newPassword: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      },
-      { cookie: person.cookie },
-    );
+    await changePassword(person.cookie);
     expect(await Promise.all(tabs.map((tab) => tab.closed))).toEqual([4001, 4001]);
   });
 
