@@ -137,6 +137,37 @@ export const twoFactors = sqliteTable(
   (t) => [uniqueIndex("two_factors_user_idx").on(t.userId)],
 );
 
+/**
+ * A passkey (better-auth's passkey plugin, which names the properties): a WebAuthn credential's
+ * public key, held by the person's device or password manager. `counter` is the authenticator's
+ * signature count (0 for synced passkeys). Signing in with one counts as two factors: only
+ * passkeys that verify the person (PIN, fingerprint, face) are accepted (docs/decisions/061).
+ */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: id(),
+    /** The person's own label ("Work laptop"); null until they give one. */
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull().default(0),
+    /** "singleDevice" or "multiDevice" (synced). */
+    deviceType: text("device_type").notNull(),
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull().default(false),
+    /** Comma-separated WebAuthn transports ("internal,hybrid"), as the browser reported them. */
+    transports: text("transports"),
+    createdAt: createdAt(),
+    aaguid: text("aaguid"),
+    /** The app's own: when it last signed the person in (the library keeps no such record). */
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId), uniqueIndex("passkeys_credential_idx").on(t.credentialID)],
+);
+
 export const rateLimits = sqliteTable("rate_limits", {
   id: id(),
   key: text("key").notNull().unique(),

@@ -34,6 +34,7 @@ describe("migrations", () => {
       "organization_members",
       "organization_roles",
       "organizations",
+      "passkeys",
       "pending_organization_setups",
       "processed_stripe_events",
       "profiles",
