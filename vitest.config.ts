@@ -1,4 +1,5 @@
 import http from "node:http";
+import { fileURLToPath } from "node:url";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { commonPasswordList } from "./scripts/build/common-passwords.ts";
 
@@ -21,6 +22,10 @@ http.createServer = ((...args: Parameters<typeof http.createServer>) => {
 export default defineWorkersConfig(async () => ({
   // The server's common-password list (vite.config.ts builds it the same way).
   plugins: [commonPasswordList()],
+  // tsyringe (under the passkey plugin's WebAuthn verifier) ships tslib 1, whose ES entry imports
+  // its CommonJS build as a default export that a pre-bundle does not give it; tslib 2's ES build
+  // serves it as well (vite.config.ts does the same for the Worker's bundle).
+  resolve: { alias: [{ find: /^tslib$/, replacement: fileURLToPath(import.meta.resolve("tslib/tslib.es6.mjs")) }] },
   test: {
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
@@ -56,6 +61,7 @@ export default defineWorkersConfig(async () => ({
             // For the component render tests (SubmitButton): radix-ui's barrel imports
             // react-remove-scroll, whose bare subpath imports workerd cannot resolve unbundled.
             "radix-ui",
+            "@simplewebauthn/server",
           ],
           // jsonld's browser build (no Node HTTP client), as the Worker's own bundle uses.
           esbuildOptions: { platform: "browser" as const },

@@ -2,6 +2,8 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { generateRandomString } from "better-auth/crypto";
 import { twoFactor } from "better-auth/plugins/two-factor";
+import { passkey } from "@better-auth/passkey";
+import { APIError } from "better-auth/api";
 import type { Db } from "#db/client.ts";
 import { findPendingOrganizationSetup } from "#db/queries/accounts.ts";
 import * as schema from "#db/schema.ts";
@@ -40,6 +42,11 @@ export const RECOVERY_CODE_COUNT = 10;
  * them encrypted, not hashed), shown in groups of four. `recoveryCodeFrom` reads one however typed.
  */
 const newRecoveryCode = () => generateRandomString(24, "a-z", "0-9").match(/.{4}/g)!.join("-");
+
+/** The library's refusal of a passkey that was used without the person's PIN, fingerprint or face. */
+export const USER_NOT_VERIFIED = "USER_NOT_VERIFIED";
+const passkeyWithoutUserVerification = () =>
+  new APIError("BAD_REQUEST", { code: USER_NOT_VERIFIED, message: "The passkey did not verify the person" });
 
 // One better-auth instance per request: its database and secrets come from that request's bindings.
 // `place` is where the request came from ("Amsterdam, Netherlands"), kept on the session it starts or refreshes.
@@ -124,6 +131,9 @@ export function createAuth({
       },
     },
     session: {
+      // No "fresh session" rule: what the library guards with it (adding a passkey, turning off
+      // two-factor) the app's own forms guard by asking for the password (docs/decisions/061).
+      freshAge: 0,
       expiresIn: SESSION_IDLE_SECONDS,
       updateAge: SESSION_REFRESH_SECONDS,
       additionalFields: { place: { type: "string", required: false, input: false } },
@@ -145,6 +155,29 @@ export function createAuth({
         backupCodeOptions: {
           amount: RECOVERY_CODE_COUNT,
           customBackupCodesGenerate: () => Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode),
+        },
+      }),
+      // Passkeys (docs/decisions/061). Only the two "options" endpoints are served over HTTP
+      // through the app's own routes; verifying, naming and removing go through the forms.
+      passkey({
+        rpID: new URL(appUrl).hostname,
+        rpName: PRODUCT_NAME,
+        origin: appUrl,
+        // Discoverable, so that signing in needs no e-mail address first.
+        authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+        advanced: { webAuthnChallengeCookie: "passkey_challenge" },
+        // A passkey sign-in counts as two factors (the device, and the PIN, fingerprint or face
+        // that unlocked it), so a passkey that did not verify the person is refused, both when it is
+        // added and at every sign-in.
+        registration: {
+          afterVerification: async ({ verification }) => {
+            if (!verification.registrationInfo?.userVerified) throw passkeyWithoutUserVerification();
+          },
+        },
+        authentication: {
+          afterVerification: async ({ verification }) => {
+            if (!verification.authenticationInfo.userVerified) throw passkeyWithoutUserVerification();
+          },
         },
       }),
     ],

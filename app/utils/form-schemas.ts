@@ -16,7 +16,7 @@ import {
 
 // ---- Sign-in and sign-up (routes/auth.tsx) ----
 
-const redirectToField = z.string().optional();
+export const redirectToField = z.string().optional();
 
 export const signInSchema = z.object({
   intent: z.literal("signin"),

@@ -8,6 +8,9 @@ import type { Db } from "#db/client.ts";
 export const RATE_LIMITS = {
   "sign-in": { max: 10, windowSeconds: 60 },
   "sign-up": { max: 5, windowSeconds: 60 },
+  // A passkey sign-in's challenge, asked for as the sign-in page opens (for the browser's autofill)
+  // and again at 'Sign in with a passkey': each one is a row, kept 5 minutes.
+  "passkey-options": { max: 60, windowSeconds: 60 },
   // The second sign-in step's codes, per network; each pending sign-in also ends after 5 wrong
   // codes, and 10 in a row lock an account's second step for 15 minutes (the auth library's).
   "two-factor": { max: 10, windowSeconds: 60 },

@@ -27,16 +27,23 @@ export async function startSession(
     headers: request.headers,
     asResponse: true,
   });
-  const body = (await response.json().catch(() => ({}))) as {
-    code?: string;
-    message?: string;
-    user?: { id: string; name: string };
-    twoFactorRedirect?: boolean;
-  };
+  const answer = await readAuthAnswer<{ user?: SignedInUser; twoFactorRedirect?: boolean }>(response);
+  const twoFactor = answer.ok && answer.body.twoFactorRedirect === true;
+  return { ...answer, ok: answer.ok && Boolean(answer.body.user), twoFactor };
+}
+
+/** Who a sign-in signed in, as the auth library's answers name them. */
+export type SignedInUser = { id: string; name: string };
+
+/**
+ * An auth library endpoint's answer (called with `asResponse`), read once: its JSON body with the
+ * library's error `code` and `message` on a refusal, and the cookies it sets, to pass on.
+ */
+export async function readAuthAnswer<Body extends object>(response: Response) {
+  const body = (await response.json().catch(() => ({}))) as Partial<Body> & { code?: string; message?: string };
   const headers = new Headers();
   for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  const twoFactor = response.ok && body.twoFactorRedirect === true;
-  return { ok: response.ok && Boolean(body.user), twoFactor, status: response.status, body, headers };
+  return { ok: response.ok, status: response.status, body, headers };
 }
 
 /** The second sign-in step's page, going on to `destination` afterwards. */

@@ -21,6 +21,7 @@ import {
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
+import { Passkeys, type PasskeysState } from "./passkeys.tsx";
 import { Sessions, type SessionsList } from "./sessions.tsx";
 import type { TwoFactorState } from "#app/utils/two-factor.ts";
 import { TwoFactor } from "./two-factor.tsx";
@@ -33,9 +34,11 @@ import { TwoFactor } from "./two-factor.tsx";
 export function SettingsForms({
   sessions,
   twoFactor,
+  passkeys,
 }: {
   sessions: SessionsList | null;
   twoFactor: TwoFactorState | null;
+  passkeys: PasskeysState | null;
 }) {
   return (
     <>
@@ -43,6 +46,7 @@ export function SettingsForms({
       <PrivacyAndEmails />
       <YourData />
       <ChangePassword />
+      {passkeys ? <Passkeys state={passkeys} /> : null}
       {twoFactor ? <TwoFactor state={twoFactor} /> : null}
       {sessions ? <Sessions sessions={sessions} /> : null}
       <BetaFeedback />

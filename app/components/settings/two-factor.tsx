@@ -1,14 +1,13 @@
 import { Form, useActionData } from "@remix-run/react";
 import Copy from "lucide-react/icons/copy";
 import Download from "lucide-react/icons/download";
-import { useState, type ComponentProps, type ReactNode } from "react";
-import { FieldError, FormError } from "#app/components/form-messages.tsx";
+import { useState, type ReactNode } from "react";
+import { FormError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
+import { Field } from "./field.tsx";
 import type { QrCode, RecoveryCodesReply, TwoFactorState } from "#app/utils/two-factor.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
@@ -90,31 +89,6 @@ function PasswordForm({
         </SubmitButton>
       </div>
     </Form>
-  );
-}
-
-/** A labelled input with its message under it. */
-function Field({
-  id,
-  name,
-  label,
-  errors,
-  ...inputProps
-}: { id: string; name: string; label: string; errors?: string[] | null } & ComponentProps<typeof Input>) {
-  const errorId = `${id}-error`;
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        {...inputProps}
-        id={id}
-        name={name}
-        required
-        aria-invalid={errors ? true : undefined}
-        aria-describedby={errors ? errorId : undefined}
-      />
-      <FieldError id={errorId} errors={errors ?? undefined} />
-    </div>
   );
 }
 

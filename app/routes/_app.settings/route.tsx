@@ -19,19 +19,25 @@ import { useViewer } from "#app/utils/use-viewer.ts";
 import { SettingsForms as SettingsFormsNow } from "#app/components/settings/settings-forms.tsx";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
 import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
+import { passkeysListPart } from "#app/services/passkeys.server.ts";
 import { sessionsListPart } from "#app/services/sessions.server.ts";
 import { authenticatorOf, authenticatorSetup } from "#app/utils/two-factor.server.ts";
 import { runParts } from "#db/queries/batch-parts.ts";
 import { twoFactorPart } from "#db/queries/two-factor.ts";
+import { MAX_PASSKEYS } from "#db/queries/passkeys.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
+import { addPasskeyIntent } from "./add-passkey.server.ts";
 import { archiveIntent } from "./archive.server.ts";
 import { changePasswordIntent } from "./change-password.server.ts";
 import { confirmTwoFactorIntent } from "./confirm-two-factor.server.ts";
 import { disableTwoFactorIntent } from "./disable-two-factor.server.ts";
 import { enableTwoFactorIntent } from "./enable-two-factor.server.ts";
 import { regenerateRecoveryCodesIntent } from "./regenerate-recovery-codes.server.ts";
+import { passkeyOptionsIntent } from "./passkey-options.server.ts";
 import { purgeIntent } from "./purge.server.ts";
 import { reactivateIntent } from "./reactivate.server.ts";
+import { removePasskeyIntent } from "./remove-passkey.server.ts";
+import { renamePasskeyIntent } from "./rename-passkey.server.ts";
 import { sendFeedbackIntent } from "./send-feedback.server.ts";
 import { signOutOtherSessionsIntent } from "./sign-out-other-sessions.server.ts";
 import { signOutSessionIntent } from "./sign-out-session.server.ts";
@@ -49,12 +55,13 @@ export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
-  if (viewer.archivedAt) return { sessions: null, twoFactor: null };
+  if (viewer.archivedAt) return { sessions: null, twoFactor: null, passkeys: null };
   const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
-  // One round trip for both (the guard's batch is the other).
-  const [sessions, twoFactorRow] = await runParts(context.db, [
+  // One round trip for all three (the guard's batch is the other).
+  const [sessions, twoFactorRow, passkeys] = await runParts(context.db, [
     sessionsListPart(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
     twoFactorPart(context.db, viewer.id),
+    passkeysListPart(context, viewer.id),
   ]);
   const authenticator = await authenticatorOf(context, twoFactorRow);
   // A setup waiting for its first code is shown again until it is confirmed (or started over).
@@ -62,7 +69,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     !authenticator.enabled && authenticator.secret && !authenticator.verified
       ? authenticatorSetup(authenticator.secret, viewer.email)
       : null;
-  return { sessions: { ...sessions, now: Date.now() }, twoFactor: { enabled: authenticator.enabled, setup } };
+  return {
+    sessions: { ...sessions, now: Date.now() },
+    twoFactor: { enabled: authenticator.enabled, setup },
+    passkeys: { items: passkeys, max: MAX_PASSKEYS, now: Date.now() },
+  };
 }
 
 /** Every form Settings posts, by its `intent`. */
@@ -77,6 +88,10 @@ const INTENTS = {
   "confirm-two-factor": confirmTwoFactorIntent,
   "regenerate-recovery-codes": regenerateRecoveryCodesIntent,
   "disable-two-factor": disableTwoFactorIntent,
+  "passkey-options": passkeyOptionsIntent,
+  "add-passkey": addPasskeyIntent,
+  "rename-passkey": renamePasskeyIntent,
+  "remove-passkey": removePasskeyIntent,
   archive: archiveIntent,
   reactivate: reactivateIntent,
   purge: purgeIntent,
@@ -99,7 +114,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
-  const { sessions, twoFactor } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, passkeys } = useLoaderData<typeof loader>();
   const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
 
   return (
@@ -116,7 +131,7 @@ export default function SettingsPage() {
       ) : (
         <>
           <Suspense fallback={<LoadAtOnce />}>
-            <SettingsForms sessions={sessions} twoFactor={twoFactor} />
+            <SettingsForms sessions={sessions} twoFactor={twoFactor} passkeys={passkeys} />
           </Suspense>
           <DangerZone />
         </>

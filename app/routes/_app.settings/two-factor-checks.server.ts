@@ -8,7 +8,7 @@ import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
 import { readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 
-// What the Settings forms of two-factor ask before they change it (docs/decisions/060): the
+// What the Settings forms of two-factor and passkeys ask before they change them (decisions 060, 061): the
 // password, and to turn it off a current code as well. Each check is counted like a password
 // change (per network and per account): the library's own checks in a session have no cap.
 
@@ -36,7 +36,7 @@ export async function checkPassword(
     ));
   if (!right) {
     securityEvent("auth.failed", {
-      reason: "wrong password for two-factor settings",
+      reason: "wrong password for sign-in settings",
       route: pathOf(request),
       requestId: context.requestId,
       userId: viewer.id,

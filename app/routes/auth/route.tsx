@@ -7,6 +7,7 @@ import { CheckEmailScreen } from "./check-email.tsx";
 import { resendConfirmationIntent } from "./check-email.server.ts";
 import { MODES, modeFromUrl } from "./screens.ts";
 import { SignInScreen } from "./sign-in.tsx";
+import { passkeySignInIntent } from "./passkey-sign-in.server.ts";
 import { signInIntent } from "./sign-in.server.ts";
 import { ChooseAccountTypeScreen, SignUpScreen } from "./sign-up.tsx";
 import { signUpOrganisationIntent, signUpPersonIntent } from "./sign-up.server.ts";
@@ -28,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Each form's action, by the form's `intent`, whichever ?mode= it was posted to. */
 const INTENTS = {
   signin: signInIntent,
+  "passkey-signin": passkeySignInIntent,
   signup: signUpPersonIntent,
   "org-signup": signUpOrganisationIntent,
   "resend-verification": resendConfirmationIntent,

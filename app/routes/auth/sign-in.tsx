@@ -9,6 +9,7 @@ import { FORGOT_PASSWORD_PATH } from "#app/utils/constants.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { signInValidator } from "#app/utils/form-validators.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { PasskeySignIn } from "./passkey-sign-in.tsx";
 import { modeHref } from "./screens.ts";
 
 // /auth: sign in (the action is signInAction in sign-in.server.ts).
@@ -16,12 +17,14 @@ export function SignInScreen() {
   const actionData = useFormReply("signin");
   const [searchParams] = useSearchParams();
   const { form, fields, formProps } = useValidatedForm({ id: "signin", validator: signInValidator, actionData });
+  const redirectTo = searchParams.get("redirectTo") ?? "";
   return (
     <AuthCard title="Sign in" description="Welcome back. Sign in to your passport.">
       <Form method="post" {...formProps} className="grid gap-4">
-        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError errors={form.errors} />
-        <TextField field={fields.email} label="Email" type="email" autoComplete="email" autoFocus />
+        {/* `webauthn`: the browser may offer the person's passkeys among the field's suggestions. */}
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email webauthn" autoFocus />
         <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex items-center gap-2">
@@ -36,6 +39,12 @@ export function SignInScreen() {
           Sign In
         </SubmitButton>
       </Form>
+      <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground uppercase" aria-hidden>
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <PasskeySignIn redirectTo={redirectTo} />
       <p className="mt-6 text-center text-sm text-muted-foreground">
         New here?{" "}
         <Link to={modeHref("choose", searchParams)} className="font-medium text-primary hover:underline">

@@ -6,7 +6,7 @@ import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
-import { cookieHeaders, enterAccount } from "#app/utils/sign-in.server.ts";
+import { cookieHeaders, enterAccount, readAuthAnswer, type SignedInUser } from "#app/utils/sign-in.server.ts";
 import { pendingSignInUserId, readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
 import { limitAttempts } from "../auth/form.server.ts";
 
@@ -74,12 +74,7 @@ function verifyIntent(method: "totp" | "recovery") {
         headers: request.headers,
         asResponse: true,
       });
-      const body = (await response.json().catch(() => ({}))) as {
-        code?: string;
-        user?: { id: string; name: string };
-      };
-      const headers = new Headers();
-      for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+      const { body, headers } = await readAuthAnswer<{ user: SignedInUser }>(response);
       if (!response.ok || !body.user) {
         securityEvent("auth.failed", {
           reason: `second step: ${body.code ?? response.status}`,

@@ -174,6 +174,17 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells("dashboard", { anon: "signin" }),
   }),
+  // Passkey sign-in (decision 061): anyone may ask for a challenge (it names no account); an
+  // answer that no passkey signed is refused, and a signed-in caller is sent to the dashboard.
+  actionRow({ route: "routes/auth_.passkey-options", path: "/auth/passkey-options", ok: [200], cells: PUBLIC }),
+  actionRow({
+    route: "routes/auth",
+    intent: "passkey-signin",
+    path: "/auth",
+    body: form({ intent: "passkey-signin", response: JSON.stringify({ id: "matrix", response: {} }) }),
+    ok: [302],
+    cells: cells("dashboard", { anon: 401 }),
+  }),
   // Forgot password: the same answer for every address; the token is the credential.
   loaderRow({ route: "routes/auth_.forgot-password", path: "/auth/forgot-password", ok: [200], cells: ANONYMOUS }),
   actionRow({
@@ -564,6 +575,42 @@ export const ROWS: Row[] = [
     body: form({ intent: "disable-two-factor", password: PASSWORD, code: "123456" }),
     ok: [302],
     cells: cells("noop", { anon: "signin" }),
+  }),
+  // Passkeys (decision 061): the person's own only. Adding one needs the password, then the
+  // browser's answer to the challenge this browser was given (none here: refused, nothing added);
+  // another's passkey id is not found.
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "passkey-options",
+    path: "/settings",
+    body: form({ intent: "passkey-options", password: PASSWORD }),
+    // The options (200); an archived account is sent back to Settings (302).
+    ok: [200, 302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "add-passkey",
+    path: "/settings",
+    body: form({ intent: "add-passkey", response: JSON.stringify({ id: "matrix", response: {} }) }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "rename-passkey",
+    path: "/settings",
+    body: (w) => form({ intent: "rename-passkey", passkeyId: w.anotherPasskey, name: "Matrix key" }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "remove-passkey",
+    path: "/settings",
+    body: (w) => form({ intent: "remove-passkey", passkeyId: w.anotherPasskey, password: PASSWORD }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
   }),
   actionRow({
     route: "routes/_app.settings",

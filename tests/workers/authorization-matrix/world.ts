@@ -93,6 +93,14 @@ export async function seedWorld() {
     .bind(anotherSession, crypto.randomUUID(), another.id, Date.now() + 24 * 60 * 60 * 1000, Date.now(), Date.now())
     .run();
 
+  // A passkey of another's account (Settings lists it, and only they may rename or remove it).
+  const anotherPasskey = crypto.randomUUID();
+  await env.DB.prepare(
+    "insert into passkeys (id, public_key, user_id, credential_id, counter, device_type, backed_up, created_at) values (?, 'key', ?, ?, 0, 'singleDevice', 0, ?)",
+  )
+    .bind(anotherPasskey, another.id, crypto.randomUUID(), Date.now())
+    .run();
+
   const users = { individual, orgUser, member, admin, otherAdmin, recipient, another, archived };
   return {
     users,
@@ -102,6 +110,7 @@ export async function seedWorld() {
     resetToken,
     unconfirmedEmail,
     anotherSession,
+    anotherPasskey,
     mediaKey,
     pendingMembership: await membershipOf({ organizationId: orgA, userId: pending.id }),
     memberMembership: member.membershipId,
