@@ -1,4 +1,4 @@
-import { encodeCBOR } from "@levischuck/tiny-cbor";
+import { encodeCBOR, type CBORType } from "@levischuck/tiny-cbor";
 
 // A passkey held in memory, answering WebAuthn ceremonies as an authenticator does (P-256, "none"
 // attestation): for the Workers tests, where no browser is. Its answers are checked by the auth
@@ -13,7 +13,8 @@ const base64url = (bytes: Uint8Array) =>
     .replace(/=+$/, "");
 const fromBase64url = (text: string) =>
   Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
-const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+const sha256 = async (bytes: Uint8Array) =>
+  new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
@@ -87,7 +88,7 @@ export async function softwarePasskey({
         coseKey,
       );
       const attestationObject = encodeCBOR(
-        new Map<string, string | Uint8Array | Map<string, never>>([
+        new Map<string, CBORType>([
           ["fmt", "none"],
           ["attStmt", new Map()],
           ["authData", authData],
