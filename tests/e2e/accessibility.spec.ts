@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { confirmationLink, createOrganisation, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
+import { addPasskey, virtualAuthenticator } from "./passkey-steps.ts";
 import { confirmTwoFactor, startTwoFactor } from "./two-factor-steps.ts";
 
 // Issue 30: every page added by issues 29 and 30 passes axe (WCAG 2.1 A and AA rules), in the
@@ -66,6 +67,24 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign In" }).click();
       await expect(page).toHaveURL("/auth/two-factor");
+      await expectNoViolations(page);
+    });
+
+    test("passkeys: Settings listing one, its remove dialog, and the sign-in page offering it", async ({ page }) => {
+      await virtualAuthenticator(page);
+      await signUpAndConfirm(page);
+      await addPasskey(page, "Axe laptop");
+      const list = page.getByRole("list", { name: "Your passkeys" });
+      await expect(list).toContainText("Axe laptop");
+      await list.getByText("Rename").click();
+      await expectNoViolations(page);
+      await list.getByRole("button", { name: "Remove" }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+      await expectNoViolations(page);
+
+      await page.context().clearCookies();
+      await page.goto("/auth");
+      await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
       await expectNoViolations(page);
     });
 

@@ -1,40 +1,10 @@
-import type { Page } from "@playwright/test";
 import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
+import { addPasskey, virtualAuthenticator } from "./passkey-steps.ts";
 
 // Passkeys (issue 30, decision 061) in a real browser: Chromium's own virtual authenticator (the
 // DevTools protocol's WebAuthn domain) creates and uses the passkey, and the server's verifier checks
 // what it answers. Add one in Settings, sign out, sign in with it; rename it; remove it.
-
-/**
- * An authenticator that keeps passkeys and verifies the person (as a fingerprint would). One that
- * cannot verify the person gets no passkey from Chromium at all (a discoverable passkey needs it),
- * so the server's refusal of such a passkey is tested in tests/workers/passkeys.test.ts.
- */
-async function virtualAuthenticator(page: Page) {
-  const session = await page.context().newCDPSession(page);
-  await session.send("WebAuthn.enable");
-  await session.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      ctap2Version: "ctap2_1",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
-async function addPasskey(page: Page, name: string) {
-  await page.goto("/settings");
-  const card = page.locator("#passkeys");
-  await card.getByLabel("Current Password").fill(PASSWORD);
-  await card.getByLabel("Name (optional)").fill(name);
-  await card.getByRole("button", { name: "Continue" }).click();
-  await card.getByRole("button", { name: "Create passkey" }).click();
-}
 
 test("add a passkey, sign out, sign in with it, rename it and remove it", async ({ page }) => {
   await virtualAuthenticator(page);
