@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import Download from "lucide-react/icons/download";
@@ -15,7 +15,7 @@ import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { formatShortDate } from "#app/utils/dates.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
-import { requireViewer } from "#app/utils/session.server.ts";
+import { requireActiveOrganizationAdmin, requireViewer } from "#app/utils/session.server.ts";
 import { domainsOf, recordNameOf, recordValueOf } from "#app/services/organization-domains.server.ts";
 import { addDomainIntent } from "./add-domain.server.ts";
 import { removeDomainIntent } from "./remove-domain.server.ts";
@@ -26,8 +26,7 @@ export const meta: MetaFunction = () => [{ title: `Organisation profile · ${PRO
 /** The admin of the active organisation only; anyone else goes back to the dashboard. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const active = viewer.activeOrganization;
-  if (!active?.isAdmin) throw redirect("/dashboard");
+  const active = await requireActiveOrganizationAdmin(request, context, viewer);
   const claims = await domainsOf(context, viewer.id, active.id);
   return {
     organizationName: active.name,
