@@ -96,7 +96,18 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return <NotFoundPage />;
-    if (error.status === 403) return <ErrorPage title="Not allowed" message="You do not have permission to do that." />;
+    // A refusal that says why in words (an admin held back by their organisation) shows them.
+    if (error.status === 403)
+      return (
+        <ErrorPage
+          title="Not allowed"
+          message={
+            typeof error.data === "string" && error.data !== "Forbidden"
+              ? error.data
+              : "You do not have permission to do that."
+          }
+        />
+      );
     if (error.status < 500)
       return <ErrorPage title="That did not work" message="The request was not valid. Please go back and try again." />;
   }

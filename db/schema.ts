@@ -197,6 +197,9 @@ export const organizations = sqliteTable(
     achievementsGiven: integer("achievements_given").notNull().default(0),
     approvedMembers: integer("approved_members").notNull().default(0),
     pendingMembers: integer("pending_members").notNull().default(0),
+    // Its admins must hold a strong factor (two-factor on, or a passkey) to act as admins
+    // (decision 062); set on "Organisation profile".
+    requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   // Search and the "all organisations" list are ordered by name, case-insensitively.

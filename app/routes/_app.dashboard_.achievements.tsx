@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { defineIntent, runIntent } from "#app/utils/intent.server.ts";
 import { revokeGivenCredential } from "#app/services/credentials/revoke.server.ts";
-import { requireViewer } from "#app/utils/session.server.ts";
+import { requireActiveOrganizationAdmin, requireViewer } from "#app/utils/session.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 import { listGivenAchievements } from "#db/queries/credentials.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
@@ -20,8 +20,7 @@ const revokeSchema = z.object({ intent: z.literal("revoke"), credentialId: z.uui
 /** The admin of the active organisation only; anyone else goes back to the dashboard. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const active = viewer.activeOrganization;
-  if (!active?.isAdmin) throw redirect("/dashboard");
+  const active = await requireActiveOrganizationAdmin(request, context, viewer);
   const page = pageRequestFrom(new URL(request.url).searchParams, "", PAGE_SIZES.givenAchievements);
   const { items, next, previous, total } = await listGivenAchievements(context.db, active.id, page);
   // The creation time is only the cursor's.

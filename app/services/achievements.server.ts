@@ -87,7 +87,8 @@ export async function giveAchievement(
 
 /**
  * Why giving wrote nothing, read after the fact with the conditions of `mayGive` one by one, in
- * the order the spec's messages are checked: not an admin, not an approved member, over the free
+ * the order the spec's messages are checked: not an admin (or one without the strong factor the
+ * organisation asks for), not an approved member, over the free
  * limit, or else this form was already saved (answered as the first time). When none holds any
  * more (the state changed between the two reads), nothing was saved and the admin is told so.
  */
@@ -99,13 +100,13 @@ async function whyNotGiven(
 ) {
   const { db } = context;
   const recipient = { userId: input.userId, organizationId: admin.organizationId };
-  const [adminRole, [member], [given], alreadySaved] = await db.batch([
+  const [[adminRole], [member], [given], alreadySaved] = await db.batch([
     adminRoleQuery(db, { userId: admin.id, organizationId: admin.organizationId }),
     membershipQuery(db, recipient),
     countAchievementsFromQuery(db, recipient),
     savedSubmissionQuery(db, { createdBy: admin.id, userId: input.userId, submissionKey: input.submissionKey ?? "" }),
   ]);
-  refuseUnlessOrganizationAdmin(context, admin.organizationId, adminRole.length > 0, { userId: admin.id });
+  refuseUnlessOrganizationAdmin(context, admin.organizationId, adminRole ?? null, { userId: admin.id });
   if (member?.status !== "approved") return new Refusal({ ...GIVE_REFUSED, description: "Please select a person" });
   const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
   if (limit && member.subscriptionStatus !== "active" && (given?.value ?? 0) >= limit) {

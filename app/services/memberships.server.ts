@@ -34,7 +34,7 @@ const LAST_ADMIN = new Refusal({
 export async function requireMembershipForAdmin(context: ServiceContext, adminId: string, membershipId: string) {
   const membership = await loadMembershipTarget(context.db, { membershipId }, { actorId: adminId });
   if (!membership) throw new NotFound("Membership not found");
-  refuseUnlessOrganizationAdmin(context, membership.organizationId, membership.actorIsAdmin, {
+  refuseUnlessOrganizationAdmin(context, membership.organizationId, membership.actorRole, {
     userId: adminId,
     reason: "not an admin of the membership's organisation",
     membershipId,

@@ -51,7 +51,7 @@ export async function requireSubscribableMember(
   );
   // Without a row the role is unknown: asked on its own, so a stranger is refused as one.
   if (!membership) await requireOrganizationAdmin(context, organizationId, { userId: adminId });
-  else refuseUnlessOrganizationAdmin(context, organizationId, membership.actorIsAdmin, { userId: adminId });
+  else refuseUnlessOrganizationAdmin(context, organizationId, membership.actorRole, { userId: adminId });
   if (membership?.status !== "approved")
     throw forbidden(context, "not an approved member", { userId: adminId, organizationId, memberUserId });
   return membership;

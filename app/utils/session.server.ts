@@ -6,6 +6,9 @@ import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
 import { bellFailed, loadViewerRows, type ViewerRows } from "./viewer-session.server.ts";
+import { STRONG_FACTOR_SETUP_PATH } from "./admin-sign-in.ts";
+import { strongFactorRequired } from "./authorization.server.ts";
+import { redirectWithToast } from "./cookies.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
 export function signInRedirect(request: Request) {
@@ -130,6 +133,37 @@ export async function requireViewer(
     organizationPages: { total, next, previous },
     activeOrganization,
   };
+}
+
+/**
+ * The admin pages' guard, after requireViewer: the active organisation, which the viewer
+ * administers. Anyone else goes back to the dashboard; an admin the organisation holds back
+ * goes to set up a strong factor (`sendHeldBackAdminToSetup`).
+ */
+export async function requireActiveOrganizationAdmin(request: Request, context: AppLoadContext, viewer: Viewer) {
+  const active = viewer.activeOrganization;
+  if (!active?.isAdmin) throw redirect("/dashboard");
+  await sendHeldBackAdminToSetup(request, context, viewer);
+  return active;
+}
+
+/**
+ * An admin whose active organisation asks its admins for a strong factor they do not hold
+ * (decision 062) is sent to Settings' two-factor section, told why, before any admin page opens.
+ * Read with the viewer's organisations: no round trip of its own.
+ */
+export async function sendHeldBackAdminToSetup(request: Request, context: AppLoadContext, viewer: Viewer) {
+  const active = viewer.activeOrganization;
+  if (!active?.isAdmin || !active.strongFactorMissing) return;
+  securityEvent("authz.denied", {
+    reason: "admin without the strong factor the organisation requires",
+    status: 302,
+    requestId: context.requestId,
+    route: pathOf(request),
+    userId: viewer.id,
+    organizationId: active.id,
+  });
+  throw await redirectWithToast(context.env, request, STRONG_FACTOR_SETUP_PATH, strongFactorRequired(active.name));
 }
 
 /**

@@ -58,6 +58,11 @@ export async function resetInviteCode(db: Db, organizationId: string) {
   await db.update(organizations).set({ inviteCode: newInviteCode() }).where(eq(organizations.id, organizationId));
 }
 
+/** Whether the organisation asks its admins for a strong factor (decision 062). */
+export async function setRequireTwoFactor(db: Db, organizationId: string, requireTwoFactor: boolean) {
+  await db.update(organizations).set({ requireTwoFactor }).where(eq(organizations.id, organizationId));
+}
+
 /**
  * The form of a name that impostors are compared in: compatibility-decomposed, accents and case
  * folded, spaces collapsed, so "Universite d'Oxford" and "UNIVERSITÉ  d'Oxford" are one name.

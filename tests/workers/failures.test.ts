@@ -318,7 +318,8 @@ describe("storage failing while an upload is read answers with the spec's title,
  */
 const UNREADABLE_DESCRIPTIONS = [
   "alter table organizations rename to organizations_kept",
-  "create view organizations as select id, name, json('{') as description, created_at from organizations_kept",
+  // The session guard reads whether each of the viewer's organisations asks its admins for a strong factor.
+  "create view organizations as select id, name, json('{') as description, require_two_factor, created_at from organizations_kept",
 ];
 
 describe("a part of a page that fails to load: the rest renders, with the spec's title", () => {

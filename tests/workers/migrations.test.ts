@@ -86,6 +86,19 @@ describe("migrations", () => {
     expect(left?.n).toBe(0);
   });
 
+  it("leave an organisation written without the admin sign-in setting open to admins without a strong factor", async () => {
+    const id = crypto.randomUUID();
+    await env.DB.prepare(
+      "insert into organizations (id, name, invite_code, created_at) values (?, 'Old Org', 'code', 0)",
+    )
+      .bind(id)
+      .run();
+    const row = await env.DB.prepare("select require_two_factor as required from organizations where id = ?")
+      .bind(id)
+      .first<{ required: number }>();
+    expect(row?.required).toBe(0);
+  });
+
   it("index the public passport query", async () => {
     const { results } = await env.DB.prepare(
       "explain query plan select * from achievements where user_id = ? and status = 'accepted' and is_visible = 1 order by date desc limit 8",

@@ -8,8 +8,8 @@ import { asResponse, loadParts, pagePart } from "#app/utils/form-reply.server.ts
 import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
-import { requireViewer } from "#app/utils/session.server.ts";
-import { forbidden } from "#app/utils/denial.server.ts";
+import { requireViewer, sendHeldBackAdminToSetup } from "#app/utils/session.server.ts";
+import { activeAdminRole, refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#db/queries/analytics-ranges.ts";
 import { recognitionAnalyticsPart } from "#db/queries/analytics.ts";
@@ -49,6 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   // Each view's reads are one D1 batch (loadParts); the admin check came with the viewer.
   if (active?.isAdmin) {
+    await sendHeldBackAdminToSetup(request, context, viewer);
     const origin = context.env.APP_URL ?? url.origin;
     const range = parseAnalyticsRange(url.searchParams.get("range"));
     const list = (prefix: string, size: number) => ({
@@ -160,10 +161,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // may send one: checked before a byte of the body is read, on the role the session guard read
   // with the active organisation (no round trip of its own; giving checks it again as it writes).
   const activeOrganizationId = viewer.activeOrganization?.id ?? null;
-  if (isUpload(request) && !viewer.activeOrganization?.isAdmin) {
-    throw asResponse(
-      forbidden(context, "upload from a non-admin", { userId: viewer.id, organizationId: activeOrganizationId }),
-    );
+  if (isUpload(request)) {
+    try {
+      refuseUnlessOrganizationAdmin(context, activeOrganizationId, activeAdminRole(viewer), {
+        userId: viewer.id,
+        reason: "upload from a non-admin",
+      });
+    } catch (error) {
+      throw asResponse(error);
+    }
   }
   // (Without an organisation no file gets this far, so the key is never made.)
   const upload = await readAchievementUpload(request, context, mediaKeys.organisation(activeOrganizationId ?? "none"));

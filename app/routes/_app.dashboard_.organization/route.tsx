@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import Download from "lucide-react/icons/download";
@@ -8,17 +8,21 @@ import { FieldError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { OWN_STRONG_FACTOR_FIRST, STRONG_FACTOR_SETUP_PATH } from "#app/utils/admin-sign-in.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { formatShortDate } from "#app/utils/dates.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
-import { requireViewer } from "#app/utils/session.server.ts";
+import { requireActiveOrganizationAdmin, requireViewer } from "#app/utils/session.server.ts";
 import { domainsOf, recordNameOf, recordValueOf } from "#app/services/organization-domains.server.ts";
+import { adminSignInOf } from "#app/services/organizations.server.ts";
 import { addDomainIntent } from "./add-domain.server.ts";
 import { removeDomainIntent } from "./remove-domain.server.ts";
+import { setAdminSignInIntent } from "./set-admin-sign-in.server.ts";
 import { verifyDomainIntent } from "./verify-domain.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Organisation profile · ${PRODUCT_NAME}` }];
@@ -26,11 +30,18 @@ export const meta: MetaFunction = () => [{ title: `Organisation profile · ${PRO
 /** The admin of the active organisation only; anyone else goes back to the dashboard. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  const active = viewer.activeOrganization;
-  if (!active?.isAdmin) throw redirect("/dashboard");
-  const claims = await domainsOf(context, viewer.id, active.id);
+  const active = await requireActiveOrganizationAdmin(request, context, viewer);
+  const [claims, adminSignIn] = await Promise.all([
+    domainsOf(context, viewer.id, active.id),
+    adminSignInOf(context, viewer.id, active.id),
+  ]);
   return {
     organizationName: active.name,
+    adminSignIn: {
+      requireTwoFactor: adminSignIn.requireTwoFactor,
+      adminHoldsStrongFactor: adminSignIn.adminHoldsStrongFactor,
+      adminsWithoutStrongFactor: adminSignIn.adminsWithoutStrongFactor,
+    },
     domains: claims.map((claim) => ({
       id: claim.id,
       domain: claim.domain,
@@ -48,6 +59,7 @@ const INTENTS = {
   "add-domain": addDomainIntent,
   "verify-domain": verifyDomainIntent,
   "remove-domain": removeDomainIntent,
+  "set-admin-sign-in": setAdminSignInIntent,
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -68,7 +80,7 @@ const STATUS_LABELS: Record<Domain["status"], { label: string; variant: "success
 };
 
 export default function OrganizationProfile() {
-  const { organizationName, domains } = useLoaderData<typeof loader>();
+  const { organizationName, domains, adminSignIn } = useLoaderData<typeof loader>();
   const added = useFormReply("add-domain");
   const location = useLocation();
   const typed = added?.result?.initialValue?.domain;
@@ -129,7 +141,66 @@ export default function OrganizationProfile() {
           )}
         </CardContent>
       </Card>
+
+      <AdminSignIn setting={adminSignIn} />
     </div>
+  );
+}
+
+/** Whether the organisation's admins must use two-factor authentication or a passkey (decision 062). */
+function AdminSignIn({ setting }: { setting: ReturnType<typeof useLoaderData<typeof loader>>["adminSignIn"] }) {
+  const refused = useFormReply("set-admin-sign-in");
+  const location = useLocation();
+  const without = setting.adminsWithoutStrongFactor;
+  // Turning it on is refused until the admin holds a strong factor themselves: said before they try.
+  const ownFirst = !setting.requireTwoFactor && !setting.adminHoldsStrongFactor;
+  const error = refused ? (refused.toast.description ?? refused.toast.title) : null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Admin sign-in</CardTitle>
+        <CardDescription>
+          An admin without two-factor authentication or a passkey is asked to set one up before the admin dashboard
+          opens. Members who are not admins are not affected.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" id="set-admin-sign-in" className="grid gap-4">
+          <div className="flex items-start gap-3">
+            <Checkbox
+              id="requireTwoFactor"
+              name="requireTwoFactor"
+              defaultChecked={setting.requireTwoFactor}
+              // A refused save shows the saved state again.
+              key={refused ? "refused" : location.key}
+              className="mt-0.5"
+              aria-describedby="admin-sign-in-note"
+            />
+            <div className="grid gap-1">
+              <Label htmlFor="requireTwoFactor">Require two-factor authentication or a passkey for admins</Label>
+              <p id="admin-sign-in-note" className="text-sm text-muted-foreground">
+                {without === 0
+                  ? "Every admin has two-factor authentication or a passkey."
+                  : `${without === 1 ? "1 admin has" : `${without} admins have`} no two-factor authentication or passkey yet.`}
+              </p>
+            </div>
+          </div>
+          {error || ownFirst ? (
+            <p role={error ? "alert" : undefined} className={error ? "text-sm text-destructive" : "text-sm"}>
+              {error ?? OWN_STRONG_FACTOR_FIRST}{" "}
+              <Link to={STRONG_FACTOR_SETUP_PATH} className="underline underline-offset-4">
+                Set up two-factor authentication
+              </Link>
+            </p>
+          ) : null}
+          <div>
+            <SubmitButton intent="set-admin-sign-in" pendingText="Saving...">
+              Save
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
   );
 }
 

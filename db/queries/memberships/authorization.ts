@@ -1,8 +1,8 @@
 // Who may do what in an organisation: admin roles, a person's membership and what an action on
 // one needs to know, and the condition a giving INSERT carries.
-import { and, eq, exists, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, not, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
-import { organizationMembers, organizationRoles, organizations, profiles } from "../../schema.ts";
+import { organizationMembers, organizationRoles, organizations, passkeys, profiles, users } from "../../schema.ts";
 import { countAchievementsFromQuery } from "../achievements.ts";
 import type { MemberKey } from "./keys.ts";
 
@@ -17,14 +17,80 @@ const memberOf = ({ userId, organizationId }: MemberKey) =>
 const adminsOf = (organizationId: string) =>
   and(eq(organizationRoles.organizationId, organizationId), eq(organizationRoles.role, "admin"));
 
-export async function isOrganizationAdmin(db: Db, key: MemberKey) {
+/**
+ * Whether the person holds a strong factor (decision 062): two-factor sign-in on, or a passkey.
+ * `userId` may be a column or an expression (the session's user); neither table may be in the
+ * enclosing query, whose names these would shadow.
+ */
+export const holdsStrongFactor = (userId: string | SQL | typeof organizationRoles.userId) =>
+  sql<number>`(exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.twoFactorEnabled} = 1)
+    or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
+
+/**
+ * Whether the organisation holds the person back as its admin: it asks its admins for a strong
+ * factor (`requireTwoFactor`, the column of the organisation in the enclosing query) and they
+ * hold none. Only the flag is read when the organisation asks nothing.
+ */
+export const strongFactorMissing = (
+  userId: string | SQL | typeof organizationRoles.userId,
+  requireTwoFactor: SQL | typeof organizations.requireTwoFactor = organizations.requireTwoFactor,
+) => sql<boolean>`(${requireTwoFactor} = 1 and not ${holdsStrongFactor(userId)})`.mapWith(Boolean);
+
+/**
+ * The person's admin role in the organisation, as a guard needs it: null when they have none,
+ * else the organisation's name and whether it holds them back until they set up a strong factor.
+ */
+export async function findAdminRole(db: Db, key: MemberKey) {
   const [row] = await adminRoleQuery(db, key);
-  return Boolean(row);
+  return row ?? null;
 }
 
 /** The same read as a statement (a row when the person is the organisation's admin). */
 export function adminRoleQuery(db: Db, key: MemberKey) {
-  return db.select({ id: organizationRoles.id }).from(organizationRoles).where(isAdminOf(key)).limit(1);
+  return db
+    .select({ organizationName: organizations.name, strongFactorMissing: strongFactorMissing(key.userId) })
+    .from(organizationRoles)
+    .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
+    .where(isAdminOf(key))
+    .limit(1);
+}
+
+/** A row while the person may act as the organisation's admin: the role, and the strong factor it asks for. */
+function actingAdminQuery(db: Db, key: MemberKey) {
+  return db
+    .select({ one: sql`1` })
+    .from(organizationRoles)
+    .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
+    .where(and(isAdminOf(key), not(strongFactorMissing(key.userId))));
+}
+
+/**
+ * What the organisation's "Admin sign-in" section shows and its setting needs, in one statement
+ * (a row only when `adminId` is its admin): whether it asks for a strong factor, whether the
+ * admin holds one, and how many of its admins hold none (read through the admins' role rows, a
+ * handful per organisation).
+ */
+export function adminSignInQuery(db: Db, { adminId, organizationId }: { adminId: string; organizationId: string }) {
+  return db
+    .select({
+      organizationName: organizations.name,
+      requireTwoFactor: organizations.requireTwoFactor,
+      adminHoldsStrongFactor: holdsStrongFactor(adminId).mapWith(Boolean),
+      adminsWithoutStrongFactor: sql<number>`(select count(*) from ${organizationRoles} where ${adminsOf(organizationId)} and not ${holdsStrongFactor(organizationRoles.userId)})`,
+    })
+    .from(organizations)
+    .where(
+      and(
+        eq(organizations.id, organizationId),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(organizationRoles)
+            .where(isAdminOf({ userId: adminId, organizationId })),
+        ),
+      ),
+    )
+    .limit(1);
 }
 
 /** The person's membership of the organisation, with what giving and billing need to know. */
@@ -49,7 +115,8 @@ export function membershipQuery(db: Db, key: MemberKey) {
 /**
  * Holds while `giverId` may give `userId` an achievement of `organizationId`: the giver
  * administers the organisation and the recipient is its approved member, subscribed or, when a
- * free limit is set, below it in live achievements from the organisation. The giving INSERT
+ * free limit is set, below it in live achievements from the organisation; and the giver holds
+ * the strong factor the organisation may ask of its admins (decision 062). The giving INSERT
  * carries it (decision 038), so the checks and the write are one statement in one transaction;
  * the reads that tell a refused giver why are adminRoleQuery, membershipQuery and
  * countAchievementsFromQuery, the same conditions one by one.
@@ -70,13 +137,14 @@ export function mayGive(
     .select({ one: sql`1` })
     .from(organizationMembers)
     .where(and(memberOf(recipient), eq(organizationMembers.status, "approved"), withinLimit));
-  return and(exists(adminRoleQuery(db, { userId: giverId, organizationId })), exists(approvedRecipient))!;
+  return and(exists(actingAdminQuery(db, { userId: giverId, organizationId })), exists(approvedRecipient))!;
 }
 
 /**
  * What an action on one membership needs, in one statement: the row (found by id, or by person
- * and organisation) with its subscription, the member's and organisation's names, whether `actorId` is that
- * organisation's admin, whether the member is, and how many admins it has (the last one stays).
+ * and organisation) with its subscription, the member's and organisation's names, `actorId`'s
+ * admin role in that organisation (as `findAdminRole` reads it), whether the member is an admin,
+ * and how many admins it has (the last one stays).
  */
 export async function loadMembershipTarget(
   db: Db,
@@ -97,6 +165,7 @@ export async function loadMembershipTarget(
       memberName: profiles.fullName,
       organizationName: organizations.name,
       actorIsAdmin: role(actorId),
+      actorStrongFactorMissing: strongFactorMissing(actorId),
       memberIsAdmin: role(sql`${organizationMembers.userId}`),
       adminCount: sql<number>`(select count(*) from ${organizationRoles} where ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`,
     })
@@ -106,9 +175,13 @@ export async function loadMembershipTarget(
     .where("membershipId" in target ? eq(organizationMembers.id, target.membershipId) : memberOf(target))
     .limit(1);
   if (!row) return null;
+  const { actorIsAdmin, actorStrongFactorMissing, ...membership } = row;
   return {
-    ...row,
-    actorIsAdmin: Boolean(row.actorIsAdmin),
+    ...membership,
+    // The actor's admin role, as `findAdminRole` reads it.
+    actorRole: actorIsAdmin
+      ? { organizationName: row.organizationName, strongFactorMissing: actorStrongFactorMissing }
+      : null,
     memberIsAdmin: Boolean(row.memberIsAdmin),
     // Leaving or removing this member would leave the organisation without an admin.
     isLastAdmin: Boolean(row.memberIsAdmin) && row.adminCount <= 1,

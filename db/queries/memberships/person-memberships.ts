@@ -5,6 +5,7 @@ import type { Db } from "../../client.ts";
 import { organizationMembers, organizationRoles, organizations, profiles } from "../../schema.ts";
 import { batchPart } from "../batch-parts.ts";
 import { keyset, toPage, type PageRequest } from "../paging.ts";
+import { strongFactorMissing } from "./authorization.ts";
 
 /**
  * The user's membership status in every organisation they belong to or asked to join (absent:
@@ -53,7 +54,14 @@ export function memberOrganizationsRead(db: Db, { userId, page }: { userId: stri
     eq(organizationRoles.organizationId, organizations.id),
     eq(organizationRoles.role, "admin"),
   )})`.mapWith(Boolean);
-  const columns = { id: organizations.id, name: organizations.name, isAdmin };
+  // And whether the organisation holds them back as its admin until they set up a strong factor
+  // (decision 062): admin pages and actions refuse them from it, again without a read of their own.
+  const columns = {
+    id: organizations.id,
+    name: organizations.name,
+    isAdmin,
+    strongFactorMissing: strongFactorMissing(userId),
+  };
   const pageRows = db
     .select(columns)
     .from(organizationMembers)

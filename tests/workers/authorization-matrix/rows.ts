@@ -792,6 +792,16 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "noop" }),
   }),
+  actionRow({
+    route: "routes/_app.dashboard_.organization",
+    intent: "set-admin-sign-in",
+    path: "/dashboard/organization",
+    // Left off (turning it on needs the admin's own strong factor, decision 062): asked of the
+    // caller's active organisation only.
+    body: form({ intent: "set-admin-sign-in" }),
+    ok: [302],
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
+  }),
   {
     route: "routes/dashboard.organization.did-configuration.$domainId",
     kind: "loader",

@@ -1,0 +1,1 @@
+ALTER TABLE `organizations` ADD `require_two_factor` integer DEFAULT false NOT NULL;
