@@ -16,19 +16,22 @@ export function TextField({
   type = "text",
   hint,
   className,
+  as: FieldInput = Input,
   ...inputProps
 }: {
   field: FieldMetadata<string | undefined>;
   label: ReactNode;
   type?: InputType;
   hint?: ReactNode;
+  /** The input component: `PasswordInput` for a password (password-field.tsx). */
+  as?: typeof Input;
 } & Omit<ComponentProps<typeof Input>, "type" | "name" | "defaultValue">) {
   const hintId = useId();
   const props = getInputProps(field, { type, ariaAttributes: true });
   return (
     <div className={cn("grid gap-2", className)}>
       <Label htmlFor={field.id}>{label}</Label>
-      <Input
+      <FieldInput
         {...props}
         key={props.key}
         {...inputProps}

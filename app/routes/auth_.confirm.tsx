@@ -14,7 +14,7 @@ import { verifyJWT } from "better-auth/crypto";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FieldError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { PasswordInput } from "#app/components/ui/password-input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
@@ -257,10 +257,9 @@ function PasswordStep({ token, error }: { token: string; error: string | null | 
         <input type="hidden" name="token" value={token} />
         <div className="grid gap-2">
           <Label htmlFor="confirm-password">Password</Label>
-          <Input
+          <PasswordInput
             id="confirm-password"
             name="password"
-            type="password"
             autoComplete="current-password"
             required
             aria-invalid={error ? true : undefined}

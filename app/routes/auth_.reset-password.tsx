@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { PasswordField } from "#app/components/password-field.tsx";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import XCircle from "lucide-react/icons/circle-x";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError } from "#app/components/form-messages.tsx";
-import { TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
@@ -140,20 +140,14 @@ export default function ResetPassword() {
       <Form method="post" {...formProps} className="grid gap-4">
         <input type="hidden" name="token" value={token} />
         <FormError errors={form.errors} />
-        <TextField
+        <PasswordField
           field={fields.newPassword}
           label="New Password"
-          type="password"
           autoComplete="new-password"
           hint="At least 6 characters."
           autoFocus
         />
-        <TextField
-          field={fields.confirmPassword}
-          label="Confirm New Password"
-          type="password"
-          autoComplete="new-password"
-        />
+        <PasswordField field={fields.confirmPassword} label="Confirm New Password" autoComplete="new-password" />
         <SubmitButton intent="reset-password" pendingText="Saving...">
           Set new password
         </SubmitButton>

@@ -43,10 +43,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/auth");
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(page.getByRole("alert")).toContainText("Invalid email or password");
       await page.getByLabel("Password").fill(NEW_PASSWORD);
-      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(page).toHaveURL("/dashboard");
     });
 
@@ -70,7 +70,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/auth");
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Reactivate" })).toBeVisible();
 
@@ -101,7 +101,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/auth");
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign In" }).click();
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(page.getByRole("alert")).toContainText("Invalid email or password");
     });
   });

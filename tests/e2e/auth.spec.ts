@@ -13,7 +13,7 @@ async function fillSignUp(page: Page, { name, email, password }: { name: string;
 async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
 test.describe("sign-up", () => {
@@ -106,6 +106,17 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL("/");
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fdashboard/);
+  });
+
+  test("'Show password' shows what was typed, and hides it again", async ({ page }) => {
+    await page.goto("/auth");
+    const password = page.getByLabel("Password");
+    await password.fill("a long passphrase");
+    await page.getByRole("button", { name: "Show password" }).click();
+    await expect(password).toHaveAttribute("type", "text");
+    await page.getByRole("button", { name: "Hide password" }).click();
+    await expect(password).toHaveAttribute("type", "password");
+    await expect(password).toHaveValue("a long passphrase");
   });
 
   test("a wrong password shows 'Sign in failed' and keeps the email", async ({ page }) => {

@@ -72,7 +72,7 @@ test.describe("organisations", () => {
     await person.getByRole("link", { name: "Sign In" }).click();
     await person.getByLabel("Email").fill(email);
     await person.getByLabel("Password").fill(PASSWORD);
-    await person.getByRole("button", { name: "Sign In" }).click();
+    await person.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
     await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
     await expect(person.getByText(name).first()).toBeVisible();

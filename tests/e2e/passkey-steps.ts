@@ -31,3 +31,14 @@ export async function addPasskey(page: Page, name: string) {
   await card.getByRole("button", { name: "Continue" }).click();
   await card.getByRole("button", { name: "Create passkey" }).click();
 }
+
+/**
+ * Makes the page's browser one without passkey autofill. Chromium's virtual authenticator answers
+ * an autofill request at once, as if the person had picked the passkey; a test of the button (or
+ * of the sign-in page as it stays) needs the autofill out of the way.
+ */
+export async function withoutPasskeyAutofill(page: Page) {
+  await page.addInitScript(() => {
+    PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+  });
+}

@@ -1,12 +1,14 @@
 import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
-import { addPasskey, virtualAuthenticator } from "./passkey-steps.ts";
+import { addPasskey, virtualAuthenticator, withoutPasskeyAutofill } from "./passkey-steps.ts";
 
 // Passkeys (issue 30, decision 061) in a real browser: Chromium's own virtual authenticator (the
 // DevTools protocol's WebAuthn domain) creates and uses the passkey, and the server's verifier checks
-// what it answers. Add one in Settings, sign out, sign in with it; rename it; remove it.
+// what it answers. Add one in Settings, sign out, sign in with it (the button, and the e-mail
+// field's autofill); rename it; remove it.
 
 test("add a passkey, sign out, sign in with it, rename it and remove it", async ({ page }) => {
+  await withoutPasskeyAutofill(page);
   await virtualAuthenticator(page);
   const { email } = await signUpAndConfirm(page);
   await addPasskey(page, "Test laptop");
@@ -41,6 +43,20 @@ test("add a passkey, sign out, sign in with it, rename it and remove it", async 
   await page.goto("/auth");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByRole("alert")).toContainText("not registered with your account any more");
+});
+
+test("the sign-in page offers the passkey in the e-mail field's autofill", async ({ page }) => {
+  await virtualAuthenticator(page);
+  const { email } = await signUpAndConfirm(page);
+  await addPasskey(page, "Autofill laptop");
+  await expect(toast(page, "Passkey added")).toBeVisible();
+  await page.context().clearCookies();
+  await page.goto("/auth");
+  await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "email webauthn");
+  // The virtual authenticator answers the autofill's request as a person picking the passkey would.
+  await expect(page).toHaveURL("/dashboard");
+  await page.goto("/settings");
+  await expect(page.getByText(email)).toBeVisible();
 });
 
 test.describe("without JavaScript", () => {

@@ -49,7 +49,7 @@ test.describe("settings", () => {
     await page.goto("/auth");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("new-password-1");
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page).toHaveURL("/dashboard");
   });
 
@@ -155,7 +155,7 @@ test.describe("settings", () => {
     await page.goto("/auth");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Account Archived" })).toBeVisible();
     await page.getByRole("button", { name: "Reactivate" }).click();
     await expect(page).toHaveURL("/dashboard");
@@ -177,7 +177,7 @@ test.describe("settings", () => {
     await page.goto("/auth");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page.getByRole("alert")).toContainText("Invalid email or password");
   });
 });
@@ -251,7 +251,7 @@ for (const javaScriptEnabled of [true, false]) {
       await secondPage.goto("/auth");
       await secondPage.getByLabel("Email").fill(email);
       await secondPage.getByLabel("Password").fill(PASSWORD);
-      await secondPage.getByRole("button", { name: "Sign In" }).click();
+      await secondPage.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(secondPage).toHaveURL("/dashboard");
 
       await page.goto("/settings");

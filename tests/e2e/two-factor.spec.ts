@@ -12,7 +12,7 @@ async function signInWithPassword(page: Page, email: string) {
   await page.goto("/auth");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page).toHaveURL("/auth/two-factor");
 }
 

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { PasswordField } from "#app/components/password-field.tsx";
 import Download from "lucide-react/icons/download";
 import FileText from "lucide-react/icons/file-text";
 import { FieldError, FormError } from "#app/components/form-messages.tsx";
@@ -227,19 +228,9 @@ function ChangePassword() {
       <CardContent>
         <Form method="post" {...formProps} className="grid gap-4">
           <FormError errors={form.errors} />
-          <TextField
-            field={fields.currentPassword}
-            label="Current Password"
-            type="password"
-            autoComplete="current-password"
-          />
-          <TextField field={fields.newPassword} label="New Password" type="password" autoComplete="new-password" />
-          <TextField
-            field={fields.confirmPassword}
-            label="Confirm New Password"
-            type="password"
-            autoComplete="new-password"
-          />
+          <PasswordField field={fields.currentPassword} label="Current Password" autoComplete="current-password" />
+          <PasswordField field={fields.newPassword} label="New Password" autoComplete="new-password" />
+          <PasswordField field={fields.confirmPassword} label="Confirm New Password" autoComplete="new-password" />
           <div>
             <SubmitButton intent="change-password" pendingText="Updating...">
               Update Password

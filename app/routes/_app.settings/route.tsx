@@ -8,7 +8,7 @@ import { FieldError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { PasswordInput } from "#app/components/ui/password-input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { ARCHIVE_GRACE_DAYS, PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
@@ -239,10 +239,9 @@ function ArchivedNotice() {
         >
           <div className="grid gap-2 text-left">
             <Label htmlFor="purge-password">Current Password</Label>
-            <Input
+            <PasswordInput
               id="purge-password"
               name="password"
-              type="password"
               autoComplete="current-password"
               required
               aria-invalid={passwordErrors ? true : undefined}

@@ -33,13 +33,24 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   const [busy, setBusy] = useState(false);
   // The ceremony, kept current for the effect that starts the autofill's once.
   const signIn = useRef<(autofill: boolean) => Promise<void>>(undefined);
+  // Set once a passkey has answered and its sign-in is posted: the autofill and the button may
+  // both be under way, and only the first answer counts. A refusal's reply opens the way again.
+  const answered = useRef(false);
+  useEffect(() => {
+    answered.current = false;
+    setBusy(false);
+  }, [reply]);
 
   signIn.current = async (autofill: boolean) => {
+    if (answered.current) return;
     setFailure(null);
     if (!autofill) setBusy(true);
     try {
       const response = await signWithPasskey(await passkeyOptions(), { autofill });
-      submit({ intent: "passkey-signin", response, redirectTo }, { method: "post" });
+      if (answered.current) return;
+      answered.current = true;
+      setBusy(true);
+      submit({ intent: "passkey-signin", response, redirectTo }, { method: "post", action: "/auth" });
     } catch (error) {
       const message =
         (error as { code?: string }).code === "OPTIONS" ? (error as Error).message : ceremonyFailure(error, "sign-in");
@@ -59,7 +70,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   const errors = failure ? [failure] : (reply?.result?.error?.[""] ?? reply?.result?.error?.response ?? undefined);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!busy) void signIn.current?.(false);
+    void signIn.current?.(false);
   };
   return (
     <Form method="post" onSubmit={onSubmit} className="grid gap-3">

@@ -1,4 +1,5 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
+import { PasswordField } from "#app/components/password-field.tsx";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { FormError } from "#app/components/form-messages.tsx";
 import { TextField } from "#app/components/forms.tsx";
@@ -25,7 +26,7 @@ export function SignInScreen() {
         <FormError errors={form.errors} />
         {/* `webauthn`: the browser may offer the person's passkeys among the field's suggestions. */}
         <TextField field={fields.email} label="Email" type="email" autoComplete="email webauthn" autoFocus />
-        <TextField field={fields.password} label="Password" type="password" autoComplete="current-password" />
+        <PasswordField field={fields.password} label="Password" autoComplete="current-password" />
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex items-center gap-2">
             <Checkbox id="remember" name="remember" defaultChecked={fields.remember.initialValue === "on"} />

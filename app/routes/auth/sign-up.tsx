@@ -1,4 +1,5 @@
 import { Form, Link, useSearchParams } from "@remix-run/react";
+import { PasswordField } from "#app/components/password-field.tsx";
 import Building2 from "lucide-react/icons/building-complex";
 import UserRound from "lucide-react/icons/user-round";
 import { AuthCard } from "#app/components/auth-card.tsx";
@@ -84,10 +85,9 @@ export function SignUpScreen({ organisation }: { organisation: boolean }) {
         <FormError errors={form.errors} />
         <TextField field={fields.name} label="Full Name" autoComplete="name" autoFocus />
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-        <TextField
+        <PasswordField
           field={fields.password}
           label="Password"
-          type="password"
           autoComplete="new-password"
           hint="At least 6 characters."
         />
