@@ -3,6 +3,7 @@ import { securityEvent } from "#app/utils/log.server.ts";
 import { passkeyLabel } from "#app/utils/passkeys.server.ts";
 import { deletePasskeyOf, markPasskeyUsed, passkeysPart, setPasskeyName } from "#db/queries/passkeys.ts";
 import type { ServiceContext } from "./context.server.ts";
+import { mailSignInMethodChange } from "./sign-in-method-mail.server.ts";
 
 // A person's passkeys, as Settings lists, names and removes them, and as sign-in dates them
 // (docs/decisions/061). The auth library adds them and checks them at sign-in.
@@ -29,16 +30,23 @@ export async function recordPasskeySignIn(context: ServiceContext, credentialId:
   await markPasskeyUsed(context.db, { credentialId, at: new Date() });
 }
 
-/** The library added a passkey to the person's account: logged like every change of a way to sign in. */
-export function passkeyAdded(context: ServiceContext, userId: string) {
-  securityEvent("factor.changed", { reason: "passkey added", userId, requestId: context.requestId });
+/** Who a passkey change is told to: the account's owner, by mail. */
+type Owner = { userId: string; email: string; name: string; appUrl: string };
+
+/** The library added a passkey to the person's account: logged, and its owner told. */
+export function passkeyAdded(context: ServiceContext, owner: Owner) {
+  securityEvent("factor.changed", { reason: "passkey added", userId: owner.userId, requestId: context.requestId });
+  mailSignInMethodChange(context, { ...owner, change: "passkey added" });
 }
 
 export async function renamePasskey(context: ServiceContext, input: { userId: string; id: string; name: string }) {
   if (!(await setPasskeyName(context.db, input))) throw new NotFound();
 }
 
-export async function removePasskey(context: ServiceContext, { userId, id }: { userId: string; id: string }) {
+/** Removes one of the person's passkeys (their own only: another's is not found), and tells them. */
+export async function removePasskey(context: ServiceContext, { id, ...owner }: Owner & { id: string }) {
+  const { userId } = owner;
   if (!(await deletePasskeyOf(context.db, { userId, id }))) throw new NotFound();
+  mailSignInMethodChange(context, { ...owner, change: "passkey removed" });
   securityEvent("factor.changed", { reason: "passkey removed", userId, passkeyId: id, requestId: context.requestId });
 }

@@ -126,6 +126,52 @@ export function passwordChangedEmail(input: { email: string; name: string; forgo
   };
 }
 
+/** A change of the ways an account signs in, as the owner is told of it. */
+export type SignInMethodChange = "passkey added" | "passkey removed" | "two-factor on" | "two-factor off";
+
+const SIGN_IN_METHOD_CHANGES: Record<SignInMethodChange, { subject: string; what: string }> = {
+  "passkey added": {
+    subject: "A passkey was added to your account",
+    what: "A passkey was added to your account: it can now sign you in without your password.",
+  },
+  "passkey removed": {
+    subject: "A passkey was removed from your account",
+    what: "A passkey was removed from your account: it can no longer sign you in.",
+  },
+  "two-factor on": {
+    subject: "Two-factor authentication was turned on",
+    what: "Two-factor authentication was turned on for your account: signing in with your password now also asks for a code from your authenticator app.",
+  },
+  "two-factor off": {
+    subject: "Two-factor authentication was turned off",
+    what: "Two-factor authentication was turned off for your account: signing in now asks for your password only.",
+  },
+};
+
+/**
+ * Tells the owner whenever a way to sign in is added, removed, turned on or off (ASVS 2.2.3), so a
+ * change they did not make does not go unnoticed.
+ */
+export function signInMethodChangedEmail(input: {
+  email: string;
+  name: string;
+  change: SignInMethodChange;
+  settingsUrl: string;
+}): MailMessage {
+  const { subject, what } = SIGN_IN_METHOD_CHANGES[input.change];
+  const paragraphs = [
+    `Hi ${input.name},`,
+    `${what} (${PRODUCT_NAME})`,
+    "If this was not you, choose a new password at once and check your sign-in settings: the link below opens them.",
+  ];
+  return {
+    to: input.email,
+    subject,
+    text: `${paragraphs.join("\n\n")}\n\nYour sign-in settings: ${input.settingsUrl}\n`,
+    html: layout(subject, paragraphs, { label: "Open your settings", url: input.settingsUrl }),
+  };
+}
+
 /** Sent when an organisation offers an achievement; the person accepts it on their passport. */
 export function recognitionEmail(input: {
   email: string;

@@ -10,6 +10,7 @@ import {
   createAccount,
   formRequest,
   get,
+  mailsTo,
   newClientNetwork,
   PASSWORD,
   postForm,
@@ -279,5 +280,16 @@ describe("renaming and removing a passkey", () => {
     expect(toastFrom(removed)?.title).toBe("Passkey removed");
     expect(await countRows("select count(*) as n from passkeys where user_id = ?", person.id)).toBe(0);
     expect((await signInWithPasskey(authenticator)).response.status).toBe(401);
+  });
+
+  it("tells the owner by mail when a passkey is added and when one is removed", async () => {
+    const { person } = await personWithPasskey();
+    const [added] = await mailsTo(person.email, "A passkey was added to your account");
+    expect(added?.text).toContain("http://localhost/settings#passkeys");
+    const id = (await env.DB.prepare("select id from passkeys where user_id = ?")
+      .bind(person.id)
+      .first<{ id: string }>())!.id;
+    await postForm("/settings", { intent: "remove-passkey", passkeyId: id, password: PASSWORD }, person);
+    expect(await mailsTo(person.email, "A passkey was removed from your account")).toHaveLength(1);
   });
 });

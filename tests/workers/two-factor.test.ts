@@ -8,6 +8,7 @@ import {
   countRows,
   createAccount,
   get,
+  mailsTo,
   newClientNetwork,
   PASSWORD,
   passwordResetToken,
@@ -331,6 +332,10 @@ describe("managing two-factor in Settings", () => {
     expect(toastFrom(off)?.title).toBe("Two-factor authentication is off");
     expect(await twoFactorOf(person.id)).toEqual({ enabled: 0, rows: 0 });
     expect((await signInWithPassword(person.email)).location).toBe("/dashboard");
+    // The owner is told of both changes, with a way to their settings.
+    const [offMail] = await mailsTo(person.email, "Two-factor authentication was turned off");
+    expect(offMail?.text).toContain("http://localhost/settings#two-factor");
+    expect(await mailsTo(person.email, "Two-factor authentication was turned on")).toHaveLength(1);
   });
 
   it("turns off with a recovery code instead of a code", async () => {

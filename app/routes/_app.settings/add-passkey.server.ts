@@ -8,6 +8,7 @@ import { readAuthAnswer } from "#app/utils/sign-in.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 import { countPasskeys, MAX_PASSKEYS } from "#db/queries/passkeys.ts";
 import { ADD_PASSKEY_TITLE, TOO_MANY_PASSKEYS } from "./passkey-options.server.ts";
+import { ownerOf } from "./two-factor-checks.server.ts";
 
 const schema = z.object({
   intent: z.literal("add-passkey"),
@@ -23,7 +24,8 @@ export const addPasskeyIntent = defineIntent<Viewer, typeof schema>({
   schema,
   failureTitle: ADD_PASSKEY_TITLE,
   formId: "passkey-options",
-  async run({ response, name }, { request, context, viewer }) {
+  async run({ response, name }, args) {
+    const { request, context, viewer } = args;
     if ((await countPasskeys(context.db, viewer.id)) >= MAX_PASSKEYS)
       throw new Refusal({ title: ADD_PASSKEY_TITLE, description: TOO_MANY_PASSKEYS });
     const answer = await readAuthAnswer<{ id: string }>(
@@ -46,7 +48,7 @@ export const addPasskeyIntent = defineIntent<Viewer, typeof schema>({
         throw new Error(`verifyPasskeyRegistration answered ${answer.status}`);
       throw new Refusal({ title: ADD_PASSKEY_TITLE, description: passkeyRefusal(answer.body.code, "add") });
     }
-    passkeyAdded(context, viewer.id);
+    passkeyAdded(context, ownerOf(args));
     return {
       toast: {
         title: "Passkey added",

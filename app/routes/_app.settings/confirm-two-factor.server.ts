@@ -1,5 +1,6 @@
 import { data } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { mailSignInMethodChange } from "#app/services/sign-in-method-mail.server.ts";
 import { endSessionsOnTwoFactor } from "#app/services/two-factor.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { mergeHeaders } from "#app/utils/form-reply.server.ts";
@@ -9,7 +10,7 @@ import { cookieHeaders } from "#app/utils/sign-in.server.ts";
 import { readAuthenticator } from "#app/utils/two-factor.server.ts";
 import type { RecoveryCodesReply } from "#app/utils/two-factor.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
-import { checkSecondFactor, WRONG_CODE } from "./two-factor-checks.server.ts";
+import { checkSecondFactor, ownerOf, WRONG_CODE } from "./two-factor-checks.server.ts";
 
 const schema = z.object({ intent: z.literal("confirm-two-factor"), code: z.string().default("") });
 const TITLE = "Error turning on two-factor authentication";
@@ -45,6 +46,7 @@ export const confirmTwoFactorIntent = defineIntent<Viewer, typeof schema>({
     const session = await context.auth.api.getSession({ headers: cookieHeaders(headers) });
     if (!session) throw new Error("no session after turning on two-factor");
     const ended = await endSessionsOnTwoFactor(context, { userId: viewer.id, keepSessionId: session.session.id });
+    mailSignInMethodChange(context, { ...ownerOf(args), change: "two-factor on" });
     const { backupCodes } = await context.auth.api.viewBackupCodes({ body: { userId: viewer.id } });
     const reply: RecoveryCodesReply = {
       formId: "recovery-codes",

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { mailSignInMethodChange } from "#app/services/sign-in-method-mail.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { mergeHeaders } from "#app/utils/form-reply.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { readAuthenticator } from "#app/utils/two-factor.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
-import { checkPassword, checkSecondFactor } from "./two-factor-checks.server.ts";
+import { checkPassword, checkSecondFactor, ownerOf } from "./two-factor-checks.server.ts";
 
 const schema = z.object({
   intent: z.literal("disable-two-factor"),
@@ -39,6 +40,7 @@ export const disableTwoFactorIntent = defineIntent<Viewer, typeof schema>({
       asResponse: true,
     });
     if (!response.ok) throw new Error(`disableTwoFactor answered ${response.status}`);
+    mailSignInMethodChange(context, { ...ownerOf(args), change: "two-factor off" });
     return {
       toast: {
         title: "Two-factor authentication is off",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { removePasskey } from "#app/services/passkeys.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
-import { checkPassword } from "./two-factor-checks.server.ts";
+import { checkPassword, ownerOf } from "./two-factor-checks.server.ts";
 
 const schema = z.object({
   intent: z.literal("remove-passkey"),
@@ -22,7 +22,7 @@ export const removePasskeyIntent = defineIntent<Viewer, typeof schema>({
   formId: (fields) => `remove-passkey-${String(fields.get("passkeyId"))}`,
   async run({ passkeyId, password }, args) {
     await checkPassword(args, TITLE, password);
-    await removePasskey(args.context, { userId: args.viewer.id, id: passkeyId });
+    await removePasskey(args.context, { id: passkeyId, ...ownerOf(args) });
     return {
       toast: {
         title: "Passkey removed",

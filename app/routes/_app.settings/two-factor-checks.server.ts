@@ -19,6 +19,16 @@ export const USED_CODE = "That code was already used. Wait for the next one in y
 const refuse = (title: string, field: string, message: string, status: 400 | 429 = 400) =>
   new Refusal({ title, description: message }, status, { [field]: [message] });
 
+/** The signed-in person as a mail about their sign-in settings is addressed (`mailSignInMethodChange`). */
+export function ownerOf({ request, context, viewer }: { request: Request; context: AppLoadContext; viewer: Viewer }) {
+  return {
+    userId: viewer.id,
+    email: viewer.email,
+    name: viewer.fullName,
+    appUrl: context.env.APP_URL ?? new URL(request.url).origin,
+  };
+}
+
 /** The throttle, then the password (checked by the auth library), or a refusal under its field. */
 export async function checkPassword(
   { request, context, viewer }: { request: Request; context: AppLoadContext; viewer: Viewer },
