@@ -14,7 +14,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 export function CredentialLinks({ id, title }: { id: string; title: string }) {
   return (
     <>
-      <SubmitButton intent="add-to-wallet" size="sm" variant="ghost" aria-label={`Add ${title} to your wallet`}>
+      <SubmitButton intent="add-to-wallet" size="sm" variant="ghost" aria-label={`Add to wallet: ${title}`}>
         <Wallet aria-hidden /> Add to wallet
       </SubmitButton>
       <a

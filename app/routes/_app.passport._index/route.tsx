@@ -172,7 +172,7 @@ export default function OwnPassport() {
                       })}
                       target="_blank"
                       rel="noopener noreferrer"
-                      aria-label={`Add ${achievement.title} to LinkedIn`}
+                      aria-label={`Add to LinkedIn: ${achievement.title}`}
                       className={buttonVariants({ size: "sm", variant: "ghost" })}
                     >
                       <ExternalLink aria-hidden /> Add to LinkedIn
