@@ -55,7 +55,7 @@ export function walletDeepLink(origin: string, exchange: { id: string; challenge
 
 /** The answer to a wallet: the presentation that carries its credential, or a refusal with its status. */
 export type ExchangeAnswer =
-  | { status: 200; body: { verifiablePresentation: Record<string, unknown> } }
+  | { status: 200; body: Record<string, unknown> & { verifiablePresentation: Record<string, unknown> } }
   | { status: 400 | 401 | 404 | 410 | 429; body: { error: string } };
 
 const refuse = (status: 400 | 401 | 404 | 410 | 429, error: string): ExchangeAnswer => ({ status, body: { error } });
@@ -101,14 +101,8 @@ export async function answerWalletExchange(
   );
   // Another answer took it first (or it was revoked meanwhile): what was signed goes nowhere.
   if (!used) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
-  return {
-    status: 200,
-    body: {
-      verifiablePresentation: {
-        "@context": [VC_V2_CONTEXT],
-        type: ["VerifiablePresentation"],
-        verifiableCredential: [credential],
-      },
-    },
-  };
+  const answer = { "@context": [VC_V2_CONTEXT], type: ["VerifiablePresentation"], verifiableCredential: [credential] };
+  // VC-API exchanges answer `{verifiablePresentation}`; the wallet's deep-link request
+  // (app/lib/credentialRequest.ts) reads the body itself as a VC or VP. Both find it (decision 064).
+  return { status: 200, body: { ...answer, verifiablePresentation: answer } };
 }

@@ -83,8 +83,12 @@ describe("Add to wallet: the Learner Credential Wallet's exchange", () => {
     expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(answer.headers.get("Set-Cookie")).toBeNull();
     expect(Number(answer.headers.get("X-D1-Round-Trips"))).toBeLessThanOrEqual(2);
-    const { verifiablePresentation } = (await answer.json()) as { verifiablePresentation: Credential };
+    const body = (await answer.json()) as Credential;
+    const { verifiablePresentation } = body;
     expect(verifiablePresentation["@context"]).toEqual(["https://www.w3.org/ns/credentials/v2"]);
+    // The wallet's deep-link request reads the body itself as a presentation (extractCredentialsFrom).
+    expect(body.type).toEqual(["VerifiablePresentation"]);
+    expect(body.verifiableCredential).toEqual(verifiablePresentation.verifiableCredential);
     expect(verifiablePresentation.type).toEqual(["VerifiablePresentation"]);
     expect(verifiablePresentation.verifiableCredential).toHaveLength(1);
 
@@ -128,6 +132,16 @@ describe("Add to wallet: the Learner Credential Wallet's exchange", () => {
     const issued = verifiablePresentation.verifiableCredential[0] as Credential;
     expect(issued.credentialSubject.id).toBe(did);
     expect(await dccVerify(issued)).toMatchObject(verified);
+  });
+
+  it("takes the presentation wrapped as a VC-API exchange posts it", async () => {
+    const { member, achievementId } = await issuedCredential();
+    const exchange = await openExchange(member.cookie, achievementId);
+    const { did, presentation } = await walletDidAuth({ challenge: exchange.challenge });
+    const answer = await postPresentation(exchange.url, { verifiablePresentation: presentation });
+    expect(answer.status).toBe(200);
+    const { verifiablePresentation } = (await answer.json()) as { verifiablePresentation: Credential };
+    expect(verifiablePresentation.verifiableCredential[0].credentialSubject.id).toBe(did);
   });
 
   it("refuses an expired exchange, and issues nothing", async () => {

@@ -47,6 +47,9 @@ async function boundedText(request: Request, cap: number) {
   return new TextDecoder().decode(bytes);
 }
 
+const isWrapped = (body: unknown): body is { verifiablePresentation: unknown } =>
+  typeof body === "object" && body !== null && !("type" in body) && "verifiablePresentation" in body;
+
 export const walletExchangeRoutes = new Hono<WorkerEnv>()
   .options("/credentials/exchanges/:id", (c) => {
     for (const [name, value] of Object.entries({
@@ -68,6 +71,8 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     } catch {
       return answer(400, { error: "The body must be a JSON verifiable presentation." });
     }
+    // The deep-link request posts the presentation itself; a VC-API exchange wraps it.
+    if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
     const { db, env } = c.get("loadContext");
     const signer = issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.CREDENTIAL_KEY_SECRET };
     const { status, body } = await answerWalletExchange(signer, {
