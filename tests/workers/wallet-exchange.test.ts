@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { inject } from "vitest";
 import worker from "#workers/app.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
@@ -169,9 +169,16 @@ describe("Add to wallet: the Learner Credential Wallet's exchange", () => {
     const { member, achievementId } = await issuedCredential();
     const exchange = await openExchange(member.cookie, achievementId);
     const { presentation } = await walletDidAuth({ challenge: exchange.challenge, ...ask });
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
     const refused = await postPresentation(exchange.url, presentation);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: string }).error).toMatch(error);
+    // Logged as a security event, with the exchange but never its challenge.
+    const logged = warnings.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("wallet.refused"));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ event: "wallet.refused", exchangeId: exchange.id });
+    expect(logged[0]).not.toContain(exchange.challenge);
+    warnings.mockRestore();
     expect(await countRows("select count(*) as n from wallet_exchanges where used_at is not null")).toBe(0);
 
     const right = await walletDidAuth({ challenge: exchange.challenge });

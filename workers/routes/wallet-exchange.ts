@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { answerWalletExchange } from "#app/services/wallet-exchange.server.ts";
+import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { clientNetwork } from "#app/utils/rate-limit.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
@@ -75,10 +76,19 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
     const { db, env } = c.get("loadContext");
     const signer = issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.CREDENTIAL_KEY_SECRET };
+    const id = c.req.param("id");
     const { status, body } = await answerWalletExchange(signer, {
-      id: c.req.param("id"),
+      id,
       presentation,
       network: clientNetwork(c.req.raw),
     });
+    // A presentation that did not authenticate, or a spent one presented again: worth seeing.
+    if ("error" in body && (status === 401 || status === 410))
+      securityEvent("wallet.refused", {
+        reason: body.error,
+        route: pathOf(c.req.raw),
+        exchangeId: id,
+        requestId: c.get("requestId"),
+      });
     return answer(status, body);
   });
