@@ -36,6 +36,8 @@ export default defineWorkersConfig(async () => ({
       "./tests/workers/fake-stripe.ts",
       "./tests/workers/fake-cloudflare.ts",
       "./tests/workers/dcc-verifier.ts",
+      // And the Learner Credential Wallet's DIDAuth, signed by its own libraries (Node).
+      "./tests/workers/lcw-wallet.ts",
     ],
     // Tests drive whole flows (sign-up, confirm, several posts) through workerd; on a busy
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the

@@ -48,7 +48,12 @@ export function batchSql(db: Db, statements: SQL[]) {
  * encodings, their defaults where a value is missing); a value may also be SQL (a subquery).
  * The statement is drizzle's own insert: `.onConflictDoNothing()` and `.returning()` chain on.
  */
-export function insertWhen<T extends SQLiteTable>(db: Db, table: T, row: T["$inferInsert"], when: SQL) {
+export function insertWhen<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  row: { [K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL },
+  when: SQL,
+) {
   const values = Object.entries(getTableColumns(table))
     // The columns drizzle's insert lists, in its order (generated columns are left out).
     .filter(([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert())

@@ -11,6 +11,12 @@ export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
 export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
 /** An issuer domain: claimed, proven by its DNS record, or no longer proven (three failed checks). */
 export const DOMAIN_STATUSES = ["pending", "verified", "lapsed"] as const;
+/**
+ * What an exchange with a holder's wallet is for. "issue": the credential goes to the wallet,
+ * reissued to its DID (decision 064). Accepting an offered achievement by signing, a later part of
+ * issue 31, will be another purpose of the same exchange.
+ */
+export const WALLET_EXCHANGE_PURPOSES = ["issue"] as const;
 
 export type UserType = (typeof USER_TYPES)[number];
 export type Role = (typeof ROLES)[number];

@@ -38,6 +38,7 @@ import {
   ROLES,
   SUBSCRIPTION_STATUSES,
   USER_TYPES,
+  WALLET_EXCHANGE_PURPOSES,
 } from "./enums.ts";
 
 // ---- Authentication (the tables better-auth reads and writes) ----
@@ -607,5 +608,35 @@ export const credentials = sqliteTable(
     uniqueIndex("credentials_status_idx").on(t.statusListId, t.statusIndex),
     index("credentials_org_issued_idx").on(t.organizationId, t.issuedAt),
     index("credentials_user_idx").on(t.userId),
+  ],
+);
+
+// A one-time exchange with a holder's wallet (the Learner Credential Wallet's "request" deep link,
+// answered as VC-API exchanges answer): made by the person on /passport, valid 15 minutes, used
+// once. `challenge` (128 random bits) is what the wallet's DIDAuth presentation must sign;
+// `holder` is the DID that signed it. The daily cron deletes rows past `expires_at`.
+export const walletExchanges = sqliteTable(
+  "wallet_exchanges",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    achievementId: text("achievement_id")
+      .notNull()
+      .references(() => achievements.id, { onDelete: "cascade" }),
+    // The credential handed out (purpose "issue"); none yet for an achievement still to accept.
+    credentialId: text("credential_id").references(() => credentials.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: WALLET_EXCHANGE_PURPOSES }).notNull(),
+    challenge: text("challenge").notNull(),
+    holder: text("holder"),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("wallet_exchanges_expires_idx").on(t.expiresAt),
+    index("wallet_exchanges_user_idx").on(t.userId),
+    check("wallet_exchanges_purpose_check", inList("purpose", WALLET_EXCHANGE_PURPOSES)),
   ],
 );

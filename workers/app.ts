@@ -9,6 +9,7 @@ import { loadContext } from "./middleware/load-context.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
 import { AUTH_API_ENDPOINTS, AUTH_BASE_PATH, authRoutes } from "./routes/auth.ts";
 import { credentialRoutes } from "./routes/credentials.ts";
+import { walletExchangeRoutes } from "./routes/wallet-exchange.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { passportCardRoutes } from "./routes/passport-card.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
@@ -30,6 +31,8 @@ export const app = new Hono<WorkerEnv>()
   .route(AUTH_BASE_PATH, authRoutes)
   .route("/media", mediaRoutes)
   .route("/", passportCardRoutes)
+  // Before credentialRoutes, whose preflight for /credentials/* allows reads only.
+  .route("/", walletExchangeRoutes)
   .route("/", credentialRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)

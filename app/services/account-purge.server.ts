@@ -124,7 +124,8 @@ const DEV_MAIL_DAYS = 7;
 /**
  * The cron's housekeeping: unconfirmed accounts older than 7 days, rate-limit counters whose
  * window has long passed, expired tokens (confirmation, password reset) and sessions, and old
- * dev-mailbox rows. Each delete is bounded and repeated a bounded number of times.
+ * dev-mailbox rows and expired wallet exchanges. Each delete is bounded and repeated a bounded
+ * number of times.
  */
 export async function cleanUpExpiredRows(db: Db, now = new Date()) {
   const at = now.getTime();
@@ -135,5 +136,7 @@ export async function cleanUpExpiredRows(db: Db, now = new Date()) {
     verifications: await deleteInBatches(db, "verifications", sql`expires_at < ${at}`),
     sessions: await deleteInBatches(db, "sessions", sql`expires_at < ${at}`),
     devMail: await deleteInBatches(db, "dev_mail", sql`created_at < ${at - DEV_MAIL_DAYS * DAY_MS}`),
+    // Used or not, an exchange past its 15 minutes can never be answered (decision 064).
+    walletExchanges: await deleteInBatches(db, "wallet_exchanges", sql`expires_at < ${at}`),
   };
 }

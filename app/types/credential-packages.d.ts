@@ -11,6 +11,10 @@ declare module "credentials-context" {
   export const CONTEXT: Record<string, unknown>;
   export const CONTEXT_URL: string;
 }
+declare module "ed25519-signature-2020-context" {
+  export const CONTEXT: Record<string, unknown>;
+  export const CONTEXT_URL: string;
+}
 declare module "@digitalbazaar/data-integrity-context" {
   export const contexts: Map<string, unknown>;
   export const DATA_INTEGRITY_CONTEXT_V2_URL: string;

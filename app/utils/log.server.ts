@@ -18,11 +18,18 @@ export function log(level: LogLevel, message: string, fields: Record<string, unk
  * - `csrf.refused`: a mutation (or the WebSocket upgrade) sent on behalf of another site;
  * - `webhook.refused`: a Stripe webhook without a valid signature;
  * - `session.ended`: a person ended one or more of their own sessions from Settings;
- * - `factor.changed`: a way to sign in was added to or removed from an account (a passkey).
+ * - `factor.changed`: a way to sign in was added to or removed from an account (a passkey);
+ * - `wallet.refused`: a wallet exchange refused a presentation or a spent, expired or revoked exchange.
  * They carry the reason, the route and ids of the rows involved; never a secret, token or password.
  */
 export type SecurityEvent =
-  "auth.failed" | "authz.denied" | "csrf.refused" | "webhook.refused" | "session.ended" | "factor.changed";
+  | "auth.failed"
+  | "authz.denied"
+  | "csrf.refused"
+  | "webhook.refused"
+  | "session.ended"
+  | "factor.changed"
+  | "wallet.refused";
 
 export function securityEvent(event: SecurityEvent, fields: Record<string, unknown> & { reason: string }) {
   log("warn", event, { event, ...fields });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
+import { rateLimits } from "#db/schema.ts";
 
 // Limits kept in D1, so they hold across isolates and restarts. Fixed windows per key.
 // Limits on what anyone may ask count per network (an IPv6 client by its /64, which one
@@ -32,6 +33,9 @@ export const RATE_LIMITS = {
   "verify-credential": { max: 20, windowSeconds: 60 },
   // Per person: each check of a domain is a DNS-over-HTTPS request to the resolver.
   "verify-domain": { max: 10, windowSeconds: 60 },
+  // A wallet answering a one-time exchange (decision 064): one post per exchange, each checked
+  // (a canonicalisation) and signed (another): ~20 ms CPU. Per network, as phones share one.
+  "wallet-exchange": { max: 30, windowSeconds: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -89,18 +93,34 @@ export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subje
 }
 
 async function consume(db: Db, action: RateLimitedAction, subject: string, now: number) {
-  const { max, windowSeconds } = RATE_LIMITS[action];
-  const key = `${action}:${subject}`;
-  const windowStart = now - windowSeconds * 1000;
-  // One statement: insert the first attempt, or count this one (restarting an expired window).
-  const row = await db.get<{ count: number }>(sql`
-    insert into rate_limits (id, key, count, last_request) values (${crypto.randomUUID()}, ${key}, 1, ${now})
-    on conflict (key) do update set
-      count = case when last_request < ${windowStart} then 1 else count + 1 end,
-      last_request = case when last_request < ${windowStart} then ${now} else last_request end
-    returning count`);
-  return (row?.count ?? 0) <= max;
+  const [row] = await countAttempt(db, action, subject, now);
+  return withinLimit(action, row);
 }
+
+/**
+ * The one statement that counts an attempt at `action` by `subject` (a network, an account):
+ * insert the first attempt, or count this one (restarting an expired window). Returns `count`;
+ * a caller that batches it with its other reads (one D1 round trip) hands the row to `withinLimit`.
+ */
+export function countAttempt(db: Db, action: RateLimitedAction, subject: string, now: number) {
+  const windowStart = now - RATE_LIMITS[action].windowSeconds * 1000;
+  const expired = sql`${rateLimits.lastRequest} < ${windowStart}`;
+  return db
+    .insert(rateLimits)
+    .values({ key: `${action}:${subject}`, count: 1, lastRequest: now })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+        lastRequest: sql`case when ${expired} then ${now} else ${rateLimits.lastRequest} end`,
+      },
+    })
+    .returning({ count: rateLimits.count });
+}
+
+/** Whether the attempt `countAttempt` counted (its returned row) is within the action's limit. */
+export const withinLimit = (action: RateLimitedAction, row: { count: number } | undefined) =>
+  (row?.count ?? 0) <= RATE_LIMITS[action].max;
 
 /**
  * Password sign-in per address (docs/decisions/057): 10 failures within 15 minutes pause it for

@@ -3,10 +3,9 @@ import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import { symmetricDecrypt } from "better-auth/crypto";
 import { parseSigned } from "hono/utils/cookie";
-import { create as createQrCode } from "qrcode/lib/core/qrcode.js";
 import { findPendingSignIn, readTwoFactor, type TwoFactorRow } from "#db/queries/two-factor.ts";
 import { PRODUCT_NAME } from "./constants.ts";
-import type { QrCode } from "./two-factor.ts";
+import { qrCodeOf } from "./qr-code.server.ts";
 
 // Two-factor sign-in (docs/decisions/060): what the app reads of a person's authenticator. The
 // auth library (better-auth's twoFactor plugin) verifies codes and keeps the rows; this module
@@ -51,26 +50,6 @@ export function authenticatorSetup(secret: string, email: string) {
   const uri = createOTP(secret, { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS }).url(PRODUCT_NAME, email);
   const key = base32.encode(secret, { padding: false });
   return { uri, key: key.match(/.{1,4}/g)!.join(" "), qr: qrCodeOf(uri) };
-}
-
-/**
- * A QR code as an SVG path (one square per dark module, runs of a row merged), for a page to draw
- * in its own <svg>: no markup is injected, and the QR library never reaches the browser.
- */
-export function qrCodeOf(text: string): QrCode {
-  const { modules } = createQrCode(text, { errorCorrectionLevel: "M" });
-  const { size, data } = modules;
-  let path = "";
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      if (!data[y * size + x]) continue;
-      let run = 1;
-      while (x + run < size && data[y * size + x + run]) run++;
-      path += `M${x} ${y}h${run}v1h-${run}z`;
-      x += run - 1;
-    }
-  }
-  return { size, path };
 }
 
 /**

@@ -1,8 +1,7 @@
 // Two-factor sign-in as Settings shows it (docs/decisions/060): plain types, for the server that
 // builds them and the page that renders them.
 
-/** A QR code as an SVG path of `size` × `size` modules (drawn by the server). */
-export type QrCode = { size: number; path: string };
+import type { QrCode } from "./qr-code.ts";
 
 /** On or off, and a setup waiting for its first code: its otpauth URI as a QR code, and its key as text. */
 export type TwoFactorState = {

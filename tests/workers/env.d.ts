@@ -20,9 +20,47 @@ declare module "@digitalcredentials/vc" {
 }
 declare module "@digitalcredentials/data-integrity" {
   export class DataIntegrityProof {
-    constructor(options: { cryptosuite: unknown });
+    constructor(options: { cryptosuite: unknown; signer?: unknown });
   }
 }
 declare module "@digitalcredentials/eddsa-rdfc-2022-cryptosuite" {
   export const cryptosuite: unknown;
+}
+
+// What the Learner Credential Wallet signs its DIDAuth with (tests/workers/lcw-wallet.ts; untyped).
+declare module "@digitalcredentials/vc" {
+  export function createPresentation(options: { holder?: string; version?: number }): Record<string, unknown>;
+  export function signPresentation(options: {
+    presentation: unknown;
+    suite: unknown;
+    challenge: string;
+    domain?: string;
+    documentLoader: unknown;
+  }): Promise<Record<string, unknown>>;
+}
+declare module "@digitalcredentials/ed25519-verification-key-2020" {
+  export class Ed25519VerificationKey2020 {
+    static generate(): Promise<Ed25519VerificationKey2020>;
+    static from(options: unknown): Promise<Ed25519VerificationKey2020>;
+    id: string;
+    controller: string;
+    fingerprint(): string;
+    signer(): unknown;
+  }
+}
+declare module "@digitalcredentials/ed25519-signature-2020" {
+  export class Ed25519Signature2020 {
+    constructor(options: { key: unknown });
+  }
+}
+declare module "@digitalcredentials/did-method-key" {
+  export function driver(): {
+    use(options: { multibaseMultikeyHeader: string; fromMultibase: unknown }): void;
+    fromKeyPair(options: { verificationKeyPair: unknown }): Promise<{
+      didDocument: { id: string };
+      methodFor(options: {
+        purpose: string;
+      }): import("@digitalcredentials/ed25519-verification-key-2020").Ed25519VerificationKey2020;
+    }>;
+  };
 }

@@ -145,6 +145,6 @@ describe("print and LinkedIn on the own passport", () => {
       issueMonth: "3",
       certUrl: `${ORIGIN}/credentials/${credential!.id}`,
     });
-    expect(html).toContain('aria-label="Add Safety &amp; Rescue to LinkedIn"');
+    expect(html).toContain('aria-label="Add to LinkedIn: Safety &amp; Rescue"');
   });
 });

@@ -44,6 +44,7 @@ describe("migrations", () => {
       "two_factors",
       "users",
       "verifications",
+      "wallet_exchanges",
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { securityEvent } from "#app/utils/log.server.ts";
 import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
+import { WALLET_EXCHANGE_PATH } from "../routes/wallet-exchange.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
@@ -17,14 +18,19 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Methods that only read: no CSRF check, and (anonymous) reads may go to any D1 replica. */
 export const isSafeMethod = (method: string) => SAFE_METHODS.has(method);
 
-/** Paths that take cross-site POSTs by design and authenticate them another way. */
-const CROSS_SITE_EXEMPT = ["/api/stripe/webhook"];
+/**
+ * Paths that take cross-site POSTs by design and authenticate them another way: Stripe's webhook
+ * (its signature), a wallet's answer to a one-time exchange (its DIDAuth over the exchange's
+ * challenge; no cookie is read there).
+ */
+const isCrossSiteExempt = (pathname: string) =>
+  pathname === "/api/stripe/webhook" || WALLET_EXCHANGE_PATH.test(pathname);
 
 // Refuses any mutation a browser sends on behalf of another site: a foreign Origin, or a
 // Sec-Fetch-Site of cross-site. Same-site requests and non-browser callers (no such headers) pass.
 export const sameOriginMutations: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   const url = new URL(c.req.url);
-  if (isSafeMethod(c.req.method) || CROSS_SITE_EXEMPT.includes(url.pathname)) return next();
+  if (isSafeMethod(c.req.method) || isCrossSiteExempt(url.pathname)) return next();
 
   const origin = c.req.header("Origin");
   const foreignOrigin = origin !== undefined && !isOwnOrigin(c, origin);

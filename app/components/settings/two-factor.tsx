@@ -8,7 +8,8 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { Field } from "./field.tsx";
-import type { QrCode, RecoveryCodesReply, TwoFactorState } from "#app/utils/two-factor.ts";
+import type { RecoveryCodesReply, TwoFactorState } from "#app/utils/two-factor.ts";
+import { QrCodeImage } from "#app/components/qr-code.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 /**
@@ -104,7 +105,7 @@ function Setup({ setup }: { setup: NonNullable<TwoFactorState["setup"]> }) {
         Scan this QR code with your authenticator app (for example 1Password, Google Authenticator or Microsoft
         Authenticator), or enter the key below by hand. Then enter the 6-digit code the app shows.
       </p>
-      <QrCodeImage qr={setup.qr} />
+      <QrCodeImage qr={setup.qr} label="QR code to scan with your authenticator app" />
       <div className="grid gap-1">
         <p className="text-sm font-medium">Key</p>
         <code data-testid="two-factor-key" className="rounded-md bg-muted p-2 font-mono text-sm break-all">
@@ -128,24 +129,6 @@ function Setup({ setup }: { setup: NonNullable<TwoFactorState["setup"]> }) {
         </div>
       </Form>
     </div>
-  );
-}
-
-/** The QR code, drawn from the server's path: no markup is injected into the page. */
-function QrCodeImage({ qr }: { qr: QrCode }) {
-  const quiet = 4;
-  const side = qr.size + quiet * 2;
-  return (
-    <svg
-      role="img"
-      aria-label="QR code to scan with your authenticator app"
-      viewBox={`-${quiet} -${quiet} ${side} ${side}`}
-      className="size-48 rounded-md bg-white"
-      shapeRendering="crispEdges"
-    >
-      <rect x={-quiet} y={-quiet} width={side} height={side} fill="#fff" />
-      <path d={qr.path} fill="#000" />
-    </svg>
   );
 }
 

@@ -1,18 +1,18 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import Download from "lucide-react/icons/download";
 import ExternalLink from "lucide-react/icons/external-link";
 import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
 import Plus from "lucide-react/icons/plus";
 import Printer from "lucide-react/icons/printer";
-import ShieldCheck from "lucide-react/icons/shield-check";
 import { Suspense } from "react";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { ProfileMedia as ProfileMediaNow } from "#app/components/passport/profile-media.tsx";
+import { WalletOffer as WalletOfferNow } from "#app/components/passport/wallet-offer.tsx";
+import { CredentialLinks as CredentialLinksNow } from "#app/components/passport/credential-links.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -31,6 +31,7 @@ import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.t
 import { Biography } from "./biography.tsx";
 import { PENDING_PREFIX, PendingAchievements } from "./pending-achievements.tsx";
 import { acceptIntent } from "./accept.server.ts";
+import { addToWalletIntent, loadWalletOffer } from "./add-to-wallet.server.ts";
 import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
 import { rejectIntent } from "./reject.server.ts";
 import { setVisibilityIntent } from "./set-visibility.server.ts";
@@ -50,13 +51,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pending: pageRequestFrom(url.searchParams, PENDING_PREFIX, PAGE_SIZES.ownPendingAchievements),
     accepted: pageRequestFrom(url.searchParams, ACCEPTED_PREFIX, PAGE_SIZES.passport),
   };
-  const [achievements, toast] = await loadPart(
-    context,
-    "Error loading data",
-    () => loadOwnAchievements(context.db, viewer.id, pages),
-    { pending: EMPTY_LIST, accepted: EMPTY_LIST },
-  );
-  return { achievements, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast };
+  const [[achievements, toast], wallet] = await Promise.all([
+    loadPart(context, "Error loading data", () => loadOwnAchievements(context.db, viewer.id, pages), {
+      pending: EMPTY_LIST,
+      accepted: EMPTY_LIST,
+    }),
+    loadWalletOffer(context.db, viewer.id, url, origin),
+  ]);
+  return { achievements, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast, wallet };
 }
 
 /** Every form the page posts, by its `intent`. */
@@ -64,6 +66,7 @@ const INTENTS = {
   "add-self-achievement": addSelfAchievementIntent,
   "update-bio": updateBioIntent,
   accept: acceptIntent,
+  "add-to-wallet": addToWalletIntent,
   reject: rejectIntent,
   "set-visibility": setVisibilityIntent,
 };
@@ -75,7 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function OwnPassport() {
-  const { achievements, origin, shareUrl } = useLoaderData<typeof loader>();
+  const { achievements, origin, shareUrl, wallet } = useLoaderData<typeof loader>();
   const viewer = useViewer();
   return (
     <div className="mx-auto grid max-w-3xl gap-8">
@@ -95,6 +98,12 @@ export default function OwnPassport() {
           </Link>
         </div>
       </div>
+
+      {wallet ? (
+        <Suspense fallback={<LoadAtOnce />}>
+          <WalletOffer offer={wallet} />
+        </Suspense>
+      ) : null}
 
       <Card>
         <CardHeader>
@@ -148,7 +157,9 @@ export default function OwnPassport() {
                 <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
                   {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
                   {achievement.credentialId ? (
-                    <CredentialLinks id={achievement.credentialId} title={achievement.title} />
+                    <Suspense fallback={<LoadAtOnce />}>
+                      <CredentialLinks id={achievement.credentialId} title={achievement.title} />
+                    </Suspense>
                   ) : null}
                   {achievement.isSelf ? null : (
                     <a
@@ -161,7 +172,7 @@ export default function OwnPassport() {
                       })}
                       target="_blank"
                       rel="noopener noreferrer"
-                      aria-label={`Add ${achievement.title} to LinkedIn`}
+                      aria-label={`Add to LinkedIn: ${achievement.title}`}
                       className={buttonVariants({ size: "sm", variant: "ghost" })}
                     >
                       <ExternalLink aria-hidden /> Add to LinkedIn
@@ -199,28 +210,19 @@ export default function OwnPassport() {
   );
 }
 
-/** The Open Badges credential behind an achievement: its JSON file, and its verification page. */
-function CredentialLinks({ id, title }: { id: string; title: string }) {
-  return (
-    <>
-      <a
-        href={`/credentials/${id}/download`}
-        download
-        aria-label={`Download credential for ${title}`}
-        className={buttonVariants({ size: "sm", variant: "ghost" })}
-      >
-        <Download aria-hidden /> Download credential
-      </a>
-      <Link
-        to={`/credentials/${id}`}
-        aria-label={`Verify ${title}`}
-        className={buttonVariants({ size: "sm", variant: "ghost" })}
-      >
-        <ShieldCheck aria-hidden /> Verify
-      </Link>
-    </>
-  );
-}
+/** An achievement's credential actions: rendered on the server, hydrated after the first interaction. */
+const CredentialLinks = import.meta.env.SSR
+  ? CredentialLinksNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/passport/credential-links.tsx").then((module) => ({ default: module.CredentialLinks })),
+    );
+
+/** 'Add to wallet's QR code and link: rendered on the server, its chunk loaded after the first interaction. */
+const WalletOffer = import.meta.env.SSR
+  ? WalletOfferNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/passport/wallet-offer.tsx").then((module) => ({ default: module.WalletOffer })),
+    );
 
 /** The picture and video uploaders: rendered on the server, hydrated after the first interaction (decision 049). */
 const ProfileMedia = import.meta.env.SSR

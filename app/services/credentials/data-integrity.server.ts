@@ -50,8 +50,11 @@ async function canonicalHash(document: JsonObject) {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(nquads)));
 }
 
-/** The bytes that are signed: hash(proof options with the document's context) ‖ hash(document). */
-async function hashData(document: JsonObject, options: Omit<DataIntegrityProof, "proofValue">) {
+/**
+ * The bytes that are signed: hash(proof options with the document's context) ‖ hash(document).
+ * Ed25519Signature2020 (jsonld-signatures' `createVerifyData`) hashes the same two parts.
+ */
+async function hashData(document: JsonObject, options: JsonObject) {
   const { proof: _proof, ...unsecured } = document;
   const [optionsHash, documentHash] = await Promise.all([
     canonicalHash({ "@context": document["@context"], ...options }),
@@ -99,7 +102,20 @@ export function proofOf(document: JsonObject): DataIntegrityProof | null {
 /** Whether the document's proof is a valid signature by `publicKey` (raw 32 bytes). */
 export async function verifyProof(document: JsonObject, publicKey: Uint8Array) {
   const proof = proofOf(document);
-  if (!proof?.proofValue.startsWith("z")) return false;
+  return proof ? verifySignature(document, proof, publicKey) : false;
+}
+
+/**
+ * Whether `proof` (one proof of `document`, eddsa-rdfc-2022 or Ed25519Signature2020: both sign the
+ * same hashes) carries a valid Ed25519 signature by `publicKey` over the document and its other
+ * options. Which proofs and keys are acceptable is the caller's to decide.
+ */
+export async function verifySignature(
+  document: JsonObject,
+  proof: JsonObject & { proofValue: string },
+  publicKey: Uint8Array,
+) {
+  if (!proof.proofValue.startsWith("z")) return false;
   try {
     const { proofValue, ...options } = proof;
     const signature = Uint8Array.from(decodeBase58(proofValue.slice(1)));

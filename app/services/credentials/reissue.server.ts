@@ -1,7 +1,7 @@
 import { replaceCredentialJson } from "#db/queries/credentials.ts";
 import { sign, type JsonObject } from "./data-integrity.server.ts";
 import type { Issuing } from "./issuer.server.ts";
-import { currentSigningKey, signedWithRetiredKey } from "./keys.server.ts";
+import { currentSigningKey, signedWithRetiredKey, signingKeyFor, type RegisteredKey } from "./keys.server.ts";
 
 /** A stored credential row as it is read to be served, with its organisation's retired key versions. */
 export type StoredCredential = { id: string; organizationId: string; json: string; retiredKeyVersions: number[] };
@@ -27,4 +27,26 @@ export async function servableCredential(
   // Served either way: if another request re-signed it first, both proofs verify.
   await replaceCredentialJson(signer.db, stored.id, stored.json, JSON.stringify(reissued));
   return reissued;
+}
+
+/**
+ * A stored credential issued again to the DID of a holder's wallet (decision 064): the same
+ * credential (id, achievement, status list entry, dates) with `credentialSubject.id` the holder's
+ * DID, signed now with the organisation's current key. `latestKey` is the organisation's newest
+ * registered key (read with the caller's other reads); a version not registered yet comes back as
+ * `register`, to store with the caller's next write. Nothing is stored here: the wallet keeps it.
+ */
+export async function reissueToHolder(
+  signer: Pick<Issuing, "secret">,
+  stored: { organizationId: string; json: string },
+  holder: string,
+  latestKey: RegisteredKey | undefined,
+) {
+  const { proof: _proof, ...credential } = JSON.parse(stored.json) as JsonObject;
+  const { id: _subject, ...subject } = credential.credentialSubject as JsonObject;
+  const issuer = credential.issuer as string | { id: string };
+  const did = typeof issuer === "string" ? issuer : issuer.id;
+  const { key, register } = await signingKeyFor(signer.secret, stored.organizationId, did, latestKey);
+  const reissued = { ...credential, credentialSubject: { id: holder, ...subject } };
+  return { credential: await sign(reissued, key, new Date()), register };
 }

@@ -460,6 +460,24 @@ export const ROWS: Row[] = [
     cells: RECIPIENT,
   }),
 
+  // 'Add to wallet' (issue 31): only for the person's own credential (the member's, seeded);
+  // another person's exchange is not shown (the page answers without it).
+  loaderRow({
+    route: "routes/_app.passport._index",
+    intent: "wallet exchange shown",
+    path: (w) => `/passport?wallet=${w.walletExchange}`,
+    ok: [200],
+    cells: OWN,
+  }),
+  actionRow({
+    route: "routes/_app.passport._index",
+    intent: "add-to-wallet",
+    path: "/passport",
+    body: (w) => form({ intent: "add-to-wallet", achievementId: w.credentialAchievement }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "signout", member: "ok" }),
+  }),
+
   // ---- Settings (an archived account may still reach it, to finish leaving) ----
   loaderRow({ route: "routes/_app.settings", path: "/settings", ok: [200], cells: cells("ok", { anon: "signin" }) }),
   actionRow({
@@ -852,6 +870,37 @@ export const ROWS: Row[] = [
     kind: "loader",
     intent: "CORS preflight",
     call: (w) => ({ method: "OPTIONS", path: `/credentials/status/${w.statusList}` }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+
+  // The wallet exchange (issue 31): a wallet anywhere, no cookie; only a DIDAuth signed over the
+  // exchange's challenge gets an answer (tests/workers/wallet-exchange.test.ts signs real ones).
+  actionRow({
+    route: "hono:POST /credentials/exchanges/:id",
+    intent: "unsigned presentation",
+    path: (w) => `/credentials/exchanges/${w.walletExchange}`,
+    body: () => ({ json: { "@context": ["https://www.w3.org/ns/credentials/v2"], type: ["VerifiablePresentation"] } }),
+    ok: [200],
+    cells: cells(401),
+    crossSiteExempt:
+      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
+  }),
+  actionRow({
+    route: "hono:POST /credentials/exchanges/:id",
+    intent: "unknown exchange",
+    path: () => `/credentials/exchanges/${crypto.randomUUID()}`,
+    body: () => ({ json: {} }),
+    ok: [200],
+    cells: cells(404),
+    crossSiteExempt:
+      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
+  }),
+  {
+    route: "hono:OPTIONS /credentials/exchanges/:id",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (w) => ({ method: "OPTIONS", path: `/credentials/exchanges/${w.walletExchange}` }),
     ok: [204],
     cells: PUBLIC,
   },

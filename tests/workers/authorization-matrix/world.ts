@@ -44,6 +44,13 @@ export async function seedWorld() {
   // The member's accepted achievement, with its Open Badges credential.
   const credentialAchievement = await giveAndAccept(admin.cookie, member.cookie, member.id, "Credential award");
   const credential = await credentialOf(credentialAchievement);
+  // 'Add to wallet' on it, through the passport's form: an open exchange (issue 31).
+  const walletOpened = await postForm(
+    "/passport",
+    { intent: "add-to-wallet", achievementId: credentialAchievement },
+    { cookie: member.cookie },
+  );
+  const walletExchange = new URL(walletOpened.headers.get("Location")!, "http://localhost").searchParams.get("wallet")!;
   // The individual keeps a private passport; the archived account is archived (its session lives on).
   await env.DB.prepare("update profiles set is_public = 0 where id = ?").bind(individual.id).run();
   expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
@@ -116,6 +123,8 @@ export async function seedWorld() {
     memberMembership: member.membershipId,
     recipientMembership,
     credential,
+    credentialAchievement,
+    walletExchange,
     domainClaim,
     verifiedDomain,
     credentialJson: (await env.DB.prepare("select json from credentials where id = ?")

@@ -1,0 +1,102 @@
+import { Form, Link, useNavigate } from "@remix-run/react";
+import { Suspense, useState } from "react";
+import { FormDialogFrame } from "#app/components/lazy-dialog.tsx";
+import { QrCodeImage } from "#app/components/qr-code.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import type { QrCode } from "#app/utils/qr-code.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+
+// 'Add to wallet' (issue 31, decision 064): the one-time exchange a person opened on /passport,
+// as a QR code for the Learner Credential Wallet on a phone and as a link on the phone itself.
+// A lazy chunk of its own: /passport's first load carries none of it.
+
+/** An exchange as /passport shows it (`?wallet=`), built by the route's loader. */
+export type WalletOfferView = {
+  achievementId: string;
+  title: string;
+  state: "open" | "used" | "expired";
+  /** The wallet's deep link and its QR code, while the exchange can be answered. */
+  link: string | null;
+  qr: QrCode | null;
+  /** This page without the exchange. */
+  closeHref: string;
+};
+
+const TITLE = "Add to wallet";
+
+/**
+ * Rendered by the server as a panel at the top of the page (what a browser without JavaScript
+ * shows after posting 'Add to wallet'); opened after a client-side post, a dialog.
+ */
+export function WalletOffer({ offer }: { offer: WalletOfferView }) {
+  // Decided once: a page hydrating the server's panel keeps it; one rendered in the browser is a dialog.
+  const [asDialog] = useState(useHydrated());
+  const navigate = useNavigate();
+  if (!asDialog)
+    return (
+      <section id="wallet" aria-labelledby="wallet-title" className="grid gap-4 rounded-xl border bg-card p-6">
+        <h2 id="wallet-title" className="text-xl font-semibold">
+          {TITLE}
+        </h2>
+        <OfferBody offer={offer} />
+      </section>
+    );
+  return (
+    <Suspense fallback={null}>
+      <FormDialogFrame
+        title={TITLE}
+        open
+        onOpenChange={(open) => {
+          if (!open) navigate(offer.closeHref, { replace: true, preventScrollReset: true });
+        }}
+        onCloseAutoFocus={() => {}}
+      >
+        <OfferBody offer={offer} />
+      </FormDialogFrame>
+    </Suspense>
+  );
+}
+
+function OfferBody({ offer }: { offer: WalletOfferView }) {
+  return (
+    <div className="grid justify-items-start gap-4">
+      {offer.link && offer.qr ? (
+        <>
+          <p className="text-sm text-muted-foreground">
+            Scan this QR code with the Learner Credential Wallet app to add “{offer.title}” to your wallet. The wallet
+            receives the credential issued to its own key.
+          </p>
+          <QrCodeImage qr={offer.qr} label={`QR code to add ${offer.title} to the Learner Credential Wallet`} />
+          <a href={offer.link} className={buttonVariants({ size: "sm" })}>
+            Open in the Learner Credential Wallet
+          </a>
+          <p className="text-sm text-muted-foreground">
+            On your phone, open the link instead. The code works once, for 15 minutes.
+          </p>
+        </>
+      ) : (
+        <p role="status" className="text-sm">
+          {offer.state === "used"
+            ? `This code for “${offer.title}” was already used by a wallet.`
+            : `This code for “${offer.title}” has expired: a code works for 15 minutes.`}{" "}
+          Get a new one to add it again.
+        </p>
+      )}
+      <Form method="post" className="flex flex-wrap gap-2">
+        <input type="hidden" name="achievementId" value={offer.achievementId} />
+        <SubmitButton intent="add-to-wallet" size="sm" variant="outline" pendingText="Getting a new code...">
+          Get a new code
+        </SubmitButton>
+        <Link
+          to={offer.closeHref}
+          replace
+          preventScrollReset
+          className={buttonVariants({ size: "sm", variant: "ghost" })}
+        >
+          Close
+        </Link>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import type { Db } from "#db/client.ts";
+import { findOwnWalletExchange } from "#db/queries/wallet-exchanges.ts";
+import type { WalletOfferView } from "#app/components/passport/wallet-offer.tsx";
+import { startWalletExchange, walletDeepLink } from "#app/services/wallet-exchange.server.ts";
+import { qrCodeOf } from "#app/utils/qr-code.server.ts";
+import { defineIntent } from "#app/utils/intent.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
+
+const schema = z.object({ intent: z.literal("add-to-wallet"), achievementId: z.uuid() });
+
+/** The page's search param that shows an exchange's QR code and link (the dialog, or inline without JavaScript). */
+export const WALLET_PARAM = "wallet";
+
+/**
+ * 'Add to wallet' and 'Get a new code' (decision 064): opens a one-time exchange for the
+ * credential of one of the person's own achievements, then shows it on this page, where the list
+ * was. Another person's achievement, or one with no credential, is not there (404).
+ */
+export const addToWalletIntent = defineIntent<Viewer, typeof schema>({
+  schema,
+  failureTitle: "Error adding to wallet",
+  run: async ({ achievementId }, { context, viewer, request }) => {
+    const id = await startWalletExchange(context.db, viewer.id, achievementId);
+    const search = new URL(request.url).searchParams;
+    search.delete("index");
+    search.set(WALLET_PARAM, id);
+    return redirect(`/passport?${search}`);
+  },
+});
+
+/** The exchange `?wallet=` names, as the page shows it; null for none, or another person's. */
+export async function loadWalletOffer(
+  db: Db,
+  viewerId: string,
+  url: URL,
+  origin: string,
+  now = new Date(),
+): Promise<WalletOfferView | null> {
+  const id = url.searchParams.get(WALLET_PARAM);
+  if (!id || !z.uuid().safeParse(id).success) return null;
+  const exchange = await findOwnWalletExchange(db, viewerId, id);
+  if (!exchange) return null;
+  const close = new URLSearchParams(url.searchParams);
+  close.delete(WALLET_PARAM);
+  const open = !exchange.usedAt && exchange.expiresAt > now;
+  const link = open ? walletDeepLink(origin, exchange) : null;
+  return {
+    achievementId: exchange.achievementId,
+    title: exchange.title,
+    state: exchange.usedAt ? "used" : open ? "open" : "expired",
+    link,
+    qr: link ? qrCodeOf(link) : null,
+    closeHref: `/passport${close.size ? `?${close}` : ""}`,
+  };
+}

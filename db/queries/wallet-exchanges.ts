@@ -1,0 +1,106 @@
+import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { insertWhen, type Db } from "../client.ts";
+import { achievements, credentials, organizationKeys, walletExchanges } from "../schema.ts";
+
+// One-time exchanges with a holder's wallet (decision 064). Each is made by its person for one
+// of their own credentials, answered at most once, within its 15 minutes.
+
+/**
+ * Opens an exchange for the credential of `achievementId`, only if that is the person's own
+ * accepted achievement with an unrevoked credential: the owner and the credential come from the
+ * rows, in the one statement that writes (none written otherwise). The new row's id, or null.
+ */
+export async function openWalletExchange(
+  db: Db,
+  exchange: { id: string; userId: string; achievementId: string; challenge: string; createdAt: Date; expiresAt: Date },
+) {
+  const issued = sql`from ${credentials} join ${achievements} on ${achievements.id} = ${credentials.achievementId}
+    where ${credentials.achievementId} = ${exchange.achievementId} and ${credentials.userId} = ${exchange.userId}
+      and ${achievements.userId} = ${exchange.userId} and ${achievements.status} = 'accepted'
+      and ${credentials.revokedAt} is null and ${credentials.json} is not null`;
+  const [row] = await insertWhen(
+    db,
+    walletExchanges,
+    { ...exchange, purpose: "issue", credentialId: sql`(select ${credentials.id} ${issued})` },
+    sql`exists (select 1 ${issued})`,
+  ).returning({ id: walletExchanges.id });
+  return row?.id ?? null;
+}
+
+/** The person's own exchange as /passport shows it (another person's id reads nothing). */
+export async function findOwnWalletExchange(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: walletExchanges.id,
+      achievementId: walletExchanges.achievementId,
+      title: achievements.title,
+      challenge: walletExchanges.challenge,
+      expiresAt: walletExchanges.expiresAt,
+      usedAt: walletExchanges.usedAt,
+    })
+    .from(walletExchanges)
+    .innerJoin(achievements, eq(achievements.id, walletExchanges.achievementId))
+    .where(and(eq(walletExchanges.id, id), eq(walletExchanges.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * An exchange as its answer needs it, with its credential and the organisation's newest signing
+ * key: one statement, for the batch that also counts the attempt (one D1 round trip).
+ */
+export function exchangeToAnswerQuery(db: Db, id: string) {
+  const latestVersion = sql`(select max(${organizationKeys.version}) from ${organizationKeys}
+    where ${organizationKeys.organizationId} = ${credentials.organizationId})`;
+  return db
+    .select({
+      challenge: walletExchanges.challenge,
+      expiresAt: walletExchanges.expiresAt,
+      usedAt: walletExchanges.usedAt,
+      organizationId: credentials.organizationId,
+      json: credentials.json,
+      revokedAt: credentials.revokedAt,
+      keyVersion: organizationKeys.version,
+      keyMultibase: organizationKeys.publicKeyMultibase,
+      keyRetiredAt: organizationKeys.retiredAt,
+    })
+    .from(walletExchanges)
+    .innerJoin(credentials, eq(credentials.id, walletExchanges.credentialId))
+    .leftJoin(
+      organizationKeys,
+      and(eq(organizationKeys.organizationId, credentials.organizationId), eq(organizationKeys.version, latestVersion)),
+    )
+    .where(and(eq(walletExchanges.id, id), eq(walletExchanges.purpose, "issue")))
+    .limit(1);
+}
+
+/**
+ * Marks the exchange used by `holder`, only if it still is unused, unexpired, for this challenge
+ * and its credential unrevoked: of two answers at once, exactly one gets the row back. `alsoWrite`
+ * (a new key version's registration) goes in the same batch: one D1 round trip.
+ */
+export async function spendWalletExchange(
+  db: Db,
+  { id, challenge, holder, now }: { id: string; challenge: string; holder: string; now: Date },
+  alsoWrite: { organizationId: string; version: number; publicKeyMultibase: string } | null,
+) {
+  const unrevoked: SQL = sql`not exists (select 1 from ${credentials}
+    where ${credentials.id} = ${walletExchanges.credentialId} and ${credentials.revokedAt} is not null)`;
+  const use = db
+    .update(walletExchanges)
+    .set({ usedAt: now, holder })
+    .where(
+      and(
+        eq(walletExchanges.id, id),
+        eq(walletExchanges.challenge, challenge),
+        isNull(walletExchanges.usedAt),
+        gt(walletExchanges.expiresAt, now),
+        unrevoked,
+      ),
+    )
+    .returning({ id: walletExchanges.id });
+  if (!alsoWrite) return (await use).length === 1;
+  // Registered whether or not the exchange was used: the key is derived, as rotateKey registers it.
+  const [used] = await db.batch([use, db.insert(organizationKeys).values(alsoWrite).onConflictDoNothing()]);
+  return used.length === 1;
+}
