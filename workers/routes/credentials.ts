@@ -29,7 +29,8 @@ function publicJson(c: Context<WorkerEnv>, body: unknown, contentType: string, m
   });
 }
 
-const issuingOf = (c: Context<WorkerEnv>) => {
+/** Where this Worker's credentials live: APP_URL's origin, else the request's (local development). */
+export const issuingOf = (c: Context<WorkerEnv>) => {
   const { db, env } = c.get("loadContext");
   return issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.CREDENTIAL_KEY_SECRET };
 };

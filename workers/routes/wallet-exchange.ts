@@ -1,9 +1,10 @@
 import { Hono } from "hono";
-import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { answerWalletExchange } from "#app/services/wallet-exchange.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { readCapped } from "#app/services/outside-web.server.ts";
 import { clientNetwork } from "#app/utils/rate-limit.server.ts";
 import type { WorkerEnv } from "../types.ts";
+import { issuingOf } from "./credentials.ts";
 
 /**
  * The `vc_request_url` of 'Add to wallet' (decision 064, docs/security.md "Wallet exchange"):
@@ -25,27 +26,8 @@ const answer = (status: number, body: unknown) =>
 /** The body as text, or null once it passes the cap (the rest is never read). */
 async function boundedText(request: Request, cap: number) {
   if (Number(request.headers.get("Content-Length") ?? 0) > cap) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await readCapped(request.body, cap);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 const isWrapped = (body: unknown): body is { verifiablePresentation: unknown } =>
@@ -74,8 +56,7 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     }
     // The deep-link request posts the presentation itself; a VC-API exchange wraps it.
     if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
-    const { db, env } = c.get("loadContext");
-    const signer = issuing(db, env) ?? { db, origin: new URL(c.req.url).origin, secret: env.CREDENTIAL_KEY_SECRET };
+    const signer = issuingOf(c);
     const id = c.req.param("id");
     const { status, body } = await answerWalletExchange(signer, {
       id,
