@@ -3,13 +3,14 @@
 // against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals;
 // then the signed-in pages people use every day (/dashboard as an organisation admin and as a
 // member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals;
-// then the Worker CPU of checking one of our own credentials on /verify (issue 29).
+// then the Worker CPU of checking one of our own credentials on /verify (issue 29), and of a
+// wallet's answer to 'Add to wallet' with its D1 round trips (issue 31).
 // And the size of the Worker `wrangler deploy` would upload, against the plan's limit.
 // Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
 // exits non-zero when a budget is missed. See README "Benchmark".
 //
 // Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
-// per page (5), BENCH_SAMPLES of /verify (25), BENCH_SKIP_BUILD=1 to reuse build/ while iterating
+// per page (5), BENCH_SAMPLES of /verify and of the wallet exchange (25), BENCH_SKIP_BUILD=1 to reuse build/ while iterating
 // on the bench itself, BENCH_VIA=cli to start wrangler by its command (DevTools inspector on) instead of its API.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -23,6 +24,7 @@ import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
 import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { issueBenchCredential, measureVerify } from "./bench/verify.mjs";
+import { measureWalletExchange } from "./bench/wallet.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 import { measureWorkerSize } from "./bench/worker-size.mjs";
 
@@ -151,6 +153,13 @@ async function measure({ origin, pid }) {
     credential,
     samples: config.verifySamples,
   });
+  log(`wallet exchange: a wallet's answer to 'Add to wallet', ${config.verifySamples} samples`);
+  const wallet = await measureWalletExchange({
+    origin,
+    port: config.port,
+    serverPid: pid,
+    samples: config.verifySamples,
+  });
 
   return {
     date: new Date().toISOString(),
@@ -172,6 +181,7 @@ async function measure({ origin, pid }) {
     bytes,
     vitals,
     verify,
+    wallet,
     signedIn: Object.fromEntries(
       Object.entries(SIGNED_IN_PAGES).map(([page, { path, account }]) => [
         page,

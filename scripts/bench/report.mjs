@@ -4,6 +4,7 @@
 import os from "node:os";
 import { SIGNED_IN_JS_BUDGET } from "./bundles.mjs";
 import { VERIFY_CPU_BUDGET_MS } from "./verify.mjs";
+import { WALLET_CPU_BUDGET_MS, WALLET_ROUND_TRIPS_BUDGET } from "./wallet.mjs";
 import { WORKER_GZIP_LIMIT } from "./worker-size.mjs";
 
 export const BUDGETS = {
@@ -23,6 +24,9 @@ export const BUDGETS = {
   workerGzip: WORKER_GZIP_LIMIT,
   // Issue 29: checking one of our own credentials on /verify, every request.
   verifyCpuMs: VERIFY_CPU_BUDGET_MS,
+  // Issue 31: a wallet's answer to 'Add to wallet' (the exchange), signing included.
+  walletCpuMs: WALLET_CPU_BUDGET_MS,
+  walletRoundTrips: WALLET_ROUND_TRIPS_BUDGET,
 };
 
 // How the bench started the server (scripts/bench/server.mjs, BENCH_VIA).
@@ -176,6 +180,27 @@ export function buildReport(results) {
     "",
     `The page said: ${results.verify.result.verdict ?? "no verdict"}; "${results.verify.result.identity ?? "no issuer identity"}"; ${results.verify.result.domainChecks} linked domains checked. Outside development and tests a check reads other hosts over the network; here it reads only the documents stored at /dev/web.json, of which there were ${results.verify.outsideDocumentsStored ?? "n/a"}: any outside read would have failed and shown on the result. That checking our own credentials reads nothing outside is proven directly by tests/workers/verifier-limits.test.ts ("checks one of our own credentials without any outside read").`,
     "",
+    "## Wallet exchange (issue 31)",
+    "",
+    `For each sample the demo member Sam opens 'Add to wallet' for that credential through the passport's form; the Learner Credential Wallet's own libraries (scripts/wallet/lcw-didauth.mjs) sign a DIDAuth presentation over the challenge the page's deep link names, with a new did:key; the presentation is posted to the exchange as the wallet posts it, which verifies it, signs the credential again for that DID and answers it. Only that post is measured, ${results.wallet.samples} times after a warm-up of 3, each from a client network of its own; Worker CPU is read as for /verify, D1 round trips from X-D1-Round-Trips.`,
+    "",
+    ...table(
+      ["Request", "Worker CPU p50", "p95", "max", "Wall p50", "D1 round trips (max)", "Errors"],
+      [
+        [
+          "POST /credentials/exchanges/{id}",
+          ms(results.wallet.cpuP50),
+          ms(results.wallet.cpuP95),
+          ms(results.wallet.cpuMax),
+          ms(results.wallet.wallP50),
+          String(results.wallet.roundTripsMax),
+          `${results.wallet.errors}/${results.wallet.samples}`,
+        ],
+      ],
+    ),
+    "",
+    `Worker CPU of each answer, in the order taken: ${results.wallet.cpuSamples.map((value) => value.toFixed(1)).join(", ")} ms.`,
+    "",
     "## Budgets",
     "",
     ...table(
@@ -194,7 +219,7 @@ export function buildReport(results) {
   return { markdown: lines.join("\n"), passed: checks.every((line) => line.result === "pass") };
 }
 
-function budgetChecks({ load, d1, bytes, vitals, signedIn, workerSize, verify }) {
+function budgetChecks({ load, d1, bytes, vitals, signedIn, workerSize, verify, wallet }) {
   const checks = [
     check(
       "Worker upload gzip",
@@ -273,7 +298,27 @@ function budgetChecks({ load, d1, bytes, vitals, signedIn, workerSize, verify })
     checks.push(check(`${page}: TBT`, ms(tbt), `< ${BUDGETS.tbtMs} ms`, tbt === null ? null : tbt < BUDGETS.tbtMs));
   }
   checks.push(...verifyChecks(verify));
+  checks.push(...walletChecks(wallet));
   return checks;
+}
+
+/** Issue 31: each wallet answer within its CPU (p95, as for /verify) and its D1 round trips. */
+function walletChecks({ samples, errors, cpuP95, roundTripsMax }) {
+  const answered = errors === 0;
+  return [
+    check(
+      `Wallet exchange: Worker CPU p95 of ${samples}`,
+      ms(cpuP95),
+      `≤ ${BUDGETS.walletCpuMs} ms`,
+      answered ? cpuP95 <= BUDGETS.walletCpuMs : null,
+    ),
+    check(
+      "Wallet exchange: D1 round trips",
+      Number.isNaN(roundTripsMax) ? "n/a" : String(roundTripsMax),
+      `≤ ${BUDGETS.walletRoundTrips}`,
+      answered && !Number.isNaN(roundTripsMax) ? roundTripsMax <= BUDGETS.walletRoundTrips : null,
+    ),
+  ];
 }
 
 /** Issue 29: /verify of our own credential answers Valid, within its CPU, reading nothing outside. */

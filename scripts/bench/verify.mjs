@@ -107,7 +107,7 @@ export async function measureVerify({ origin, port, serverPid, credential, sampl
  * request sent on it fails without reaching the Worker. Only for requests that are safe to repeat
  * (accepting twice changes nothing).
  */
-function sendAgain(send) {
+export function sendAgain(send) {
   return send().catch((error) => {
     if (error?.cause?.code !== "UND_ERR_SOCKET") throw error;
     return send();
@@ -130,7 +130,7 @@ function readResult({ status, html }) {
 }
 
 /** CPU nanoseconds and wall time of one request, one at a time. */
-async function cpuOf(pid, send) {
+export async function cpuOf(pid, send) {
   const before = cpuNs(pid);
   const started = performance.now();
   const answer = await send();
@@ -139,7 +139,7 @@ async function cpuOf(pid, send) {
   return { cpuMs: (cpuNs(pid) - before) / 1e6, wallMs, status: answer.status };
 }
 
-function summarise(samples) {
+export function summarise(samples) {
   const cpu = samples.map((sample) => sample.cpuMs).sort((a, b) => a - b);
   const wall = samples.map((sample) => sample.wallMs).sort((a, b) => a - b);
   return {
@@ -170,7 +170,7 @@ function cpuNs(pid) {
  * The workerd that runs the Worker: of the server's process group (scripts/bench/server.mjs starts
  * it detached), the workerd that is not wrangler's dev proxy listening on the bench's port.
  */
-function workerProcess(serverPid, port) {
+export function workerProcess(serverPid, port) {
   const found = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {

@@ -1,0 +1,12 @@
+// Types of lcw-didauth.mjs for the TypeScript tests that use it (tests/workers/lcw-wallet.ts).
+export type DidAuthRequest = {
+  challenge: string;
+  domain?: string;
+  version?: 1 | 2;
+  suite?: "Ed25519Signature2020" | "eddsa-rdfc-2022";
+  /** "unlisted": signed by another key that claims to be one of the DID's (the DID lists only its own). */
+  signer?: "holder" | "unlisted";
+};
+export function lcwDidAuth(): Promise<
+  (request: DidAuthRequest) => Promise<{ did: string; presentation: Record<string, unknown> }>
+>;
