@@ -5,6 +5,8 @@ import { NotFound } from "#app/utils/domain-errors.server.ts";
 import { countAttempt, withinLimit } from "#app/utils/rate-limit.server.ts";
 import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import { verifyDidAuth } from "./credentials/did-auth.server.ts";
+import { resolveHolderDid, verifierFor } from "./credentials/verify.server.ts";
+import type { AppEnv } from "#app/utils/env.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueToHolder } from "./credentials/reissue.server.ts";
 
@@ -68,7 +70,20 @@ const refuse = (status: 400 | 401 | 404 | 410 | 429, error: string): ExchangeAns
  */
 export async function answerWalletExchange(
   issuing: Issuing,
-  { id, presentation, network, now = new Date() }: { id: string; presentation: unknown; network: string; now?: Date },
+  {
+    id,
+    presentation,
+    network,
+    environment,
+    now = new Date(),
+  }: {
+    id: string;
+    presentation: unknown;
+    network: string;
+    /** Where a did:web holder's document is read from: the web in production, the dev stand-in elsewhere. */
+    environment: AppEnv["ENVIRONMENT"];
+    now?: Date;
+  },
 ): Promise<ExchangeAnswer> {
   const [[attempt], [exchange]] = await issuing.db.batch([
     countAttempt(issuing.db, "wallet-exchange", network, now.getTime()),
@@ -81,7 +96,12 @@ export async function answerWalletExchange(
   if (exchange.revokedAt) return refuse(410, "This credential was revoked.");
 
   const host = new URL(issuing.origin).host;
-  const outcome = await verifyDidAuth(presentation, { challenge: exchange.challenge, domains: [host, issuing.origin] });
+  const resolver = verifierFor(issuing, environment);
+  const outcome = await verifyDidAuth(
+    presentation,
+    { challenge: exchange.challenge, domains: [host, issuing.origin] },
+    (did) => resolveHolderDid(resolver, did),
+  );
   if ("refused" in outcome) return refuse(401, outcome.refused);
 
   const latestKey =

@@ -6,7 +6,11 @@ export type DidAuthRequest = {
   suite?: "Ed25519Signature2020" | "eddsa-rdfc-2022";
   /** "unlisted": signed by another key that claims to be one of the DID's (the DID lists only its own). */
   signer?: "holder" | "unlisted";
+  /** A did:web holder on this host instead of a new did:key; its DID document comes back to publish. */
+  webHost?: string;
 };
 export function lcwDidAuth(): Promise<
-  (request: DidAuthRequest) => Promise<{ did: string; presentation: Record<string, unknown> }>
+  (
+    request: DidAuthRequest,
+  ) => Promise<{ did: string; presentation: Record<string, unknown>; didDocument?: Record<string, unknown> }>
 >;

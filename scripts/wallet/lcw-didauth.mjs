@@ -29,8 +29,31 @@ export async function lcwDidAuth() {
     return { did: didDocument.id, key };
   }
 
-  return async function didAuth({ challenge, domain, version = 2, suite = "Ed25519Signature2020", signer = "holder" }) {
-    const { did, key: own } = await mintDid();
+  /**
+   * A did:web wallet DID on `host` and its key; its DID document, which the caller publishes at
+   * https://{host}/.well-known/did.json, lists the key for authentication.
+   */
+  async function webDid(host) {
+    const did = `did:web:${host}`;
+    const key = await Ed25519VerificationKey2020.generate({ id: `${did}#key-1`, controller: did });
+    const didDocument = {
+      "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/suites/ed25519-2020/v1"],
+      id: did,
+      verificationMethod: [key.export({ publicKey: true, includeContext: false })],
+      authentication: [key.id],
+    };
+    return { did, key, didDocument };
+  }
+
+  return async function didAuth({
+    challenge,
+    domain,
+    version = 2,
+    suite = "Ed25519Signature2020",
+    signer = "holder",
+    webHost,
+  }) {
+    const { did, key: own, didDocument } = webHost ? await webDid(webHost) : await mintDid();
     let key = own;
     if (signer === "unlisted") {
       key = await Ed25519VerificationKey2020.generate();
@@ -44,6 +67,6 @@ export async function lcwDidAuth() {
           new DataIntegrityProof({ signer: { ...key.signer(), algorithm: "Ed25519" }, cryptosuite });
     const presentation = vc.createPresentation({ holder: did, version: version === 1 ? 1.0 : 2.0 });
     const signed = await vc.signPresentation({ presentation, suite: signingSuite, challenge, domain, documentLoader });
-    return { did, presentation: signed };
+    return { did, presentation: signed, ...(webHost ? { didDocument } : {}) };
   };
 }

@@ -18,13 +18,14 @@ type WalletAsk = {
   version?: 1 | 2;
   suite?: "Ed25519Signature2020" | "eddsa-rdfc-2022";
   signer?: "holder" | "unlisted";
+  webHost?: string;
 };
 
-/** A wallet's DIDAuth, signed by the wallet's libraries for a new did:key. */
+/** A wallet's DIDAuth, signed by the wallet's libraries for a new did:key (or a did:web on `webHost`). */
 async function walletDidAuth(ask: WalletAsk) {
   const response = await fetch(`${inject("lcwWalletUrl")}/didauth`, { method: "POST", body: JSON.stringify(ask) });
   if (!response.ok) throw new Error(await response.text());
-  return (await response.json()) as { did: string; presentation: Credential };
+  return (await response.json()) as { did: string; presentation: Credential; didDocument?: object };
 }
 
 /** Posts to the exchange as the wallet's `requestCredential` does (app/lib/credentialRequest.ts). */
@@ -112,6 +113,50 @@ describe("Add to wallet: the Learner Credential Wallet's exchange", () => {
     const after = await (await get(`/passport?wallet=${exchange.id}`, member.cookie)).text();
     expect(after).toContain("was already used by a wallet");
     expect(after).toContain("Get a new code");
+  });
+
+  it("takes a did:web wallet, its DID document read from the web (the /dev/web.json stand-in here)", async () => {
+    const { member, achievementId } = await issuedCredential({ title: "Web Wallet Award" });
+    const webHost = `wallet-${crypto.randomUUID().slice(0, 8)}.example`;
+    const exchange = await openExchange(member.cookie, achievementId);
+    const { did, presentation, didDocument } = await walletDidAuth({ challenge: exchange.challenge, webHost });
+    expect(did).toBe(`did:web:${webHost}`);
+
+    // Not published yet: refused, the exchange still open.
+    const unpublished = await postPresentation(exchange.url, presentation);
+    expect(unpublished.status).toBe(401);
+    expect(await unpublished.json()).toEqual({ error: expect.stringContaining("The holder's DID document") });
+
+    const published = await SELF.fetch(`${ORIGIN}/dev/web.json`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: ORIGIN },
+      body: JSON.stringify({ url: `https://${webHost}/.well-known/did.json`, body: JSON.stringify(didDocument) }),
+    });
+    expect(published.status).toBe(201);
+    const answer = await postPresentation(exchange.url, presentation);
+    expect(answer.status).toBe(200);
+    const issued = ((await answer.json()) as Credential).verifiablePresentation.verifiableCredential[0] as Credential;
+    expect(issued.credentialSubject.id).toBe(did);
+    expect(await dccVerify(issued)).toMatchObject(verified);
+  });
+
+  it("refuses a did:web wallet whose document does not list the signing key for authentication", async () => {
+    const { member, achievementId } = await issuedCredential({ title: "Unlisted Web Key" });
+    const webHost = `wallet-${crypto.randomUUID().slice(0, 8)}.example`;
+    const exchange = await openExchange(member.cookie, achievementId);
+    const { presentation, didDocument } = await walletDidAuth({ challenge: exchange.challenge, webHost });
+    const withoutAuthentication = { ...didDocument, authentication: [] };
+    await SELF.fetch(`${ORIGIN}/dev/web.json`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: ORIGIN },
+      body: JSON.stringify({
+        url: `https://${webHost}/.well-known/did.json`,
+        body: JSON.stringify(withoutAuthentication),
+      }),
+    });
+    const answer = await postPresentation(exchange.url, presentation);
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toEqual({ error: "The proof's key is not one the holder's DID lists." });
   });
 
   it.each([

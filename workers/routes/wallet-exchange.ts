@@ -62,6 +62,7 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
       id,
       presentation,
       network: clientNetwork(c.req.raw),
+      environment: c.get("loadContext").env.ENVIRONMENT,
     });
     // A presentation that did not authenticate, or a spent one presented again: worth seeing.
     if ("error" in body && (status === 401 || status === 410))

@@ -1,12 +1,14 @@
 import { ED25519_2020_CONTEXT, VC_V1_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { publicKeyFromMultibase, verifySignature, type JsonObject } from "./data-integrity.server.ts";
+import { listedKey } from "./verify.server.ts";
 
 /**
  * DIDAuth as the Learner Credential Wallet does it (decision 064): a VerifiablePresentation whose
  * `holder` is the wallet's DID, signed by one of that DID's keys for `authentication` over the
  * challenge we handed out (and our host as `domain`, when the wallet names one). Proofs in
  * Ed25519Signature2020 (what the wallet signs with) or eddsa-rdfc-2022; `did:key` DIDs, resolved
- * here from the DID itself; VC 1.1 and 2.0 presentations, their contexts bundled, never fetched.
+ * here from the DID itself, and `did:web` DIDs, whose document is read (in production from the
+ * web); VC 1.1 and 2.0 presentations, their contexts bundled, never fetched.
  */
 
 export type DidAuthOutcome = { holder: string } | { refused: string };
@@ -25,10 +27,14 @@ export function didKeyPublicKey(did: string, verificationMethod: string) {
   return publicKeyFromMultibase(match[1]!);
 }
 
-/** Why `presentation` does not prove that its holder answers `challenge`, or who the holder is. */
+/**
+ * Why `presentation` does not prove that its holder answers `challenge`, or who the holder is.
+ * A `did:web` holder's DID document is read with `resolveWeb` (one outside read).
+ */
 export async function verifyDidAuth(
   presentation: unknown,
   expected: { challenge: string; domains: readonly string[] },
+  resolveWeb: (did: string) => Promise<JsonObject | string>,
 ): Promise<DidAuthOutcome> {
   if (!isObject(presentation)) return { refused: "The request is not a verifiable presentation." };
   const contexts = ([] as unknown[]).concat(presentation["@context"] ?? []);
@@ -38,7 +44,8 @@ export async function verifyDidAuth(
   const holder = isObject(presentation.holder) ? presentation.holder.id : presentation.holder;
   if (typeof holder !== "string" || !holder.startsWith("did:"))
     return { refused: "The presentation names no holder DID." };
-  if (!holder.startsWith("did:key:")) return { refused: "Only did:key holders are supported." };
+  if (!holder.startsWith("did:key:") && !holder.startsWith("did:web:"))
+    return { refused: "Only did:key and did:web holders are supported." };
 
   const proofs = ([] as unknown[]).concat(presentation.proof ?? []);
   const proof = proofs.length === 1 && isObject(proofs[0]) ? proofs[0] : null;
@@ -61,8 +68,27 @@ export async function verifyDidAuth(
   if (typeof proof.proofValue !== "string" || typeof proof.verificationMethod !== "string")
     return { refused: "The proof is incomplete." };
 
-  const publicKey = didKeyPublicKey(holder, proof.verificationMethod);
+  const publicKey = await holderKey(holder, proof.verificationMethod, resolveWeb);
+  if (typeof publicKey === "string") return { refused: publicKey };
   if (!publicKey) return { refused: "The proof's key is not one the holder's DID lists." };
   const signed = await verifySignature(presentation, { ...proof, proofValue: proof.proofValue }, publicKey);
   return signed ? { holder } : { refused: "The presentation's signature does not verify." };
+}
+
+/**
+ * The key the holder's DID lists for authentication under `verificationMethod`: a did:key's own,
+ * or one its did:web document lists (read only when the method is the DID's own); or why the
+ * document could not be read.
+ */
+async function holderKey(
+  holder: string,
+  verificationMethod: string,
+  resolveWeb: (did: string) => Promise<JsonObject | string>,
+): Promise<Uint8Array | string | null> {
+  if (holder.startsWith("did:key:")) return didKeyPublicKey(holder, verificationMethod);
+  if (!verificationMethod.startsWith(`${holder}#`)) return null;
+  const document = await resolveWeb(holder);
+  if (typeof document === "string") return document;
+  if (document.id !== holder) return "The holder's DID document is for another DID.";
+  return listedKey(document, verificationMethod, "authentication");
 }

@@ -30,7 +30,7 @@ import type { Check, CheckName, IssuerStanding, VerificationResult } from "./ver
 let schemaValidator: Validator | undefined;
 const validator = () => (schemaValidator ??= new Validator(achievementCredentialSchema as object, "2019-09", false));
 
-type Resolver = {
+export type Resolver = {
   issuing: Issuing;
   /** How other hosts are read: over the network in production only (fetchOutside). */
   outside: OutsideContext;
@@ -180,14 +180,37 @@ function safeUrl(url: string) {
 
 /** The public key behind a proof's verification method, when the DID document lists it for assertions. */
 export function assertionKey(didDocument: JsonObject, verificationMethod: string) {
-  const listed = ([] as unknown[]).concat(didDocument.assertionMethod ?? []);
+  return listedKey(didDocument, verificationMethod, "assertionMethod");
+}
+
+/**
+ * The Ed25519 public key of `verificationMethod` when the DID document lists it under
+ * `relationship` (by reference or embedded): a Multikey, or an Ed25519VerificationKey2020 as
+ * wallets' did:web documents still publish them; null otherwise.
+ */
+export function listedKey(
+  didDocument: JsonObject,
+  verificationMethod: string,
+  relationship: "assertionMethod" | "authentication",
+) {
+  const listed = ([] as unknown[]).concat(didDocument[relationship] ?? []);
   const allowed = listed.some((entry) =>
     typeof entry === "string" ? entry === verificationMethod : (entry as JsonObject)?.id === verificationMethod,
   );
   const methods = ([] as unknown[]).concat(didDocument.verificationMethod ?? [], listed) as JsonObject[];
   const method = methods.find((entry) => typeof entry === "object" && entry?.id === verificationMethod);
-  if (!allowed || !method || method.type !== "Multikey" || typeof method.publicKeyMultibase !== "string") return null;
+  const ed25519 = method?.type === "Multikey" || method?.type === "Ed25519VerificationKey2020";
+  if (!allowed || !ed25519 || typeof method.publicKeyMultibase !== "string") return null;
   return publicKeyFromMultibase(method.publicKeyMultibase);
+}
+
+/**
+ * A holder's did:web DID document, read as an issuer's is (the same URL rules, one outside read
+ * within a budget of its own, the dev stand-in outside production), or why it could not be.
+ */
+export async function resolveHolderDid(resolver: Resolver, did: string): Promise<JsonObject | string> {
+  const document = await resolveDid({ resolver, budget: outsideBudget(), didDocuments: new Map() }, did);
+  return typeof document === "string" ? document.replace(/^The issuer's/, "The holder's") : document;
 }
 
 const issuerIdOf = (document: JsonObject) =>
