@@ -25,3 +25,6 @@ export const ARCHIVE_GRACE_DAYS = 30;
 /** The forgot-password request page and the page a reset link opens. */
 export const FORGOT_PASSWORD_PATH = "/auth/forgot-password";
 export const RESET_PASSWORD_PATH = "/auth/reset-password";
+
+/** The longest name a person may give one of their passkeys (Settings, decision 061). */
+export const PASSKEY_NAME_MAX_LENGTH = 50;

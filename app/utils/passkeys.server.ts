@@ -2,13 +2,13 @@ import { getAuthenticatorName } from "@better-auth/passkey";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
 import { z } from "zod";
 import { USER_NOT_VERIFIED } from "./auth.server.ts";
+import { PASSKEY_NAME_MAX_LENGTH } from "./constants.ts";
 
 // What the app's passkey forms share (docs/decisions/061): the browser's WebAuthn answer as a
 // form field, the passkey's name, and the words for the library's refusals.
 
 /** A WebAuthn answer is a few hundred bytes; anything near this is not one. */
 const WEBAUTHN_RESPONSE_MAX_LENGTH = 32 * 1024;
-export const PASSKEY_NAME_MAX_LENGTH = 50;
 const NOT_A_PASSKEY_ANSWER = "The passkey's answer could not be read. Please try again.";
 
 /**

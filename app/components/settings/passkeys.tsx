@@ -7,6 +7,7 @@ import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { PASSKEY_NAME_MAX_LENGTH } from "#app/utils/constants.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { formatRelativeTime } from "#app/utils/relative-time.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
@@ -124,7 +125,7 @@ function PasskeyItem({ passkey, now }: { passkey: PasskeyRow; now: number }) {
               name="name"
               label="Name"
               defaultValue={passkey.name ?? passkey.label}
-              maxLength={50}
+              maxLength={PASSKEY_NAME_MAX_LENGTH}
               errors={renameErrors.name}
             />
           </div>
@@ -167,7 +168,7 @@ function AddPasskey() {
             name="name"
             label="Name (optional)"
             placeholder="Work laptop"
-            maxLength={50}
+            maxLength={PASSKEY_NAME_MAX_LENGTH}
             required={false}
             errors={errors.name}
           />
