@@ -238,7 +238,7 @@ export async function answerCredential(
     return refuse(400, "unknown_credential_configuration", `The one configuration is ${CONFIGURATION_ID}.`);
   const jwt = proofJwtOf(request);
   if (typeof jwt !== "string") return refuse(400, jwt.error, jwt.error_description);
-  // The nonce is read unverified here, only to look it up with the token; the signature is checked below.
+  // Checked before the reads, to look its nonce up with the token; refused only once the token is known good.
   const proof = await verifyProofJwt(jwt, { audience: issuing.origin, now });
 
   const tokenHash = await tokenHashOf(accessToken);

@@ -304,6 +304,22 @@ describe("OpenID4VCI: a wallet takes a credential with the pre-authorised code",
     expect(nonce.headers.get("Cache-Control")).toBe("no-store");
   });
 
+  it("answers the offer, a token and a nonce in at most 2 D1 round trips each", async () => {
+    const { member, achievementId } = await issuedCredential();
+    const offer = await openOffer(member.cookie, achievementId);
+    const uri = new URL(offer.link).searchParams.get("credential_offer_uri")!;
+    const offered = await SELF.fetch(uri, { headers: { "cf-connecting-ip": newClientNetwork() } });
+    expect(offered.status).toBe(200);
+    expect(offered.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const code = ((await offered.json()) as Credential).grants[PRE_AUTHORIZED]["pre-authorized_code"] as string;
+    const token = await tokenRequest(code, offer.txCode);
+    expect(token.status).toBe(200);
+    expect(await token.json()).toMatchObject({ token_type: "Bearer", expires_in: 300 });
+    const nonce = await post("/openid4vci/nonce", { body: "" });
+    for (const response of [offered, token, nonce])
+      expect(Number(response.headers.get("X-D1-Round-Trips"))).toBeLessThanOrEqual(2);
+  });
+
   it("refuses a token request that is not the pre-authorised grant", async () => {
     const refused = await post("/openid4vci/token", {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
