@@ -24,3 +24,5 @@ export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
 export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+/** What an OpenID4VCI row is (decision 065): a credential offer's pre-authorised code, an access token, a c_nonce. */
+export const OPENID4VCI_GRANT_KINDS = ["offer", "token", "nonce"] as const;

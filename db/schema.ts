@@ -38,6 +38,7 @@ import {
   ROLES,
   SUBSCRIPTION_STATUSES,
   USER_TYPES,
+  OPENID4VCI_GRANT_KINDS,
   WALLET_EXCHANGE_PURPOSES,
 } from "./enums.ts";
 
@@ -638,5 +639,41 @@ export const walletExchanges = sqliteTable(
     index("wallet_exchanges_expires_idx").on(t.expiresAt),
     index("wallet_exchanges_user_idx").on(t.userId),
     check("wallet_exchanges_purpose_check", inList("purpose", WALLET_EXCHANGE_PURPOSES)),
+  ],
+);
+
+/**
+ * OpenID4VCI (issue 31, decision 065), one table for its three short-lived, single-use rows:
+ * - `offer`: a credential offer made with 'Add to wallet' (beside its exchange): `id` is the offer's
+ *   id in its `credential_offer_uri`, `code` the pre-authorised code, `tx_code` the 6 digits shown
+ *   to the person; 10 minutes, spent by the token request.
+ * - `token`: an access token for the offer's one credential: `id` is the SHA-256 of the token
+ *   (the token itself is only ever in the token response); 5 minutes, spent by the credential
+ *   request, which records the `holder` DID it issued to.
+ * - `nonce`: a `c_nonce` (`id`), 5 minutes, spent by the proof that signs it.
+ * The daily clean-up deletes them past `expires_at`.
+ */
+export const openid4vciGrants = sqliteTable(
+  "openid4vci_grants",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: OPENID4VCI_GRANT_KINDS }).notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    exchangeId: text("exchange_id").references(() => walletExchanges.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").references(() => credentials.id, { onDelete: "cascade" }),
+    code: text("code"),
+    txCode: text("tx_code"),
+    // Wrong transaction codes given with the offer's pre-authorised code: the fifth spends it.
+    txAttempts: integer("tx_attempts").notNull().default(0),
+    holder: text("holder"),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("openid4vci_grants_code_idx").on(t.code),
+    index("openid4vci_grants_exchange_idx").on(t.exchangeId),
+    index("openid4vci_grants_expires_idx").on(t.expiresAt),
+    check("openid4vci_grants_kind_check", inList("kind", OPENID4VCI_GRANT_KINDS)),
   ],
 );

@@ -10,6 +10,7 @@ import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
 import { AUTH_API_ENDPOINTS, AUTH_BASE_PATH, authRoutes } from "./routes/auth.ts";
 import { credentialRoutes } from "./routes/credentials.ts";
 import { walletExchangeRoutes } from "./routes/wallet-exchange.ts";
+import { openid4vciRoutes } from "./routes/openid4vci.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { passportCardRoutes } from "./routes/passport-card.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
@@ -33,6 +34,7 @@ export const app = new Hono<WorkerEnv>()
   .route("/", passportCardRoutes)
   // Before credentialRoutes, whose preflight for /credentials/* allows reads only.
   .route("/", walletExchangeRoutes)
+  .route("/", openid4vciRoutes)
   .route("/", credentialRoutes)
   .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
   .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)

@@ -124,7 +124,7 @@ const DEV_MAIL_DAYS = 7;
 /**
  * The cron's housekeeping: unconfirmed accounts older than 7 days, rate-limit counters whose
  * window has long passed, expired tokens (confirmation, password reset) and sessions, and old
- * dev-mailbox rows and expired wallet exchanges. Each delete is bounded and repeated a bounded
+ * dev-mailbox rows, expired wallet exchanges and OpenID4VCI rows. Each delete is bounded and repeated a bounded
  * number of times.
  */
 export async function cleanUpExpiredRows(db: Db, now = new Date()) {
@@ -138,5 +138,7 @@ export async function cleanUpExpiredRows(db: Db, now = new Date()) {
     devMail: await deleteInBatches(db, "dev_mail", sql`created_at < ${at - DEV_MAIL_DAYS * DAY_MS}`),
     // Used or not, an exchange past its 15 minutes can never be answered (decision 064).
     walletExchanges: await deleteInBatches(db, "wallet_exchanges", sql`expires_at < ${at}`),
+    // OpenID4VCI offers, tokens and nonces: none is any use past its expiry (decision 065).
+    openid4vciGrants: await deleteInBatches(db, "openid4vci_grants", sql`expires_at < ${at}`),
   };
 }

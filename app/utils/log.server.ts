@@ -29,7 +29,8 @@ export type SecurityEvent =
   | "webhook.refused"
   | "session.ended"
   | "factor.changed"
-  | "wallet.refused";
+  | "wallet.refused"
+  | "openid4vci.refused";
 
 export function securityEvent(event: SecurityEvent, fields: Record<string, unknown> & { reason: string }) {
   log("warn", event, { event, ...fields });

@@ -36,6 +36,13 @@ export const RATE_LIMITS = {
   // A wallet answering a one-time exchange (decision 064): one post per exchange, each checked
   // (a canonicalisation) and signed (another): ~20 ms CPU. Per network, as phones share one.
   "wallet-exchange": { max: 30, windowSeconds: 60 },
+  // OpenID4VCI (decision 065), per network. An offer and a nonce are one read or write each.
+  "openid4vci-offer": { max: 60, windowSeconds: 60 },
+  "openid4vci-nonce": { max: 60, windowSeconds: 60 },
+  // Each try at a 6-digit transaction code is counted here, and an offer takes 5 wrong ones.
+  "openid4vci-token": { max: 20, windowSeconds: 60 },
+  // A proof checked and a credential signed: ~20 ms CPU, as the wallet exchange.
+  "openid4vci-credential": { max: 30, windowSeconds: 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

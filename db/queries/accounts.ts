@@ -224,7 +224,14 @@ export async function deleteUnconfirmedAccountsBefore(db: Db, cutoff: Date) {
   return result.meta.changes ?? 0;
 }
 
-const CLEANUP_TABLES = new Set(["rate_limits", "verifications", "sessions", "dev_mail", "wallet_exchanges"]);
+const CLEANUP_TABLES = new Set([
+  "rate_limits",
+  "verifications",
+  "sessions",
+  "dev_mail",
+  "wallet_exchanges",
+  "openid4vci_grants",
+]);
 
 /** Deletes the rows of one housekeeping table matching `where`, 500 at a time, at most 20 rounds. */
 export async function deleteInBatches(db: Db, table: string, where: SQL) {

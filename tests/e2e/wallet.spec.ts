@@ -27,6 +27,17 @@ async function deepLink(scope: ReturnType<Page["getByRole"]> | Page) {
   return link;
 }
 
+/** The OpenID4VCI part beside it (decision 065): its QR code, offer link and transaction code. */
+async function expectOpenid4vciOffer(scope: ReturnType<Page["getByRole"]>) {
+  const part = scope.getByRole("region", { name: "Other wallets (OpenID4VCI)" });
+  await expect(part.getByRole("img", { name: `QR code to add ${TITLE} to an OpenID4VCI wallet` })).toBeVisible();
+  const href = await part.getByRole("link", { name: "Open in an OpenID4VCI wallet" }).getAttribute("href");
+  const offerUri = new URL(href!).searchParams.get("credential_offer_uri");
+  expect(href).toMatch(/^openid-credential-offer:\/\/\?credential_offer_uri=/);
+  expect(offerUri).toMatch(/\/openid4vci\/offers\/[0-9a-f-]{36}$/);
+  await expect(part).toContainText(/enter \d{6}\. The offer works once, for 10 minutes\./);
+}
+
 test("a member adds a credential to the wallet: a dialog with JavaScript, a panel without", async ({
   page: admin,
   secondPage: member,
@@ -56,6 +67,7 @@ test("a member adds a credential to the wallet: a dialog with JavaScript, a pane
   ).toBeVisible();
   await expect(dialog).toContainText("The code works once, for 15 minutes.");
   const first = await deepLink(dialog);
+  await expectOpenid4vciOffer(dialog);
   await expectNoViolations(member);
   // A fresh code replaces the first one.
   await dialog.getByRole("button", { name: "Get a new code" }).click();
@@ -82,6 +94,7 @@ test("a member adds a credential to the wallet: a dialog with JavaScript, a pane
     panel.getByRole("img", { name: `QR code to add ${TITLE} to the Learner Credential Wallet` }),
   ).toBeVisible();
   await deepLink(panel);
+  await expectOpenid4vciOffer(panel);
   const shown = plain.url();
   await panel.getByRole("link", { name: "Close" }).click();
   await expect(plain.getByRole("region", { name: "Add to wallet" })).toHaveCount(0);

@@ -29,6 +29,7 @@ describe("migrations", () => {
       "member_name_words",
       "membership_removals",
       "notifications",
+      "openid4vci_grants",
       "organization_domains",
       "organization_keys",
       "organization_members",

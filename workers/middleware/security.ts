@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { securityEvent } from "#app/utils/log.server.ts";
 import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
 import { WALLET_EXCHANGE_PATH } from "../routes/wallet-exchange.ts";
+import { isOpenid4vciPost } from "../routes/openid4vci.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
@@ -21,10 +22,11 @@ export const isSafeMethod = (method: string) => SAFE_METHODS.has(method);
 /**
  * Paths that take cross-site POSTs by design and authenticate them another way: Stripe's webhook
  * (its signature), a wallet's answer to a one-time exchange (its DIDAuth over the exchange's
- * challenge; no cookie is read there).
+ * challenge; no cookie is read there), a wallet's OpenID4VCI token, nonce and credential requests
+ * (the pre-authorised code, the access token and the proof of possession; no cookie either).
  */
 const isCrossSiteExempt = (pathname: string) =>
-  pathname === "/api/stripe/webhook" || WALLET_EXCHANGE_PATH.test(pathname);
+  pathname === "/api/stripe/webhook" || WALLET_EXCHANGE_PATH.test(pathname) || isOpenid4vciPost(pathname);
 
 // Refuses any mutation a browser sends on behalf of another site: a foreign Origin, or a
 // Sec-Fetch-Site of cross-site. Same-site requests and non-browser callers (no such headers) pass.

@@ -19,6 +19,8 @@ export type WalletOfferView = {
   /** The wallet's deep link and its QR code, while the exchange can be answered. */
   link: string | null;
   qr: QrCode | null;
+  /** The OpenID4VCI credential offer made with it (decision 065), while it can be redeemed. */
+  openid4vci: { link: string; qr: QrCode; txCode: string } | null;
   /** This page without the exchange. */
   closeHref: string;
 };
@@ -83,6 +85,7 @@ function OfferBody({ offer }: { offer: WalletOfferView }) {
           Get a new one to add it again.
         </p>
       )}
+      {offer.openid4vci ? <OtherWallets title={offer.title} offer={offer.openid4vci} /> : null}
       <Form method="post" className="flex flex-wrap gap-2">
         <input type="hidden" name="achievementId" value={offer.achievementId} />
         <SubmitButton intent="add-to-wallet" size="sm" variant="outline" pendingText="Getting a new code...">
@@ -98,5 +101,28 @@ function OfferBody({ offer }: { offer: WalletOfferView }) {
         </Link>
       </Form>
     </div>
+  );
+}
+
+/** The OpenID4VCI credential offer (decision 065): for the wallets that speak OpenID4VCI, with its transaction code. */
+function OtherWallets({ title, offer }: { title: string; offer: NonNullable<WalletOfferView["openid4vci"]> }) {
+  return (
+    <section aria-labelledby="openid4vci-title" className="grid justify-items-start gap-4 border-t pt-4">
+      <h3 id="openid4vci-title" className="font-semibold">
+        Other wallets (OpenID4VCI)
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        A wallet that supports OpenID for Verifiable Credential Issuance can scan this QR code instead.
+      </p>
+      <QrCodeImage qr={offer.qr} label={`QR code to add ${title} to an OpenID4VCI wallet`} />
+      <a href={offer.link} className={buttonVariants({ size: "sm", variant: "outline" })}>
+        Open in an OpenID4VCI wallet
+      </a>
+      <p className="text-sm">
+        When the wallet asks for a transaction code, enter{" "}
+        <strong className="font-mono text-base tracking-widest">{offer.txCode}</strong>. The offer works once, for 10
+        minutes.
+      </p>
+    </section>
   );
 }

@@ -2,8 +2,10 @@ import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { Db } from "#db/client.ts";
 import { findOwnWalletExchange } from "#db/queries/wallet-exchanges.ts";
+import { findOwnCredentialOffer } from "#db/queries/openid4vci.ts";
 import type { WalletOfferView } from "#app/components/passport/wallet-offer.tsx";
 import { startWalletExchange, walletDeepLink } from "#app/services/wallet-exchange.server.ts";
+import { credentialOfferLink, startCredentialOffer } from "#app/services/openid4vci.server.ts";
 import { qrCodeOf } from "#app/utils/qr-code.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
@@ -23,6 +25,8 @@ export const addToWalletIntent = defineIntent<Viewer, typeof schema>({
   failureTitle: "Error adding to wallet",
   run: async ({ achievementId }, { context, viewer, request }) => {
     const id = await startWalletExchange(context.db, viewer.id, achievementId);
+    // And the OpenID4VCI offer for other wallets, shown beside it (decision 065).
+    await startCredentialOffer(context.db, viewer.id, id);
     const search = new URL(request.url).searchParams;
     search.delete("index");
     search.set(WALLET_PARAM, id);
@@ -40,18 +44,24 @@ export async function loadWalletOffer(
 ): Promise<WalletOfferView | null> {
   const id = url.searchParams.get(WALLET_PARAM);
   if (!id || !z.uuid().safeParse(id).success) return null;
-  const exchange = await findOwnWalletExchange(db, viewerId, id);
+  const [exchange, offer] = await Promise.all([
+    findOwnWalletExchange(db, viewerId, id),
+    findOwnCredentialOffer(db, viewerId, id),
+  ]);
   if (!exchange) return null;
   const close = new URLSearchParams(url.searchParams);
   close.delete(WALLET_PARAM);
   const open = !exchange.usedAt && exchange.expiresAt > now;
   const link = open ? walletDeepLink(origin, exchange) : null;
+  const offerOpen = offer && !offer.usedAt && offer.expiresAt > now;
+  const offerLink = offerOpen ? credentialOfferLink(origin, offer.id) : null;
   return {
     achievementId: exchange.achievementId,
     title: exchange.title,
     state: exchange.usedAt ? "used" : open ? "open" : "expired",
     link,
     qr: link ? qrCodeOf(link) : null,
+    openid4vci: offerLink && offer?.txCode ? { link: offerLink, qr: qrCodeOf(offerLink), txCode: offer.txCode } : null,
     closeHref: `/passport${close.size ? `?${close}` : ""}`,
   };
 }

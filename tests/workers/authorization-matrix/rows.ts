@@ -905,6 +905,115 @@ export const ROWS: Row[] = [
     cells: PUBLIC,
   },
 
+  // OpenID4VCI (issue 31, decision 065): wallets anywhere, no cookie. The metadata is public; the
+  // offer answers whoever holds its unguessable id; a token needs the pre-authorised code and its
+  // transaction code, a credential a token and a proof (tests/workers/openid4vci.test.ts drives a
+  // real wallet library through them).
+  loaderRow({
+    route: "hono:GET /.well-known/openid-credential-issuer",
+    path: "/.well-known/openid-credential-issuer",
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "hono:GET /.well-known/oauth-authorization-server",
+    path: "/.well-known/oauth-authorization-server",
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "hono:GET /openid4vci/offers/:id",
+    intent: "open offer",
+    path: (w) => `/openid4vci/offers/${w.openid4vciOffer}`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "hono:GET /openid4vci/offers/:id",
+    intent: "unknown offer",
+    path: () => `/openid4vci/offers/${crypto.randomUUID()}`,
+    ok: [200],
+    cells: cells(404),
+  }),
+  actionRow({
+    route: "hono:POST /openid4vci/token",
+    intent: "unknown pre-authorised code",
+    path: "/openid4vci/token",
+    body: form({
+      grant_type: "urn:ietf:params:oauth:grant-type:pre-authorized_code",
+      "pre-authorized_code": "not-a-code",
+      tx_code: "000000",
+    }),
+    ok: [200],
+    cells: cells(400),
+    crossSiteExempt: "a wallet calls it from anywhere; it authenticates by the pre-authorised code and its tx_code",
+  }),
+  actionRow({
+    route: "hono:POST /openid4vci/nonce",
+    path: "/openid4vci/nonce",
+    body: { json: {} },
+    ok: [200],
+    cells: PUBLIC,
+    crossSiteExempt: "a wallet calls it from anywhere; a nonce grants nothing by itself",
+  }),
+  actionRow({
+    route: "hono:POST /openid4vci/credential",
+    intent: "no access token",
+    path: "/openid4vci/credential",
+    body: () => ({ json: { credential_configuration_id: "OpenBadgeCredential" } }),
+    ok: [200],
+    cells: cells(401),
+    crossSiteExempt: "a wallet calls it from anywhere; it authenticates by the access token and a proof of possession",
+  }),
+  {
+    route: "hono:OPTIONS /.well-known/openid-credential-issuer",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (_w) => ({ method: "OPTIONS", path: "/.well-known/openid-credential-issuer" }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /.well-known/oauth-authorization-server",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (_w) => ({ method: "OPTIONS", path: "/.well-known/oauth-authorization-server" }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /openid4vci/offers/:id",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (w) => ({ method: "OPTIONS", path: `/openid4vci/offers/${w.openid4vciOffer}` }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /openid4vci/token",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (_w) => ({ method: "OPTIONS", path: "/openid4vci/token" }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /openid4vci/nonce",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (_w) => ({ method: "OPTIONS", path: "/openid4vci/nonce" }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /openid4vci/credential",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (_w) => ({ method: "OPTIONS", path: "/openid4vci/credential" }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+
   // ---- Hono routes ----
   loaderRow({ route: "hono:GET /media/*", path: (w) => `/media/${w.mediaKey}`, ok: [200], cells: PUBLIC }),
   // Link preview images: public like the pages they show; none for a private or archived passport.

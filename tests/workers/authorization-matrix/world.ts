@@ -51,6 +51,10 @@ export async function seedWorld() {
     { cookie: member.cookie },
   );
   const walletExchange = new URL(walletOpened.headers.get("Location")!, "http://localhost").searchParams.get("wallet")!;
+  // And the OpenID4VCI offer made with it (decision 065).
+  const openid4vciOffer = (await env.DB.prepare("select id from openid4vci_grants where exchange_id = ?")
+    .bind(walletExchange)
+    .first<{ id: string }>())!.id;
   // The individual keeps a private passport; the archived account is archived (its session lives on).
   await env.DB.prepare("update profiles set is_public = 0 where id = ?").bind(individual.id).run();
   expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
@@ -125,6 +129,7 @@ export async function seedWorld() {
     credential,
     credentialAchievement,
     walletExchange,
+    openid4vciOffer,
     domainClaim,
     verifiedDomain,
     credentialJson: (await env.DB.prepare("select json from credentials where id = ?")
