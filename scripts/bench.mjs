@@ -10,8 +10,9 @@
 // exits non-zero when a budget is missed. See README "Benchmark".
 //
 // Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
-// per page (5), BENCH_SAMPLES of /verify and of the wallet exchange (25), BENCH_SKIP_BUILD=1 to reuse build/ while iterating
-// on the bench itself, BENCH_VIA=cli to start wrangler by its command (DevTools inspector on) instead of its API.
+// per page (5), BENCH_SAMPLES of /verify and of the wallet exchange (25), BENCH_SKIP_BUILD=1 to
+// reuse build/ while iterating on the bench itself, BENCH_VIA=cli to start wrangler by its command
+// (DevTools inspector on) instead of its API.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { bundleReport, routeBundle } from "./bench/bundles.mjs";
