@@ -3,8 +3,8 @@
 // against the budgets: latency next to a static asset, D1 round trips, page weight, web vitals;
 // then the signed-in pages people use every day (/dashboard as an organisation admin and as a
 // member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals;
-// then the Worker CPU of checking one of our own credentials on /verify (issue 29), and of a
-// wallet's answer to 'Add to wallet' with its D1 round trips (issue 31).
+// then the Worker CPU of checking one of our own credentials on /verify (issue 29), and of what
+// wallets ask of 'Add to wallet' (the exchange, OpenID4VCI), with their D1 round trips (issue 31).
 // And the size of the Worker `wrangler deploy` would upload, against the plan's limit.
 // Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
 // exits non-zero when a budget is missed. See README "Benchmark".
@@ -25,7 +25,7 @@ import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
 import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { issueBenchCredential, measureVerify } from "./bench/verify.mjs";
-import { measureWalletExchange } from "./bench/wallet.mjs";
+import { measureWalletRequests } from "./bench/wallet.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 import { measureWorkerSize } from "./bench/worker-size.mjs";
 
@@ -154,8 +154,8 @@ async function measure({ origin, pid }) {
     credential,
     samples: config.verifySamples,
   });
-  log(`wallet exchange: a wallet's answer to 'Add to wallet', ${config.verifySamples} samples`);
-  const wallet = await measureWalletExchange({
+  log(`wallets: the exchange's answer and OpenID4VCI's token, nonce and credential, ${config.verifySamples} samples`);
+  const wallet = await measureWalletRequests({
     origin,
     port: config.port,
     serverPid: pid,
