@@ -22,7 +22,7 @@ test("add a passkey, sign out, sign in with it, rename it and remove it", async 
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page).toHaveURL("/dashboard");
   await page.goto("/settings");
-  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByText(email)).toBeVisible();
   await expect(list.getByText("Last used Just now")).toBeVisible();
 
   await list.getByText("Rename").click();
@@ -56,7 +56,7 @@ test("the sign-in page offers the passkey in the e-mail field's autofill", async
   // The virtual authenticator answers the autofill's request as a person picking the passkey would.
   await expect(page).toHaveURL("/dashboard");
   await page.goto("/settings");
-  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Sidebar" }).getByText(email)).toBeVisible();
 });
 
 test.describe("without JavaScript", () => {

@@ -219,7 +219,8 @@ function CreatePasskey({ options }: { options: OptionsReply }) {
           </Button>
         </div>
       ) : (
-        <p className="text-sm text-muted-foreground">
+        // Until the forms hydrate (at once: the page asks for them) nothing, and without scripts this.
+        <p className="hidden text-sm text-muted-foreground noscript:block">
           Creating a passkey needs JavaScript: turn it on in this browser, then try again.
         </p>
       )}

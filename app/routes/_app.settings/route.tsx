@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import AlertTriangle from "lucide-react/icons/triangle-exclamation-point";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import { Suspense, useEffect, useRef, useState } from "react";
@@ -18,6 +18,7 @@ import { useFormReply } from "#app/utils/form-reply.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { SettingsForms as SettingsFormsNow } from "#app/components/settings/settings-forms.tsx";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { noteInteraction } from "#app/utils/first-interaction.ts";
 import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
 import { passkeysListPart } from "#app/services/passkeys.server.ts";
 import { sessionsListPart } from "#app/services/sessions.server.ts";
@@ -115,6 +116,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SettingsPage() {
   const viewer = useViewer();
   const { sessions, twoFactor, passkeys } = useLoaderData<typeof loader>();
+  // 'Continue' posted before the forms hydrated (a plain form post): its answer's 'Create passkey'
+  // needs them now, not at the page's next interaction.
+  const answer = useActionData<typeof action>();
+  const passkeyOptionsShown = Boolean(answer && typeof answer === "object" && "passkeyOptions" in answer);
+  useEffect(() => {
+    if (passkeyOptionsShown) noteInteraction();
+  }, [passkeyOptionsShown]);
   const back = viewer.userType === "organization" ? "/dashboard" : "/passport";
 
   return (
