@@ -9,6 +9,10 @@
 // POST /didauth {challenge, domain?, version: 1 | 2, suite: "Ed25519Signature2020" | "eddsa-rdfc-2022",
 // signer?: "holder" | "unlisted"} answers {did, presentation}: a fresh did:key each time; with
 // "unlisted", signed by another key that claims to be one of that DID's (the DID lists only its own).
+//
+// POST /verify {presentation, challenge, domain?} answers {verified, error?}: a DIDAuth checked as
+// anyone can check a stored proof of acceptance (decision 066), with `@digitalcredentials/vc`'s
+// `verify` and its AuthenticationProofPurpose (challenge, domain), the did:key resolved locally.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
@@ -68,11 +72,35 @@ export default async function setup(project: TestProject) {
     return { did, presentation: signed };
   }
 
+  /** Whether `presentation` authenticates its holder over `challenge` (and `domain`), as the wallet's libs verify. */
+  async function verifyDidAuth({
+    presentation,
+    challenge,
+    domain,
+  }: {
+    presentation: object;
+    challenge: string;
+    domain?: string;
+  }) {
+    const result = await vc.verify({
+      presentation,
+      challenge,
+      domain,
+      suite: [new Ed25519Signature2020(), new DataIntegrityProof({ cryptosuite })],
+      documentLoader,
+    });
+    return {
+      verified: Boolean(result.verified),
+      error: result.error ? String(result.error.message ?? result.error) : undefined,
+    };
+  }
+
   const server = createServer(async (request, response) => {
     let body = "";
     for await (const chunk of request) body += chunk;
     try {
-      const answer = await didAuth(JSON.parse(body) as Asked);
+      const asked = JSON.parse(body);
+      const answer = request.url === "/verify" ? await verifyDidAuth(asked) : await didAuth(asked as Asked);
       response.writeHead(200, { "Content-Type": "application/json" });
       response.end(JSON.stringify(answer));
     } catch (error) {

@@ -58,7 +58,7 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
     const signer = issuingOf(c);
     const id = c.req.param("id");
-    const { status, body } = await answerWalletExchange(signer, {
+    const { status, body } = await answerWalletExchange(c.get("loadContext"), signer, {
       id,
       presentation,
       network: clientNetwork(c.req.raw),

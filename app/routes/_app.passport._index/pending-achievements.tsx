@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import Check from "lucide-react/icons/check";
+import Wallet from "lucide-react/icons/wallet";
 import X from "lucide-react/icons/x";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { Pager } from "#app/components/pager.tsx";
@@ -36,6 +37,17 @@ export function PendingAchievements({ pending }: { pending: Pending }) {
               <SubmitButton intent="accept" size="sm" aria-label={`Accept ${achievement.title}`}>
                 <Check aria-hidden /> Accept
               </SubmitButton>
+              {/* Only an organisation's achievement has a credential to issue to the wallet's key. */}
+              {achievement.isSelf ? null : (
+                <SubmitButton
+                  intent="accept-with-wallet"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Accept ${achievement.title} with my wallet`}
+                >
+                  <Wallet aria-hidden /> Accept with my wallet
+                </SubmitButton>
+              )}
               <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${achievement.title}`}>
                 <X aria-hidden /> Reject
               </SubmitButton>
