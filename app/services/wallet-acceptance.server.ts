@@ -6,7 +6,7 @@ import {
   openAcceptExchange,
   spendAcceptExchange,
 } from "#db/queries/achievement-acceptances.ts";
-import { downloadHolderOf, forgetOwnHolder, listOwnHolders } from "#db/queries/credential-holders.ts";
+import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
 import { latestKeyOfAchievementQuery } from "#db/queries/credentials.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import { answer } from "./achievements.server.ts";
@@ -142,17 +142,28 @@ export async function boundToHolder(
 /** How many credential–DID pairs Settings lists, newest first (and says how many more there are). */
 export const HOLDER_KEYS_SHOWN = 50;
 
-/** The person's holder DIDs, each with the credentials issued to it, newest first; capped. */
-export async function ownHolderKeys(db: Db, userId: string, cap: number) {
-  const { rows, total } = await listOwnHolders(db, userId, cap);
-  type Credential = { credentialId: string; title: string | null; organizationName: string | null; issuedAt: string };
-  const byHolder = new Map<string, { did: string; lastIssuedAt: string; credentials: Credential[] }>();
-  for (const { holder, issuedAt, ...credential } of rows) {
-    const entry = byHolder.get(holder) ?? { did: holder, lastIssuedAt: issuedAt.toISOString(), credentials: [] };
-    entry.credentials.push({ ...credential, issuedAt: issuedAt.toISOString() });
-    byHolder.set(holder, entry);
-  }
-  return { keys: [...byHolder.values()], shown: rows.length, total };
+/** The person's holder DIDs, each with its credentials, newest first; capped. A part of the page's batch. */
+export function ownHolderKeysPart(db: Db, userId: string, cap: number) {
+  const part = ownHoldersPart(db, userId, cap);
+  return {
+    statements: part.statements,
+    read: (results: readonly unknown[]) => {
+      const { rows, total } = part.read(results);
+      type Credential = {
+        credentialId: string;
+        title: string | null;
+        organizationName: string | null;
+        issuedAt: string;
+      };
+      const byHolder = new Map<string, { did: string; lastIssuedAt: string; credentials: Credential[] }>();
+      for (const { holder, issuedAt, ...credential } of rows) {
+        const entry = byHolder.get(holder) ?? { did: holder, lastIssuedAt: issuedAt.toISOString(), credentials: [] };
+        entry.credentials.push({ ...credential, issuedAt: issuedAt.toISOString() });
+        byHolder.set(holder, entry);
+      }
+      return { keys: [...byHolder.values()], shown: rows.length, total };
+    },
+  };
 }
 
 /** Forgets one of the person's own holder DIDs: their downloads go back to the e-mail-hash subject. */

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
+import { batchPart } from "./batch-parts.ts";
 import { achievements, credentialHolders, credentials, organizationKeys, organizations } from "../schema.ts";
 
 // The wallet DIDs a person's credentials were issued to (decision 066): written when a wallet
@@ -30,28 +31,30 @@ export function rememberHolderWhen(
 
 /**
  * The person's credentials issued to wallet DIDs, newest first, at most `cap` rows (with the
- * total), for Settings to group by DID.
+ * total), for Settings to group by DID: a part of the page's one batch.
  */
-export async function listOwnHolders(db: Db, userId: string, cap: number) {
-  const [rows, [total]] = await db.batch([
-    db
-      .select({
-        holder: credentialHolders.holder,
-        credentialId: credentialHolders.credentialId,
-        issuedAt: credentialHolders.issuedAt,
-        title: achievements.title,
-        organizationName: organizations.name,
-      })
-      .from(credentialHolders)
-      .innerJoin(credentials, eq(credentials.id, credentialHolders.credentialId))
-      .leftJoin(achievements, eq(achievements.id, credentials.achievementId))
-      .leftJoin(organizations, eq(organizations.id, credentials.organizationId))
-      .where(eq(credentialHolders.userId, userId))
-      .orderBy(desc(credentialHolders.issuedAt), credentialHolders.id)
-      .limit(cap),
-    db.select({ value: count() }).from(credentialHolders).where(eq(credentialHolders.userId, userId)),
-  ]);
-  return { rows, total: total?.value ?? 0 };
+export function ownHoldersPart(db: Db, userId: string, cap: number) {
+  return batchPart(
+    [
+      db
+        .select({
+          holder: credentialHolders.holder,
+          credentialId: credentialHolders.credentialId,
+          issuedAt: credentialHolders.issuedAt,
+          title: achievements.title,
+          organizationName: organizations.name,
+        })
+        .from(credentialHolders)
+        .innerJoin(credentials, eq(credentials.id, credentialHolders.credentialId))
+        .leftJoin(achievements, eq(achievements.id, credentials.achievementId))
+        .leftJoin(organizations, eq(organizations.id, credentials.organizationId))
+        .where(eq(credentialHolders.userId, userId))
+        .orderBy(desc(credentialHolders.issuedAt), credentialHolders.id)
+        .limit(cap),
+      db.select({ value: count() }).from(credentialHolders).where(eq(credentialHolders.userId, userId)),
+    ],
+    ([rows, [total]]) => ({ rows, total: total?.value ?? 0 }),
+  );
 }
 
 /** Forgets one of the person's own holder DIDs; another person's DID deletes nothing. How many rows went. */

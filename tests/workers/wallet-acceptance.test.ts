@@ -209,3 +209,51 @@ describe("Accept with my wallet", () => {
     expect(proof.headers.get("Access-Control-Allow-Origin")).toBe("*");
   });
 });
+
+describe("Wallet keys in Settings", () => {
+  it("lists the DIDs the person's credentials were issued to, and forgets one: downloads go back to the e-mail hash", async () => {
+    const { member, achievementId } = await offered("Keyed Award");
+    const exchange = await openAcceptExchange(member.cookie, achievementId);
+    const { did, presentation } = await walletDidAuth({ challenge: exchange.challenge });
+    expect((await postPresentation(exchange.url, presentation)).status).toBe(200);
+    const credentialId = await credentialOf(achievementId);
+
+    const settings = await (await get("/settings", member.cookie)).text();
+    expect(settings).toContain("Wallet keys");
+    expect(settings).toContain(`aria-label="Credentials issued to ${did}"`);
+    expect(settings).toContain(`href="/credentials/${credentialId}"`);
+    expect(settings).toContain(`aria-label="Forget wallet key ${did}"`);
+
+    // Another person's DID is not theirs to forget: nothing goes.
+    const stranger = await createAccount();
+    expect((await get("/settings", stranger.cookie)).status).toBe(200);
+    expect(await (await get("/settings", stranger.cookie)).text()).not.toContain(did);
+    const refused = await postForm("/settings", { intent: "forget-holder-key", did }, { cookie: stranger.cookie });
+    expect(refused.status).toBe(404);
+    expect(await countRows("select count(*) as n from credential_holders where holder = ?", did)).toBe(1);
+
+    const forgotten = await postForm("/settings", { intent: "forget-holder-key", did }, { cookie: member.cookie });
+    expect(forgotten.status).toBe(302);
+    expect(await countRows("select count(*) as n from credential_holders where holder = ?", did)).toBe(0);
+    expect(await (await get("/settings", member.cookie)).text()).not.toContain(`Forget wallet key ${did}`);
+    const download = (await (await SELF.fetch(`${ORIGIN}/credentials/${credentialId}/download`)).json()) as Credential;
+    expect(download.credentialSubject.id).toBeUndefined();
+    expect(await dccVerify(download)).toMatchObject(verified);
+    // The signed acceptance stays: it is what the person said, not where downloads go.
+    expect((await SELF.fetch(`${ORIGIN}/credentials/${credentialId}/acceptance`)).status).toBe(200);
+  });
+
+  it("remembers the DID of an 'Add to wallet' exchange too", async () => {
+    const { member, achievementId } = await offered("Added Award");
+    await postForm("/passport", { intent: "accept", achievementId }, { cookie: member.cookie });
+    const pressed = await postForm("/passport", { intent: "add-to-wallet", achievementId }, { cookie: member.cookie });
+    const html = await (await get(pressed.headers.get("Location")!, member.cookie)).text();
+    const link = new URL(/href="(https:\/\/lcw\.app\/request\.html\?[^"]+)"/.exec(html)![1]!.replace(/&amp;/g, "&"));
+    const { did, presentation } = await walletDidAuth({ challenge: link.searchParams.get("challenge")! });
+    expect((await postPresentation(link.searchParams.get("vc_request_url")!, presentation)).status).toBe(200);
+    expect(await (await get("/settings", member.cookie)).text()).toContain(`Forget wallet key ${did}`);
+    // The exchange rows go with the daily clean-up; the key stays.
+    await env.DB.prepare("delete from wallet_exchanges").run();
+    expect(await (await get("/settings", member.cookie)).text()).toContain(`Forget wallet key ${did}`);
+  });
+});

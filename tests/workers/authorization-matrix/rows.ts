@@ -648,6 +648,15 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
   }),
+  // Wallet keys (decision 066): only the person whose credential was issued to the DID forgets it.
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "forget-holder-key",
+    path: "/settings",
+    body: (w) => form({ intent: "forget-holder-key", did: w.holderDid }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", member: "ok" }),
+  }),
   actionRow({
     route: "routes/_app.settings",
     intent: "update-preferences",
