@@ -1,6 +1,5 @@
 import { Form } from "@remix-run/react";
 import Check from "lucide-react/icons/check";
-import Wallet from "lucide-react/icons/wallet";
 import X from "lucide-react/icons/x";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { Pager } from "#app/components/pager.tsx";
@@ -45,7 +44,7 @@ export function PendingAchievements({ pending }: { pending: Pending }) {
                   variant="outline"
                   aria-label={`Accept ${achievement.title} with my wallet`}
                 >
-                  <Wallet aria-hidden /> Accept with my wallet
+                  Accept with my wallet
                 </SubmitButton>
               )}
               <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${achievement.title}`}>
