@@ -55,7 +55,7 @@ export function HolderKeys({ holderKeys }: { holderKeys: HolderKeysView }) {
                     intent="forget-holder-key"
                     size="sm"
                     variant="outline"
-                    aria-label={`Forget wallet key ${key.did}`}
+                    aria-label={`Forget this key: ${key.did}`}
                     pendingText="Forgetting..."
                   >
                     Forget this key
