@@ -31,7 +31,8 @@ type Asked = {
   signer?: "holder" | "unlisted";
 };
 
-export default async function setup(project: TestProject) {
+/** The wallet's libraries, loaded in Node: its DIDAuth, and a DIDAuth checked as anyone can (also for tests/e2e). */
+export async function lcwWallet() {
   const vc = await import("@digitalcredentials/vc");
   const { Ed25519Signature2020 } = await import("@digitalcredentials/ed25519-signature-2020");
   const { Ed25519VerificationKey2020 } = await import("@digitalcredentials/ed25519-verification-key-2020");
@@ -95,6 +96,11 @@ export default async function setup(project: TestProject) {
     };
   }
 
+  return { didAuth, verifyDidAuth };
+}
+
+export default async function setup(project: TestProject) {
+  const { didAuth, verifyDidAuth } = await lcwWallet();
   const server = createServer(async (request, response) => {
     let body = "";
     for await (const chunk of request) body += chunk;
