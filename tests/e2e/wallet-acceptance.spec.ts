@@ -60,7 +60,7 @@ test("a member accepts by signing with the wallet, then forgets the wallet's key
 
   // With JavaScript: a dialog, which learns of the wallet's answer by itself.
   await member.goto("/passport");
-  await member.getByRole("button", { name: `Accept ${SIGNED} with my wallet` }).click();
+  await member.getByRole("button", { name: `Accept with my wallet: ${SIGNED}` }).click();
   const dialog = member.getByRole("dialog", { name: "Accept with my wallet" });
   await expect(dialog).toBeVisible();
   await expect(
@@ -84,7 +84,7 @@ test("a member accepts by signing with the wallet, then forgets the wallet's key
   });
   const plain = await context.newPage();
   await plain.goto("/passport");
-  await plain.getByRole("button", { name: `Accept ${PLAIN} with my wallet` }).click();
+  await plain.getByRole("button", { name: `Accept with my wallet: ${PLAIN}` }).click();
   const panel = plain.getByRole("region", { name: "Accept with my wallet" });
   await expect(panel).toBeVisible();
   await expect(

@@ -42,7 +42,7 @@ export function PendingAchievements({ pending }: { pending: Pending }) {
                   intent="accept-with-wallet"
                   size="sm"
                   variant="outline"
-                  aria-label={`Accept ${achievement.title} with my wallet`}
+                  aria-label={`Accept with my wallet: ${achievement.title}`}
                 >
                   Accept with my wallet
                 </SubmitButton>
