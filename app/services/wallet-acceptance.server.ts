@@ -7,18 +7,16 @@ import {
   spendAcceptExchange,
 } from "#db/queries/achievement-acceptances.ts";
 import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
-import { latestKeyOfAchievementQuery } from "#db/queries/credentials.ts";
+import { latestKeyOfAchievementQuery, registerKeyVersion } from "#db/queries/credentials.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import { answer } from "./achievements.server.ts";
 import type { ServiceContext } from "./context.server.ts";
-import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import { verifyDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueToHolder } from "./credentials/reissue.server.ts";
 import type { RegisteredKey } from "./credentials/keys.server.ts";
-import { WALLET_EXCHANGE_MINUTES, type ExchangeAnswer } from "./wallet-exchange.server.ts";
-import { organizationKeys } from "#db/schema.ts";
+import { credentialAnswer, WALLET_EXCHANGE_MINUTES, type ExchangeAnswer } from "./wallet-exchange.server.ts";
 
 /**
  * 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by the
@@ -101,9 +99,8 @@ export async function answerAcceptExchange(
     outcome.holder,
     latest,
   );
-  if (register) await context.db.insert(organizationKeys).values(register).onConflictDoNothing();
-  const body = { "@context": [VC_V2_CONTEXT], type: ["VerifiablePresentation"], verifiableCredential: [credential] };
-  return { status: 200, body: { ...body, verifiablePresentation: body } };
+  if (register) await registerKeyVersion(context.db, register);
+  return credentialAnswer(credential);
 }
 
 /** The proof of acceptance of a credential, as anyone may read it; null when it was accepted without one. */
@@ -135,7 +132,7 @@ export async function boundToHolder(
     bound.holder,
     latest,
   );
-  if (register) await issuing.db.insert(organizationKeys).values(register).onConflictDoNothing();
+  if (register) await registerKeyVersion(issuing.db, register);
   return reissued;
 }
 

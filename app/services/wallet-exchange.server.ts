@@ -111,6 +111,11 @@ export async function answerWalletExchange(
   );
   // Another answer took it first (or it was revoked meanwhile): what was signed goes nowhere.
   if (!used) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
+  return credentialAnswer(credential);
+}
+
+/** A wallet's credential, answered as an exchange answers it. */
+export function credentialAnswer(credential: Record<string, unknown>): ExchangeAnswer {
   const answer = { "@context": [VC_V2_CONTEXT], type: ["VerifiablePresentation"], verifiableCredential: [credential] };
   // VC-API exchanges answer `{verifiablePresentation}`; the wallet's deep-link request
   // (app/lib/credentialRequest.ts) reads the body itself as a VC or VP. Both find it (decision 064).
