@@ -16,7 +16,8 @@ export const DOMAIN_STATUSES = ["pending", "verified", "lapsed"] as const;
  * reissued to its DID (decision 064). Accepting an offered achievement by signing, a later part of
  * issue 31, will be another purpose of the same exchange.
  */
-export const WALLET_EXCHANGE_PURPOSES = ["issue"] as const;
+// "issue": hand an accepted credential to the wallet; "accept": accept a pending achievement by signing (decision 066).
+export const WALLET_EXCHANGE_PURPOSES = ["issue", "accept"] as const;
 
 export type UserType = (typeof USER_TYPES)[number];
 export type Role = (typeof ROLES)[number];

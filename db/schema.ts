@@ -626,7 +626,7 @@ export const walletExchanges = sqliteTable(
     achievementId: text("achievement_id")
       .notNull()
       .references(() => achievements.id, { onDelete: "cascade" }),
-    // The credential handed out (purpose "issue"); none yet for an achievement still to accept.
+    // The credential handed out (purpose "issue"); null for "accept", whose achievement is still pending.
     credentialId: text("credential_id").references(() => credentials.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: WALLET_EXCHANGE_PURPOSES }).notNull(),
     challenge: text("challenge").notNull(),
@@ -677,3 +677,45 @@ export const openid4vciGrants = sqliteTable(
     check("openid4vci_grants_kind_check", inList("kind", OPENID4VCI_GRANT_KINDS)),
   ],
 );
+
+// The wallet DIDs a person's credentials were issued to (decisions 064, 066): one row per
+// credential and DID, written when a wallet exchange is answered, kept after the exchange row is
+// deleted, until the person forgets the DID in Settings. The credential's download is bound to its
+// newest remembered DID.
+export const credentialHolders = sqliteTable(
+  "credential_holders",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id")
+      .notNull()
+      .references(() => credentials.id, { onDelete: "cascade" }),
+    holder: text("holder").notNull(),
+    issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("credential_holders_credential_holder_idx").on(t.credentialId, t.holder),
+    // Settings lists a person's DIDs, newest first; forgetting deletes by (user, holder).
+    index("credential_holders_user_holder_idx").on(t.userId, t.holder, t.issuedAt),
+  ],
+);
+
+// The proof that the holder accepted an achievement (decision 066): the DIDAuth presentation their
+// wallet signed over the 'Accept with my wallet' exchange's challenge, stored as received and
+// served to anyone at /credentials/{id}/acceptance.
+export const achievementAcceptances = sqliteTable("achievement_acceptances", {
+  achievementId: text("achievement_id")
+    .primaryKey()
+    .references(() => achievements.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  holder: text("holder").notNull(),
+  // The exchange answered (its row is deleted later by the cron; the id stays as a reference).
+  exchangeId: text("exchange_id").notNull(),
+  challenge: text("challenge").notNull(),
+  presentation: text("presentation").notNull(),
+  signedAt: integer("signed_at", { mode: "timestamp_ms" }).notNull(),
+});

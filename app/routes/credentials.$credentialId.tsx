@@ -14,6 +14,7 @@ import { verifierFor, verifyCredential } from "#app/services/credentials/verify.
 import type { VerificationResult as Result } from "#app/services/credentials/verification-result.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { findCredential } from "#db/queries/credentials.ts";
+import { acceptanceOfCredential } from "#db/queries/achievement-acceptances.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.summary?.achievement ?? "Credential"} · ${PRODUCT_NAME}` },
@@ -29,7 +30,9 @@ const idSchema = z.uuid();
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const id = idSchema.safeParse(params.credentialId);
-  const credential = id.success ? await findCredential(context.db, id.data) : null;
+  const [credential, acceptance] = id.success
+    ? await Promise.all([findCredential(context.db, id.data), acceptanceOfCredential(context.db, id.data)])
+    : [null, null];
   if (!credential) throw new Response("Credential not found", { status: 404 });
   const signer = issuing(context.db, context.env);
   let result: Result | null = null;
@@ -48,11 +51,14 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     summary: result?.summary ?? null,
     issuer: result?.issuer ?? null,
     available: Boolean(credential.json),
+    // The holder's signed acceptance (decision 066), served at /credentials/{id}/acceptance.
+    acceptance: acceptance && { holder: acceptance.holder, signedAt: acceptance.signedAt.toISOString() },
   };
 }
 
 export default function CredentialRoute() {
-  const { id, recipientName, issuedAt, verdict, checks, summary, issuer, available } = useLoaderData<typeof loader>();
+  const { id, recipientName, issuedAt, verdict, checks, summary, issuer, available, acceptance } =
+    useLoaderData<typeof loader>();
   return (
     <CredentialPage title={summary?.achievement ?? "Credential"}>
       <Card>
@@ -81,6 +87,20 @@ export default function CredentialRoute() {
             ) : null}
             <dt className="text-muted-foreground">Issued</dt>
             <dd>{formatLongDate(issuedAt.slice(0, 10))}</dd>
+            {acceptance ? (
+              <>
+                <dt className="text-muted-foreground">Acceptance</dt>
+                <dd className="grid gap-1 break-words">
+                  <span>
+                    Accepted by the holder, signed by <code className="break-all">{acceptance.holder}</code>, on{" "}
+                    {formatLongDate(acceptance.signedAt.slice(0, 10))}
+                  </span>
+                  <a href={`/credentials/${id}/acceptance`} className="text-sm underline">
+                    The signed acceptance (JSON)
+                  </a>
+                </dd>
+              </>
+            ) : null}
           </dl>
         </CardContent>
       </Card>

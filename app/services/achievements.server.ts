@@ -12,6 +12,8 @@ import {
   type NewAchievement,
 } from "#db/queries/achievements.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
+import { acceptanceInsert, type AcceptanceProof } from "#db/queries/achievement-acceptances.ts";
+import { rememberHolderWhen } from "#db/queries/credential-holders.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
 import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships/authorization.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
@@ -163,13 +165,20 @@ const ISSUANCE_ATTEMPTS = 4;
  * Two round trips (decision 031): one read (the achievement, and for its credential the
  * organisation's newest key and open status list), signing in between, and one batch that
  * records the answer, its notice and the credential with its status-list entry (decision 038).
+ *
+ * Accepted with the holder's wallet (`signedBy`, decision 066): the same batch stores the signed
+ * presentation as the proof of acceptance, remembers the credential's holder DID and tells the
+ * person's own open pages, all only if this answer is the one recorded.
  */
 export async function answer(
   context: ServiceContext,
   userId: string,
   achievementId: string,
   status: "accepted" | "rejected",
-  { includeMedia = false }: { includeMedia?: boolean } = {},
+  {
+    includeMedia = false,
+    signedBy,
+  }: { includeMedia?: boolean; signedBy?: Omit<AcceptanceProof, "achievementId" | "userId"> } = {},
 ) {
   const { db } = context;
   const signer = status === "accepted" ? issuing(db, context.env) : null;
@@ -213,14 +222,41 @@ export async function answer(
         : null;
     // The answer follows every statement that holds only while it is still to come; statements
     // appended after it see it recorded.
+    const signed = signedBy && status === "accepted" ? { ...signedBy, achievementId, userId } : null;
+    const ownNotice = signed
+      ? notificationInsert(
+          db,
+          {
+            userId,
+            title: "Achievement accepted",
+            message: `You accepted "${achievement.title}" with your wallet.`,
+            type: "success",
+          },
+          awaiting,
+        )
+      : null;
     const statements: BatchItem<"sqlite">[] = [
       ...(notice ? [notice] : []),
+      ...(ownNotice ? [ownNotice] : []),
       ...(issuance ? issuanceWrites(db, issuance, awaiting) : []),
+      ...(signed ? [acceptanceInsert(db, signed, awaiting)] : []),
+      ...(signed && issuance
+        ? [
+            rememberHolderWhen(
+              db,
+              { userId, credentialId: issuance.credential.id!, holder: signed.holder, issuedAt: signed.signedAt },
+              awaiting,
+            ),
+          ]
+        : []),
       answerAchievementUpdate(db, achievementId, userId, status),
     ];
     try {
       const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-      if (notice) announced = results[0] as typeof announced;
+      announced = [
+        ...(notice ? (results[0] as typeof announced) : []),
+        ...(ownNotice ? (results[notice ? 1 : 0] as typeof announced) : []),
+      ];
       break;
     } catch (error) {
       if (!issuance || !isIssuanceRace(error)) throw error;

@@ -1,14 +1,15 @@
 import type { Db } from "#db/client.ts";
 import { newInviteCode } from "#db/schema.ts";
 import { exchangeToAnswerQuery, openWalletExchange, spendWalletExchange } from "#db/queries/wallet-exchanges.ts";
+import { acceptExchangeQuery } from "#db/queries/achievement-acceptances.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import { countAttempt, withinLimit } from "#app/utils/rate-limit.server.ts";
 import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
-import { verifyDidAuth } from "./credentials/did-auth.server.ts";
-import { resolveHolderDid, verifierFor } from "./credentials/verify.server.ts";
-import type { AppEnv } from "#app/utils/env.server.ts";
+import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueToHolder } from "./credentials/reissue.server.ts";
+import type { ServiceContext } from "./context.server.ts";
+import { answerAcceptExchange } from "./wallet-acceptance.server.ts";
 
 /**
  * 'Add to wallet' (issue 31, decision 064): a one-time exchange that hands a person's credential
@@ -58,50 +59,48 @@ export function walletDeepLink(origin: string, exchange: { id: string; challenge
 /** The answer to a wallet: the presentation that carries its credential, or a refusal with its status. */
 export type ExchangeAnswer =
   | { status: 200; body: Record<string, unknown> & { verifiablePresentation: Record<string, unknown> } }
-  | { status: 400 | 401 | 404 | 410 | 429; body: { error: string } };
+  | { status: 400 | 401 | 404 | 410 | 429 | 500; body: { error: string } };
 
-const refuse = (status: 400 | 401 | 404 | 410 | 429, error: string): ExchangeAnswer => ({ status, body: { error } });
+const refuse = (status: 400 | 401 | 404 | 410 | 429 | 500, error: string): ExchangeAnswer => ({
+  status,
+  body: { error },
+});
 
 /**
  * Answers a wallet's post to exchange `id`: checks its DIDAuth presentation against the
  * exchange's challenge, marks the exchange used (atomically: a replay or a second answer at once
  * finds it used) and hands back the credential reissued to the wallet's DID. Two D1 round trips:
  * the attempt counted with the reads, then the use. `network` is the caller's, for the rate limit.
+ * An 'accept' exchange (decision 066) is read in the same batch and answered by its own service.
  */
 export async function answerWalletExchange(
+  context: ServiceContext,
   issuing: Issuing,
   {
     id,
     presentation,
     network,
-    environment,
     now = new Date(),
   }: {
     id: string;
     presentation: unknown;
     network: string;
-    /** Where a did:web holder's document is read from: the web in production, the dev stand-in elsewhere. */
-    environment: AppEnv["ENVIRONMENT"];
     now?: Date;
   },
 ): Promise<ExchangeAnswer> {
-  const [[attempt], [exchange]] = await issuing.db.batch([
+  const [[attempt], [exchange], [toAccept]] = await issuing.db.batch([
     countAttempt(issuing.db, "wallet-exchange", network, now.getTime()),
     exchangeToAnswerQuery(issuing.db, id),
+    acceptExchangeQuery(issuing.db, id),
   ]);
   if (!withinLimit("wallet-exchange", attempt)) return refuse(429, "Too many requests. Please wait a minute.");
+  if (toAccept) return answerAcceptExchange(context, issuing, { id, exchange: toAccept, presentation, now });
   if (!exchange?.json) return refuse(404, "No such exchange.");
   if (exchange.usedAt) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
   if (exchange.expiresAt <= now) return refuse(410, "This exchange has expired. Ask for a new code on your passport.");
   if (exchange.revokedAt) return refuse(410, "This credential was revoked.");
 
-  const host = new URL(issuing.origin).host;
-  const resolver = verifierFor(issuing, environment);
-  const outcome = await verifyDidAuth(
-    presentation,
-    { challenge: exchange.challenge, domains: [host, issuing.origin] },
-    (did) => resolveHolderDid(resolver, did),
-  );
+  const outcome = await verifyWalletDidAuth({ env: context.env, issuing }, presentation, exchange.challenge);
   if ("refused" in outcome) return refuse(401, outcome.refused);
 
   const latestKey =
@@ -121,6 +120,11 @@ export async function answerWalletExchange(
   );
   // Another answer took it first (or it was revoked meanwhile): what was signed goes nowhere.
   if (!used) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
+  return credentialAnswer(credential);
+}
+
+/** A wallet's credential, answered as an exchange answers it. */
+export function credentialAnswer(credential: Record<string, unknown>): ExchangeAnswer {
   const answer = { "@context": [VC_V2_CONTEXT], type: ["VerifiablePresentation"], verifiableCredential: [credential] };
   // VC-API exchanges answer `{verifiablePresentation}`; the wallet's deep-link request
   // (app/lib/credentialRequest.ts) reads the body itself as a VC or VP. Both find it (decision 064).

@@ -294,3 +294,8 @@ export async function listGivenAchievements(db: Db, organizationId: string, page
   const cursorOf = (row: { createdAt: Date; id: string }) => ({ key: row.createdAt.getTime(), id: row.id });
   return { ...toPage(rows, page, cursorOf), total: total?.value ?? 0 };
 }
+
+/** Registers a key version derived for signing (decision 054), if nobody registered it first. */
+export function registerKeyVersion(db: Db, key: typeof organizationKeys.$inferInsert) {
+  return db.insert(organizationKeys).values(key).onConflictDoNothing();
+}

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
-import { achievements, credentials, organizationKeys, walletExchanges } from "../schema.ts";
+import { achievements, credentialHolders, credentials, organizationKeys, walletExchanges } from "../schema.ts";
 
 // One-time exchanges with a holder's wallet (decision 064). Each is made by its person for one
 // of their own credentials, answered at most once, within its 15 minutes.
@@ -99,8 +99,27 @@ export async function spendWalletExchange(
       ),
     )
     .returning({ id: walletExchanges.id });
-  if (!alsoWrite) return (await use).length === 1;
+  // The holder DID remembered for the person's Settings and downloads (decision 066), only if
+  // this answer spent the exchange: the row outlives the exchange, which the cron deletes.
+  const spent = sql`exists (select 1 from ${walletExchanges} where ${walletExchanges.id} = ${id}
+    and ${walletExchanges.usedAt} = ${now.getTime()} and ${walletExchanges.holder} = ${holder})`;
+  const remember = insertWhen(
+    db,
+    credentialHolders,
+    {
+      id: crypto.randomUUID(),
+      userId: sql`(select ${walletExchanges.userId} from ${walletExchanges} where ${walletExchanges.id} = ${id})`,
+      credentialId: sql`(select ${walletExchanges.credentialId} from ${walletExchanges} where ${walletExchanges.id} = ${id})`,
+      holder,
+      issuedAt: now,
+    },
+    spent,
+  ).onConflictDoUpdate({ target: [credentialHolders.credentialId, credentialHolders.holder], set: { issuedAt: now } });
   // Registered whether or not the exchange was used: the key is derived, as rotateKey registers it.
-  const [used] = await db.batch([use, db.insert(organizationKeys).values(alsoWrite).onConflictDoNothing()]);
+  const [used] = await db.batch([
+    use,
+    remember,
+    ...(alsoWrite ? [db.insert(organizationKeys).values(alsoWrite).onConflictDoNothing()] : []),
+  ]);
   return used.length === 1;
 }

@@ -10,7 +10,7 @@
 // its D1 round trips (X-D1-Round-Trips).
 import { createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
 import { encode as encodeBase58 } from "base58-universal";
-import { lcwDidAuth } from "../wallet/lcw-didauth.mjs";
+import { lcwWallet } from "../wallet/lcw-didauth.mjs";
 import { BENCH_CREDENTIAL } from "./seed.mjs";
 import { cookieHeader, signIn } from "./sign-in.mjs";
 import { cpuOf, sendAgain, summarise, workerProcess } from "./verify.mjs";
@@ -26,7 +26,7 @@ const WARM_UP = 3;
 export async function measureWalletRequests({ origin, port, serverPid, samples }) {
   const pid = workerProcess(serverPid, port);
   const cookies = cookieHeader(await signIn(origin, BENCH_CREDENTIAL.recipientEmail));
-  const didAuth = await lcwDidAuth();
+  const { didAuth } = await lcwWallet();
   let request = 0;
 
   /**

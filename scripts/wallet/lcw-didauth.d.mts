@@ -9,8 +9,13 @@ export type DidAuthRequest = {
   /** A did:web holder on this host instead of a new did:key; its DID document comes back to publish. */
   webHost?: string;
 };
-export function lcwDidAuth(): Promise<
-  (
+export function lcwWallet(): Promise<{
+  didAuth(
     request: DidAuthRequest,
-  ) => Promise<{ did: string; presentation: Record<string, unknown>; didDocument?: Record<string, unknown> }>
->;
+  ): Promise<{ did: string; presentation: Record<string, unknown>; didDocument?: Record<string, unknown> }>;
+  verifyDidAuth(request: {
+    presentation: object;
+    challenge: string;
+    domain?: string;
+  }): Promise<{ verified: boolean; error?: string }>;
+}>;

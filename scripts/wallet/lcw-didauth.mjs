@@ -5,8 +5,11 @@
 // libraries do not load in workerd): the Workers tests reach it through tests/workers/lcw-wallet.ts,
 // and `npm run bench` calls it directly (scripts/bench/wallet.mjs).
 
-/** A function that signs a DIDAuth presentation over a challenge, with a fresh wallet DID each time. */
-export async function lcwDidAuth() {
+/**
+ * The wallet's libraries, loaded: `didAuth` signs a DIDAuth presentation over a challenge with a
+ * fresh wallet DID each time; `verifyDidAuth` checks one as anyone can, with the same libraries.
+ */
+export async function lcwWallet() {
   const vc = await import("@digitalcredentials/vc");
   const { Ed25519Signature2020 } = await import("@digitalcredentials/ed25519-signature-2020");
   const { Ed25519VerificationKey2020 } = await import("@digitalcredentials/ed25519-verification-key-2020");
@@ -45,7 +48,7 @@ export async function lcwDidAuth() {
     return { did, key, didDocument };
   }
 
-  return async function didAuth({
+  async function didAuth({
     challenge,
     domain,
     version = 2,
@@ -68,5 +71,22 @@ export async function lcwDidAuth() {
     const presentation = vc.createPresentation({ holder: did, version: version === 1 ? 1.0 : 2.0 });
     const signed = await vc.signPresentation({ presentation, suite: signingSuite, challenge, domain, documentLoader });
     return { did, presentation: signed, ...(webHost ? { didDocument } : {}) };
-  };
+  }
+
+  /** Whether `presentation` authenticates its holder over `challenge` (and `domain`), by the wallet's libraries. */
+  async function verifyDidAuth({ presentation, challenge, domain }) {
+    const result = await vc.verify({
+      presentation,
+      challenge,
+      domain,
+      suite: [new Ed25519Signature2020(), new DataIntegrityProof({ cryptosuite })],
+      documentLoader,
+    });
+    return {
+      verified: Boolean(result.verified),
+      error: result.error ? String(result.error.message ?? result.error) : undefined,
+    };
+  }
+
+  return { didAuth, verifyDidAuth };
 }

@@ -37,6 +37,14 @@ declare module "@digitalcredentials/vc" {
     domain?: string;
     documentLoader: unknown;
   }): Promise<Record<string, unknown>>;
+  // A stored DIDAuth checked as anyone can (decision 066): AuthenticationProofPurpose over challenge and domain.
+  export function verify(options: {
+    presentation: unknown;
+    challenge: string;
+    domain?: string;
+    suite: unknown;
+    documentLoader: unknown;
+  }): Promise<{ verified: boolean; error?: Error }>;
 }
 declare module "@digitalcredentials/ed25519-verification-key-2020" {
   export class Ed25519VerificationKey2020 {
@@ -50,7 +58,7 @@ declare module "@digitalcredentials/ed25519-verification-key-2020" {
 }
 declare module "@digitalcredentials/ed25519-signature-2020" {
   export class Ed25519Signature2020 {
-    constructor(options: { key: unknown });
+    constructor(options?: { key: unknown });
   }
 }
 declare module "@digitalcredentials/did-method-key" {

@@ -7,10 +7,14 @@
 // POST /didauth {challenge, domain?, version: 1 | 2, suite: "Ed25519Signature2020" | "eddsa-rdfc-2022",
 // signer?: "holder" | "unlisted"} answers {did, presentation}: a fresh did:key each time; with
 // "unlisted", signed by another key that claims to be one of that DID's (the DID lists only its own).
+//
+// POST /verify {presentation, challenge, domain?} answers {verified, error?}: a DIDAuth checked as
+// anyone can check a stored proof of acceptance (decision 066), with `@digitalcredentials/vc`'s
+// `verify` and its AuthenticationProofPurpose (challenge, domain), the did:key resolved locally.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
-import { lcwDidAuth, type DidAuthRequest } from "../../scripts/wallet/lcw-didauth.mjs";
+import { lcwWallet, type DidAuthRequest } from "../../scripts/wallet/lcw-didauth.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -18,14 +22,17 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject) {
-  const didAuth = await lcwDidAuth();
+// The wallet's libraries, loaded in Node, also for tests/e2e.
+export { lcwWallet };
 
+export default async function setup(project: TestProject) {
+  const { didAuth, verifyDidAuth } = await lcwWallet();
   const server = createServer(async (request, response) => {
     let body = "";
     for await (const chunk of request) body += chunk;
     try {
-      const answer = await didAuth(JSON.parse(body) as DidAuthRequest);
+      const asked = JSON.parse(body);
+      const answer = request.url === "/verify" ? await verifyDidAuth(asked) : await didAuth(asked as DidAuthRequest);
       response.writeHead(200, { "Content-Type": "application/json" });
       response.end(JSON.stringify(answer));
     } catch (error) {

@@ -19,8 +19,10 @@ describe("migrations", () => {
   it("create every table of the data model in an empty database", async () => {
     expect(await tableNames()).toEqual([
       "accounts",
+      "achievement_acceptances",
       "achievements",
       "beta_feedback",
+      "credential_holders",
       "credential_status_lists",
       "credentials",
       "dev_dns_records",

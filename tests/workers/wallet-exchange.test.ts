@@ -1,41 +1,16 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { inject } from "vitest";
 import worker from "#workers/app.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
 import { countRows, get, newClientNetwork, ORIGIN, postForm } from "./helpers.ts";
 import { createAccount } from "./helpers.ts";
 import { credentialJson, dccVerify, issuedCredential, verified, type Credential } from "./credentials-helpers.ts";
+import { postPresentation, walletDidAuth } from "./wallet-helpers.ts";
 
 // 'Add to wallet' (issue 31, decision 064), driven as the Learner Credential Wallet drives it:
 // the deep link read from the person's /passport, a DIDAuth presentation signed by the wallet's own
 // libraries (tests/workers/lcw-wallet.ts, in Node), posted to the link's vc_request_url; the
 // credential that comes back checked by the DCC's verifier-core (tests/workers/dcc-verifier.ts).
-
-type WalletAsk = {
-  challenge: string;
-  domain?: string;
-  version?: 1 | 2;
-  suite?: "Ed25519Signature2020" | "eddsa-rdfc-2022";
-  signer?: "holder" | "unlisted";
-  webHost?: string;
-};
-
-/** A wallet's DIDAuth, signed by the wallet's libraries for a new did:key (or a did:web on `webHost`). */
-async function walletDidAuth(ask: WalletAsk) {
-  const response = await fetch(`${inject("lcwWalletUrl")}/didauth`, { method: "POST", body: JSON.stringify(ask) });
-  if (!response.ok) throw new Error(await response.text());
-  return (await response.json()) as { did: string; presentation: Credential; didDocument?: object };
-}
-
-/** Posts to the exchange as the wallet's `requestCredential` does (app/lib/credentialRequest.ts). */
-function postPresentation(url: string, presentation: unknown, headers: Record<string, string> = {}) {
-  return SELF.fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "cf-connecting-ip": newClientNetwork(), ...headers },
-    body: JSON.stringify(presentation),
-  });
-}
 
 /** The person presses 'Add to wallet'; the deep link their /passport then shows, taken apart. */
 async function openExchange(cookie: string, achievementId: string) {

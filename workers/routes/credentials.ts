@@ -3,6 +3,7 @@ import { findCredential } from "#db/queries/credentials.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import { didDocument, issuing, statusListCredential } from "#app/services/credentials/issuer.server.ts";
 import { servableCredential } from "#app/services/credentials/reissue.server.ts";
+import { acceptanceProof, boundToHolder } from "#app/services/wallet-acceptance.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
 /**
@@ -40,7 +41,11 @@ async function servable(c: Context<WorkerEnv>) {
   const id = c.req.param("id");
   const credential = id && UUID.test(id) ? await findCredential(c.get("loadContext").db, id) : null;
   if (!credential?.json) return null;
-  return { id: credential.id, json: await servableCredential(issuingOf(c), { ...credential, json: credential.json }) };
+  return {
+    id: credential.id,
+    organizationId: credential.organizationId,
+    json: await servableCredential(issuingOf(c), { ...credential, json: credential.json }),
+  };
 }
 
 function preflight(c: Context<WorkerEnv>) {
@@ -87,9 +92,19 @@ export const credentialRoutes = new Hono<WorkerEnv>()
   .get("/credentials/:id/download", async (c) => {
     const credential = await servable(c);
     if (!credential) return notFound(c);
-    const response = publicJson(c, credential.json, "application/vc", 60);
+    // Issued to the holder's wallet DID while the person keeps it in Settings (decision 066).
+    const json = await boundToHolder(issuingOf(c), credential, credential.json);
+    const response = publicJson(c, json, "application/vc", 60);
     response.headers.set("Content-Disposition", `attachment; filename="credential-${credential.id}.json"`);
     return response;
+  })
+  // The holder's signed acceptance (decision 066), for anyone to check: the DIDAuth presentation
+  // their wallet signed over the 'accept' exchange's challenge, as it was received.
+  .get("/credentials/:id/acceptance", async (c) => {
+    const id = c.req.param("id");
+    const proof = UUID.test(id) ? await acceptanceProof(c.get("loadContext").db, id) : null;
+    if (!proof) return notFound(c);
+    return publicJson(c, proof.presentation, "application/ld+json", 60);
   })
   .get("/credentials/:id", async (c, next) => {
     const accept = c.req.header("Accept") ?? "";

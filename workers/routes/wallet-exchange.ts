@@ -58,11 +58,10 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
     const signer = issuingOf(c);
     const id = c.req.param("id");
-    const { status, body } = await answerWalletExchange(signer, {
+    const { status, body } = await answerWalletExchange(c.get("loadContext"), signer, {
       id,
       presentation,
       network: clientNetwork(c.req.raw),
-      environment: c.get("loadContext").env.ENVIRONMENT,
     });
     // A presentation that did not authenticate, or a spent one presented again: worth seeing.
     if ("error" in body && (status === 401 || status === 410))

@@ -36,6 +36,17 @@ export function PendingAchievements({ pending }: { pending: Pending }) {
               <SubmitButton intent="accept" size="sm" aria-label={`Accept ${achievement.title}`}>
                 <Check aria-hidden /> Accept
               </SubmitButton>
+              {/* Only an organisation's achievement has a credential to issue to the wallet's key. */}
+              {achievement.isSelf ? null : (
+                <SubmitButton
+                  intent="accept-with-wallet"
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Accept with my wallet: ${achievement.title}`}
+                >
+                  Accept with my wallet
+                </SubmitButton>
+              )}
               <SubmitButton intent="reject" size="sm" variant="outline" aria-label={`Reject ${achievement.title}`}>
                 <X aria-hidden /> Reject
               </SubmitButton>

@@ -12,6 +12,7 @@ import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { ProfileMedia as ProfileMediaNow } from "#app/components/passport/profile-media.tsx";
 import { WalletOffer as WalletOfferNow } from "#app/components/passport/wallet-offer.tsx";
+import { WalletAcceptance as WalletAcceptanceNow } from "#app/components/passport/wallet-acceptance.tsx";
 import { CredentialLinks as CredentialLinksNow } from "#app/components/passport/credential-links.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -31,6 +32,7 @@ import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.t
 import { Biography } from "./biography.tsx";
 import { PENDING_PREFIX, PendingAchievements } from "./pending-achievements.tsx";
 import { acceptIntent } from "./accept.server.ts";
+import { acceptWithWalletIntent, loadWalletAcceptance } from "./accept-with-wallet.server.ts";
 import { addToWalletIntent, loadWalletOffer } from "./add-to-wallet.server.ts";
 import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
 import { rejectIntent } from "./reject.server.ts";
@@ -51,14 +53,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pending: pageRequestFrom(url.searchParams, PENDING_PREFIX, PAGE_SIZES.ownPendingAchievements),
     accepted: pageRequestFrom(url.searchParams, ACCEPTED_PREFIX, PAGE_SIZES.passport),
   };
-  const [[achievements, toast], wallet] = await Promise.all([
+  const [[achievements, toast], wallet, acceptance] = await Promise.all([
     loadPart(context, "Error loading data", () => loadOwnAchievements(context.db, viewer.id, pages), {
       pending: EMPTY_LIST,
       accepted: EMPTY_LIST,
     }),
     loadWalletOffer(context.db, viewer.id, url, origin),
+    loadWalletAcceptance(context.db, viewer.id, url, origin),
   ]);
-  return { achievements, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast, wallet };
+  return { achievements, acceptance, origin, shareUrl: `${origin}/passport/${viewer.id}`, toast, wallet };
 }
 
 /** Every form the page posts, by its `intent`. */
@@ -66,6 +69,7 @@ const INTENTS = {
   "add-self-achievement": addSelfAchievementIntent,
   "update-bio": updateBioIntent,
   accept: acceptIntent,
+  "accept-with-wallet": acceptWithWalletIntent,
   "add-to-wallet": addToWalletIntent,
   reject: rejectIntent,
   "set-visibility": setVisibilityIntent,
@@ -78,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function OwnPassport() {
-  const { achievements, origin, shareUrl, wallet } = useLoaderData<typeof loader>();
+  const { achievements, acceptance, origin, shareUrl, wallet } = useLoaderData<typeof loader>();
   const viewer = useViewer();
   return (
     <div className="mx-auto grid max-w-3xl gap-8">
@@ -102,6 +106,12 @@ export default function OwnPassport() {
       {wallet ? (
         <Suspense fallback={<LoadAtOnce />}>
           <WalletOffer offer={wallet} />
+        </Suspense>
+      ) : null}
+
+      {acceptance ? (
+        <Suspense fallback={<LoadAtOnce />}>
+          <WalletAcceptance acceptance={acceptance} />
         </Suspense>
       ) : null}
 
@@ -222,6 +232,15 @@ const WalletOffer = import.meta.env.SSR
   ? WalletOfferNow
   : lazyAfterInteraction(() =>
       import("#app/components/passport/wallet-offer.tsx").then((module) => ({ default: module.WalletOffer })),
+    );
+
+/** 'Accept with my wallet's QR code and link: rendered on the server, its chunk loaded after the first interaction. */
+const WalletAcceptance = import.meta.env.SSR
+  ? WalletAcceptanceNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/passport/wallet-acceptance.tsx").then((module) => ({
+        default: module.WalletAcceptance,
+      })),
     );
 
 /** The picture and video uploaders: rendered on the server, hydrated after the first interaction (decision 049). */

@@ -20,6 +20,8 @@ import { SettingsForms as SettingsFormsNow } from "#app/components/settings/sett
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
 import { noteInteraction } from "#app/utils/first-interaction.ts";
 import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
+import { HolderKeys as HolderKeysNow } from "#app/components/settings/holder-keys.tsx";
+import { HOLDER_KEYS_SHOWN, ownHolderKeysPart } from "#app/services/wallet-acceptance.server.ts";
 import { passkeysListPart } from "#app/services/passkeys.server.ts";
 import { sessionsListPart } from "#app/services/sessions.server.ts";
 import { authenticatorOf, authenticatorSetup } from "#app/utils/two-factor.server.ts";
@@ -33,6 +35,7 @@ import { changePasswordIntent } from "./change-password.server.ts";
 import { confirmTwoFactorIntent } from "./confirm-two-factor.server.ts";
 import { disableTwoFactorIntent } from "./disable-two-factor.server.ts";
 import { enableTwoFactorIntent } from "./enable-two-factor.server.ts";
+import { forgetHolderKeyIntent } from "./forget-holder-key.server.ts";
 import { regenerateRecoveryCodesIntent } from "./regenerate-recovery-codes.server.ts";
 import { passkeyOptionsIntent } from "./passkey-options.server.ts";
 import { purgeIntent } from "./purge.server.ts";
@@ -51,18 +54,25 @@ const SettingsForms = import.meta.env.SSR
   : lazyAfterInteraction(() =>
       import("#app/components/settings/settings-forms.tsx").then((module) => ({ default: module.SettingsForms })),
     );
+/** The wallet keys list: rendered at once on the server, hydrated after the first interaction. */
+const HolderKeys = import.meta.env.SSR
+  ? HolderKeysNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/settings/holder-keys.tsx").then((module) => ({ default: module.HolderKeys })),
+    );
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
-  if (viewer.archivedAt) return { sessions: null, twoFactor: null, passkeys: null };
+  if (viewer.archivedAt) return { sessions: null, twoFactor: null, passkeys: null, holderKeys: null };
   const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
-  // One round trip for all three (the guard's batch is the other).
-  const [sessions, twoFactorRow, passkeys] = await runParts(context.db, [
+  // One round trip for all four (the guard's batch is the other).
+  const [sessions, twoFactorRow, passkeys, holderKeys] = await runParts(context.db, [
     sessionsListPart(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
     twoFactorPart(context.db, viewer.id),
     passkeysListPart(context, viewer.id),
+    ownHolderKeysPart(context.db, viewer.id, HOLDER_KEYS_SHOWN),
   ]);
   const authenticator = await authenticatorOf(context, twoFactorRow);
   // A setup waiting for its first code is shown again until it is confirmed (or started over).
@@ -74,6 +84,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sessions: { ...sessions, now: Date.now() },
     twoFactor: { enabled: authenticator.enabled, setup },
     passkeys: { items: passkeys, max: MAX_PASSKEYS, now: Date.now() },
+    holderKeys,
   };
 }
 
@@ -93,6 +104,7 @@ const INTENTS = {
   "add-passkey": addPasskeyIntent,
   "rename-passkey": renamePasskeyIntent,
   "remove-passkey": removePasskeyIntent,
+  "forget-holder-key": forgetHolderKeyIntent,
   archive: archiveIntent,
   reactivate: reactivateIntent,
   purge: purgeIntent,
@@ -115,7 +127,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
-  const { sessions, twoFactor, passkeys } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, passkeys, holderKeys } = useLoaderData<typeof loader>();
   // 'Continue' posted before the forms hydrated (a plain form post): its answer's 'Create passkey'
   // needs them now, not at the page's next interaction.
   const answer = useActionData<typeof action>();
@@ -141,6 +153,11 @@ export default function SettingsPage() {
           <Suspense fallback={<LoadAtOnce />}>
             <SettingsForms sessions={sessions} twoFactor={twoFactor} passkeys={passkeys} />
           </Suspense>
+          {holderKeys ? (
+            <Suspense fallback={<LoadAtOnce />}>
+              <HolderKeys holderKeys={holderKeys} />
+            </Suspense>
+          ) : null}
           <DangerZone />
         </>
       )}

@@ -1,6 +1,8 @@
 import { ED25519_2020_CONTEXT, VC_V1_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { publicKeyFromMultibase, verifySignature, type JsonObject } from "./data-integrity.server.ts";
-import { listedKey } from "./verify.server.ts";
+import type { AppEnv } from "#app/utils/env.server.ts";
+import type { Issuing } from "./issuer.server.ts";
+import { listedKey, resolveHolderDid, verifierFor } from "./verify.server.ts";
 
 /**
  * DIDAuth as the Learner Credential Wallet does it (decision 064): a VerifiablePresentation whose
@@ -91,4 +93,20 @@ async function holderKey(
   if (typeof document === "string") return document;
   if (document.id !== holder) return "The holder's DID document is for another DID.";
   return listedKey(document, verificationMethod, "authentication");
+}
+
+/**
+ * A wallet's DIDAuth to one of our exchanges: over its `challenge`, for our host (or origin) as
+ * `domain` when one is named; a did:web holder's document read from the web in production, from
+ * the dev stand-in elsewhere.
+ */
+export function verifyWalletDidAuth(
+  { env, issuing }: { env: Pick<AppEnv, "ENVIRONMENT">; issuing: Issuing },
+  presentation: unknown,
+  challenge: string,
+) {
+  const resolver = verifierFor(issuing, env.ENVIRONMENT);
+  return verifyDidAuth(presentation, { challenge, domains: [new URL(issuing.origin).host, issuing.origin] }, (did) =>
+    resolveHolderDid(resolver, did),
+  );
 }

@@ -478,6 +478,24 @@ export const ROWS: Row[] = [
     cells: cells(404, { anon: "signin", archived: "signout", member: "ok" }),
   }),
 
+  // 'Accept with my wallet' (issue 31, decision 066): only the recipient opens an exchange for
+  // their pending offer; anyone else's is not there (404), and not shown.
+  loaderRow({
+    route: "routes/_app.passport._index",
+    intent: "accept exchange shown",
+    path: (w) => `/passport?accept-wallet=${w.acceptExchange}`,
+    ok: [200],
+    cells: OWN,
+  }),
+  actionRow({
+    route: "routes/_app.passport._index",
+    intent: "accept-with-wallet",
+    path: "/passport",
+    body: (w) => form({ intent: "accept-with-wallet", achievementId: w.pendingAchievement }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "signout", recipient: "ok" }),
+  }),
+
   // ---- Settings (an archived account may still reach it, to finish leaving) ----
   loaderRow({ route: "routes/_app.settings", path: "/settings", ok: [200], cells: cells("ok", { anon: "signin" }) }),
   actionRow({
@@ -629,6 +647,15 @@ export const ROWS: Row[] = [
     body: (w) => form({ intent: "remove-passkey", passkeyId: w.anotherPasskey, password: PASSWORD }),
     ok: [302],
     cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
+  }),
+  // Wallet keys (decision 066): only the person whose credential was issued to the DID forgets it.
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "forget-holder-key",
+    path: "/settings",
+    body: (w) => form({ intent: "forget-holder-key", did: w.holderDid }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", member: "ok" }),
   }),
   actionRow({
     route: "routes/_app.settings",
@@ -851,6 +878,21 @@ export const ROWS: Row[] = [
     ok: [200],
     cells: PUBLIC,
   },
+  // The holder's signed acceptance (decision 066): public, like the credential it belongs to.
+  loaderRow({
+    route: "hono:GET /credentials/:id/acceptance",
+    intent: "signed acceptance",
+    path: (w) => `/credentials/${w.credential}/acceptance`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "hono:GET /credentials/:id/acceptance",
+    intent: "accepted without a signature",
+    path: () => `/credentials/${crypto.randomUUID()}/acceptance`,
+    ok: [200],
+    cells: cells(404),
+  }),
   loaderRow({
     route: "hono:GET /credentials/:id/download",
     path: (w) => `/credentials/${w.credential}/download`,
@@ -880,6 +922,16 @@ export const ROWS: Row[] = [
     route: "hono:POST /credentials/exchanges/:id",
     intent: "unsigned presentation",
     path: (w) => `/credentials/exchanges/${w.walletExchange}`,
+    body: () => ({ json: { "@context": ["https://www.w3.org/ns/credentials/v2"], type: ["VerifiablePresentation"] } }),
+    ok: [200],
+    cells: cells(401),
+    crossSiteExempt:
+      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
+  }),
+  actionRow({
+    route: "hono:POST /credentials/exchanges/:id",
+    intent: "unsigned acceptance",
+    path: (w) => `/credentials/exchanges/${w.acceptExchange}`,
     body: () => ({ json: { "@context": ["https://www.w3.org/ns/credentials/v2"], type: ["VerifiablePresentation"] } }),
     ok: [200],
     cells: cells(401),

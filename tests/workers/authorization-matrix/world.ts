@@ -55,6 +55,26 @@ export async function seedWorld() {
   const openid4vciOffer = (await env.DB.prepare("select id from openid4vci_grants where exchange_id = ?")
     .bind(walletExchange)
     .first<{ id: string }>())!.id;
+  // 'Accept with my wallet' on the recipient's pending offer: an open 'accept' exchange (decision 066).
+  const acceptOpened = await postForm(
+    "/passport",
+    { intent: "accept-with-wallet", achievementId: give.achievementId! },
+    { cookie: recipient.cookie },
+  );
+  const acceptExchange = new URL(acceptOpened.headers.get("Location")!, "http://localhost").searchParams.get(
+    "accept-wallet",
+  )!;
+  // The member's credential was issued to a wallet DID, and its acceptance signed (rows written
+  // directly: tests/workers/wallet-acceptance.test.ts signs real ones).
+  const holderDid = "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK";
+  await env.DB.batch([
+    env.DB.prepare(
+      "insert into credential_holders (id, user_id, credential_id, holder, issued_at) values (?, ?, ?, ?, ?)",
+    ).bind(crypto.randomUUID(), member.id, credential, holderDid, Date.now()),
+    env.DB.prepare(
+      "insert into achievement_acceptances (achievement_id, user_id, holder, exchange_id, challenge, presentation, signed_at) values (?, ?, ?, ?, 'challenge', '{}', ?)",
+    ).bind(credentialAchievement, member.id, holderDid, crypto.randomUUID(), Date.now()),
+  ]);
   // The individual keeps a private passport; the archived account is archived (its session lives on).
   await env.DB.prepare("update profiles set is_public = 0 where id = ?").bind(individual.id).run();
   expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
@@ -130,6 +150,8 @@ export async function seedWorld() {
     credentialAchievement,
     walletExchange,
     openid4vciOffer,
+    acceptExchange,
+    holderDid,
     domainClaim,
     verifiedDomain,
     credentialJson: (await env.DB.prepare("select json from credentials where id = ?")

@@ -1,0 +1,148 @@
+import { Form, Link, useNavigate, useRevalidator } from "@remix-run/react";
+import { Suspense, useEffect, useState } from "react";
+import { FormDialogFrame } from "#app/components/lazy-dialog.tsx";
+import { QrCodeImage } from "#app/components/qr-code.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import type { QrCode } from "#app/utils/qr-code.ts";
+import { useHydrated } from "#app/utils/use-hydrated.ts";
+
+// 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by signing with
+// the Learner Credential Wallet, as a QR code and a link. A lazy chunk: /passport's first load
+// carries none of it.
+
+/** An 'accept' exchange as /passport shows it (`?accept-wallet=`), built by the route's loader. */
+export type WalletAcceptanceView = {
+  achievementId: string;
+  title: string;
+  state: "open" | "accepted" | "answered" | "used" | "expired";
+  /** The DID that signed, once accepted. */
+  holder: string | null;
+  link: string | null;
+  qr: QrCode | null;
+  /** This page with the exchange (to check again), and without it. */
+  href: string;
+  closeHref: string;
+};
+
+const TITLE = "Accept with my wallet";
+/** How often an open dialog asks whether the wallet has answered. */
+const CHECK_EVERY_MS = 4000;
+
+/** A panel from the server (no JavaScript), a dialog once the page runs in the browser. */
+export function WalletAcceptance({ acceptance }: { acceptance: WalletAcceptanceView }) {
+  const [asDialog] = useState(useHydrated());
+  const navigate = useNavigate();
+  useCheckUntilAnswered(acceptance.state === "open");
+  if (!asDialog)
+    return (
+      <section
+        id="accept-wallet"
+        aria-labelledby="accept-wallet-title"
+        className="grid gap-4 rounded-xl border bg-card p-6"
+      >
+        <h2 id="accept-wallet-title" className="text-xl font-semibold">
+          {TITLE}
+        </h2>
+        <AcceptanceBody acceptance={acceptance} />
+      </section>
+    );
+  return (
+    <Suspense fallback={null}>
+      <FormDialogFrame
+        title={TITLE}
+        open
+        onOpenChange={(open) => {
+          if (!open) navigate(acceptance.closeHref, { replace: true, preventScrollReset: true });
+        }}
+        onCloseAutoFocus={() => {}}
+      >
+        <AcceptanceBody acceptance={acceptance} />
+      </FormDialogFrame>
+    </Suspense>
+  );
+}
+
+/** While the wallet has yet to answer, the page reloads its data now and then (and when the tab comes back). */
+function useCheckUntilAnswered(waiting: boolean) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    if (!waiting) return;
+    const check = () => {
+      if (document.visibilityState === "visible" && state === "idle") revalidate();
+    };
+    const timer = setInterval(check, CHECK_EVERY_MS);
+    document.addEventListener("visibilitychange", check);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", check);
+    };
+  }, [waiting, revalidate, state]);
+}
+
+function AcceptanceBody({ acceptance }: { acceptance: WalletAcceptanceView }) {
+  const { title, state } = acceptance;
+  if (state === "accepted")
+    return (
+      <div className="grid justify-items-start gap-4">
+        <p role="status" className="text-sm">
+          You accepted “{title}” with your wallet. Its credential was issued to your wallet’s key{" "}
+          <code className="break-all">{acceptance.holder}</code>, and your signature is kept as the proof of acceptance.
+        </p>
+        <Link to={acceptance.closeHref} replace className={buttonVariants({ size: "sm" })}>
+          Done
+        </Link>
+      </div>
+    );
+  return (
+    <div className="grid justify-items-start gap-4">
+      {acceptance.link && acceptance.qr ? (
+        <>
+          <p className="text-sm text-muted-foreground">
+            Scan this QR code with the Learner Credential Wallet app to accept “{title}” by signing with your wallet’s
+            key. Your signature is kept as the proof that you accepted, and the credential is issued to that key.
+          </p>
+          <QrCodeImage qr={acceptance.qr} label={`QR code to accept ${title} with the Learner Credential Wallet`} />
+          <a href={acceptance.link} className={buttonVariants({ size: "sm" })}>
+            Open in the Learner Credential Wallet
+          </a>
+          <p className="text-sm text-muted-foreground">
+            On your phone, open the link instead. The code works once, for 15 minutes.
+          </p>
+          <Link
+            to={acceptance.href}
+            replace
+            preventScrollReset
+            className={buttonVariants({ size: "sm", variant: "outline" })}
+          >
+            I have signed: check again
+          </Link>
+        </>
+      ) : (
+        <p role="status" className="text-sm">
+          {state === "answered"
+            ? `“${title}” was already answered.`
+            : state === "used"
+              ? `This code for “${title}” was already used by a wallet.`
+              : `This code for “${title}” has expired: a code works for 15 minutes.`}
+        </p>
+      )}
+      <Form method="post" className="flex flex-wrap gap-2">
+        <input type="hidden" name="achievementId" value={acceptance.achievementId} />
+        {acceptance.link || state === "answered" ? null : (
+          <SubmitButton intent="accept-with-wallet" size="sm" variant="outline" pendingText="Getting a new code...">
+            Get a new code
+          </SubmitButton>
+        )}
+        <Link
+          to={acceptance.closeHref}
+          replace
+          preventScrollReset
+          className={buttonVariants({ size: "sm", variant: "ghost" })}
+        >
+          Close
+        </Link>
+      </Form>
+    </div>
+  );
+}

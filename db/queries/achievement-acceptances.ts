@@ -1,0 +1,140 @@
+import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { insertWhen, type Db } from "../client.ts";
+import { achievementAcceptances, achievements, credentials, walletExchanges } from "../schema.ts";
+
+// 'Accept with my wallet' (decision 066): the exchange that accepts a pending achievement by a
+// signature, and the signed presentation kept as the proof of acceptance.
+
+/**
+ * Opens an 'accept' exchange for one of the person's own pending achievements from an
+ * organisation (only those get a credential): checked by the INSERT's own WHERE. The id, or null.
+ */
+export async function openAcceptExchange(
+  db: Db,
+  exchange: { id: string; userId: string; achievementId: string; challenge: string; createdAt: Date; expiresAt: Date },
+) {
+  const [row] = await insertWhen(
+    db,
+    walletExchanges,
+    { ...exchange, purpose: "accept", credentialId: null },
+    sql`exists (select 1 from ${achievements} where ${achievements.id} = ${exchange.achievementId}
+      and ${achievements.userId} = ${exchange.userId} and ${achievements.status} = 'pending'
+      and ${achievements.organizationId} is not null)`,
+  ).returning({ id: walletExchanges.id });
+  return row?.id ?? null;
+}
+
+/** An 'accept' exchange as its answer needs it (for the batch that counts the attempt). */
+export function acceptExchangeQuery(db: Db, id: string) {
+  return db
+    .select({
+      userId: walletExchanges.userId,
+      achievementId: walletExchanges.achievementId,
+      challenge: walletExchanges.challenge,
+      expiresAt: walletExchanges.expiresAt,
+      usedAt: walletExchanges.usedAt,
+      status: achievements.status,
+    })
+    .from(walletExchanges)
+    .innerJoin(achievements, eq(achievements.id, walletExchanges.achievementId))
+    .where(and(eq(walletExchanges.id, id), eq(walletExchanges.purpose, "accept")))
+    .limit(1);
+}
+
+/**
+ * Spends an 'accept' exchange for `holder`: only one answer gets it, within its time, while the
+ * achievement is pending.
+ */
+export async function spendAcceptExchange(
+  db: Db,
+  { id, challenge, holder, now }: { id: string; challenge: string; holder: string; now: Date },
+) {
+  const pending = sql`exists (select 1 from ${achievements} where ${achievements.id} = ${walletExchanges.achievementId}
+    and ${achievements.status} = 'pending')`;
+  const used = await db
+    .update(walletExchanges)
+    .set({ usedAt: now, holder })
+    .where(
+      and(
+        eq(walletExchanges.id, id),
+        eq(walletExchanges.purpose, "accept"),
+        eq(walletExchanges.challenge, challenge),
+        isNull(walletExchanges.usedAt),
+        gt(walletExchanges.expiresAt, now),
+        pending,
+      ),
+    )
+    .returning({ id: walletExchanges.id });
+  return used.length === 1;
+}
+
+export type AcceptanceProof = {
+  achievementId: string;
+  userId: string;
+  holder: string;
+  exchangeId: string;
+  challenge: string;
+  presentation: string;
+  signedAt: Date;
+};
+
+/** The proof's row, written in the acceptance's own batch only while `when` (the achievement still pending) holds. */
+export const acceptanceInsert = (db: Db, proof: AcceptanceProof, when: SQL) =>
+  insertWhen(db, achievementAcceptances, proof, when);
+
+/** What the exchange's acceptance left: the proof (by this exchange) and the credential it issued. */
+export async function acceptedByExchange(db: Db, achievementId: string, exchangeId: string) {
+  const [row] = await db
+    .select({
+      achievementId: achievementAcceptances.achievementId,
+      userId: achievementAcceptances.userId,
+      credentialId: credentials.id,
+      organizationId: credentials.organizationId,
+      json: credentials.json,
+    })
+    .from(achievementAcceptances)
+    .leftJoin(credentials, eq(credentials.achievementId, achievementAcceptances.achievementId))
+    .where(
+      and(eq(achievementAcceptances.achievementId, achievementId), eq(achievementAcceptances.exchangeId, exchangeId)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The proof of acceptance of a credential's achievement, as /credentials/{id} shows and serves it. */
+export async function acceptanceOfCredential(db: Db, credentialId: string) {
+  const [row] = await db
+    .select({
+      holder: achievementAcceptances.holder,
+      presentation: achievementAcceptances.presentation,
+      signedAt: achievementAcceptances.signedAt,
+    })
+    .from(credentials)
+    .innerJoin(achievementAcceptances, eq(achievementAcceptances.achievementId, credentials.achievementId))
+    .where(eq(credentials.id, credentialId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The person's own 'accept' exchange as /passport shows it, with its achievement's status;
+ * another person's reads nothing.
+ */
+export async function findOwnAcceptExchange(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: walletExchanges.id,
+      achievementId: walletExchanges.achievementId,
+      title: achievements.title,
+      status: achievements.status,
+      challenge: walletExchanges.challenge,
+      expiresAt: walletExchanges.expiresAt,
+      usedAt: walletExchanges.usedAt,
+      holder: walletExchanges.holder,
+    })
+    .from(walletExchanges)
+    .innerJoin(achievements, eq(achievements.id, walletExchanges.achievementId))
+    .where(and(eq(walletExchanges.id, id), eq(walletExchanges.userId, userId), eq(walletExchanges.purpose, "accept")))
+    .limit(1);
+  return row ?? null;
+}
