@@ -12,7 +12,7 @@ import { countAttempt, withinLimit, type RateLimitedAction } from "#app/utils/ra
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { PROOF_ALGORITHMS, verifyProofJwt } from "./credentials/proof-jwt.server.ts";
-import { reissueToHolder } from "./credentials/reissue.server.ts";
+import { reissueStored } from "./credentials/reissue.server.ts";
 
 /**
  * OpenID for Verifiable Credential Issuance 1.0, pre-authorised code flow (issue 31, decision
@@ -257,16 +257,7 @@ export async function answerCredential(
   if (!nonceRow || nonceRow.usedAt || nonceRow.expiresAt <= now)
     return refuse(400, "invalid_nonce", "The proof's nonce is not a fresh c_nonce: ask the nonce endpoint again.");
 
-  const latestKey =
-    token.keyVersion === null || token.keyMultibase === null
-      ? undefined
-      : { version: token.keyVersion, publicKeyMultibase: token.keyMultibase, retiredAt: token.keyRetiredAt };
-  const { credential, register } = await reissueToHolder(
-    issuing,
-    { organizationId: token.organizationId, json: token.json },
-    proof.holder,
-    latestKey,
-  );
+  const { credential, register } = await reissueStored(issuing, { ...token, json: token.json }, proof.holder);
   const spent = await spendTokenAndNonce(issuing.db, { tokenHash, nonce, holder: proof.holder, now }, register);
   // Another request took the token or the nonce first: what was signed goes nowhere.
   if (!spent) return refuse(401, "invalid_token", "The access token or the nonce was already used.");

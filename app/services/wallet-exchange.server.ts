@@ -7,7 +7,7 @@ import { countAttempt, withinLimit } from "#app/utils/rate-limit.server.ts";
 import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
-import { reissueToHolder } from "./credentials/reissue.server.ts";
+import { reissueStored } from "./credentials/reissue.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { answerAcceptExchange } from "./wallet-acceptance.server.ts";
 
@@ -103,16 +103,7 @@ export async function answerWalletExchange(
   const outcome = await verifyWalletDidAuth({ env: context.env, issuing }, presentation, exchange.challenge);
   if ("refused" in outcome) return refuse(401, outcome.refused);
 
-  const latestKey =
-    exchange.keyVersion === null || exchange.keyMultibase === null
-      ? undefined
-      : { version: exchange.keyVersion, publicKeyMultibase: exchange.keyMultibase, retiredAt: exchange.keyRetiredAt };
-  const { credential, register } = await reissueToHolder(
-    issuing,
-    { organizationId: exchange.organizationId, json: exchange.json },
-    outcome.holder,
-    latestKey,
-  );
+  const { credential, register } = await reissueStored(issuing, { ...exchange, json: exchange.json }, outcome.holder);
   const used = await spendWalletExchange(
     issuing.db,
     { id, challenge: exchange.challenge, holder: outcome.holder, now },

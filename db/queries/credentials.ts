@@ -299,3 +299,27 @@ export async function listGivenAchievements(db: Db, organizationId: string, page
 export function registerKeyVersion(db: Db, key: typeof organizationKeys.$inferInsert) {
   return db.insert(organizationKeys).values(key).onConflictDoNothing();
 }
+
+/**
+ * What signing a stored credential again needs of it (`reissueStored`): its JSON, organisation and
+ * revocation, and its organisation's newest key (null when it has none yet). Select them from a
+ * query joining `credentials`, with `newestKeyOfCredential` left-joined.
+ */
+export const reissueColumns = {
+  organizationId: credentials.organizationId,
+  json: credentials.json,
+  revokedAt: credentials.revokedAt,
+  keyVersion: organizationKeys.version,
+  keyMultibase: organizationKeys.publicKeyMultibase,
+  keyRetiredAt: organizationKeys.retiredAt,
+};
+
+/** The join condition of the credential's organisation's newest key, for `reissueColumns`. */
+export const newestKeyOfCredential = and(
+  eq(organizationKeys.organizationId, credentials.organizationId),
+  eq(
+    organizationKeys.version,
+    sql`(select max(${organizationKeys.version}) from ${organizationKeys}
+      where ${organizationKeys.organizationId} = ${credentials.organizationId})`,
+  ),
+)!;

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
+import { newestKeyOfCredential, reissueColumns } from "./credentials.ts";
 import { credentials, openid4vciGrants as grants, organizationKeys, walletExchanges } from "../schema.ts";
 
 // OpenID4VCI's short-lived rows (decision 065): offers with their pre-authorised code, access
@@ -117,25 +118,15 @@ export function storeNonce(db: Db, nonce: string, now: Date, expiresAt: Date) {
  * whether `nonce` is ours and open: two statements for the batch that counts the attempt.
  */
 export function credentialRequestQueries(db: Db, tokenHash: string, nonce: string) {
-  const latestVersion = sql`(select max(${organizationKeys.version}) from ${organizationKeys}
-    where ${organizationKeys.organizationId} = ${credentials.organizationId})`;
   const token = db
     .select({
       expiresAt: grants.expiresAt,
       usedAt: grants.usedAt,
-      organizationId: credentials.organizationId,
-      json: credentials.json,
-      revokedAt: credentials.revokedAt,
-      keyVersion: organizationKeys.version,
-      keyMultibase: organizationKeys.publicKeyMultibase,
-      keyRetiredAt: organizationKeys.retiredAt,
+      ...reissueColumns,
     })
     .from(grants)
     .innerJoin(credentials, eq(credentials.id, grants.credentialId))
-    .leftJoin(
-      organizationKeys,
-      and(eq(organizationKeys.organizationId, credentials.organizationId), eq(organizationKeys.version, latestVersion)),
-    )
+    .leftJoin(organizationKeys, newestKeyOfCredential)
     .where(and(eq(grants.id, tokenHash), eq(grants.kind, "token")))
     .limit(1);
   const nonceRow = db

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
+import { newestKeyOfCredential, reissueColumns } from "./credentials.ts";
 import { achievements, credentialHolders, credentials, organizationKeys, walletExchanges } from "../schema.ts";
 
 // One-time exchanges with a holder's wallet (decision 064). Each is made by its person for one
@@ -50,26 +51,16 @@ export async function findOwnWalletExchange(db: Db, userId: string, id: string) 
  * key: one statement, for the batch that also counts the attempt (one D1 round trip).
  */
 export function exchangeToAnswerQuery(db: Db, id: string) {
-  const latestVersion = sql`(select max(${organizationKeys.version}) from ${organizationKeys}
-    where ${organizationKeys.organizationId} = ${credentials.organizationId})`;
   return db
     .select({
       challenge: walletExchanges.challenge,
       expiresAt: walletExchanges.expiresAt,
       usedAt: walletExchanges.usedAt,
-      organizationId: credentials.organizationId,
-      json: credentials.json,
-      revokedAt: credentials.revokedAt,
-      keyVersion: organizationKeys.version,
-      keyMultibase: organizationKeys.publicKeyMultibase,
-      keyRetiredAt: organizationKeys.retiredAt,
+      ...reissueColumns,
     })
     .from(walletExchanges)
     .innerJoin(credentials, eq(credentials.id, walletExchanges.credentialId))
-    .leftJoin(
-      organizationKeys,
-      and(eq(organizationKeys.organizationId, credentials.organizationId), eq(organizationKeys.version, latestVersion)),
-    )
+    .leftJoin(organizationKeys, newestKeyOfCredential)
     .where(and(eq(walletExchanges.id, id), eq(walletExchanges.purpose, "issue")))
     .limit(1);
 }

@@ -1,11 +1,10 @@
-import { Form, Link, useNavigate, useRevalidator } from "@remix-run/react";
-import { Suspense, useEffect, useState } from "react";
-import { FormDialogFrame } from "#app/components/lazy-dialog.tsx";
+import { Form, Link, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
 import { QrCodeImage } from "#app/components/qr-code.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { QrCode } from "#app/utils/qr-code.ts";
-import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { PanelOrDialog } from "./panel-or-dialog.tsx";
 
 // 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by signing with
 // the Learner Credential Wallet, as a QR code and a link. A lazy chunk: /passport's first load
@@ -31,35 +30,11 @@ const CHECK_EVERY_MS = 4000;
 
 /** A panel from the server (no JavaScript), a dialog once the page runs in the browser. */
 export function WalletAcceptance({ acceptance }: { acceptance: WalletAcceptanceView }) {
-  const [asDialog] = useState(useHydrated());
-  const navigate = useNavigate();
   useCheckUntilAnswered(acceptance.state === "open");
-  if (!asDialog)
-    return (
-      <section
-        id="accept-wallet"
-        aria-labelledby="accept-wallet-title"
-        className="grid gap-4 rounded-xl border bg-card p-6"
-      >
-        <h2 id="accept-wallet-title" className="text-xl font-semibold">
-          {TITLE}
-        </h2>
-        <AcceptanceBody acceptance={acceptance} />
-      </section>
-    );
   return (
-    <Suspense fallback={null}>
-      <FormDialogFrame
-        title={TITLE}
-        open
-        onOpenChange={(open) => {
-          if (!open) navigate(acceptance.closeHref, { replace: true, preventScrollReset: true });
-        }}
-        onCloseAutoFocus={() => {}}
-      >
-        <AcceptanceBody acceptance={acceptance} />
-      </FormDialogFrame>
-    </Suspense>
+    <PanelOrDialog id="accept-wallet" title={TITLE} closeHref={acceptance.closeHref}>
+      <AcceptanceBody acceptance={acceptance} />
+    </PanelOrDialog>
   );
 }
 

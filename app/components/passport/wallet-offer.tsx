@@ -1,11 +1,9 @@
-import { Form, Link, useNavigate } from "@remix-run/react";
-import { Suspense, useState } from "react";
-import { FormDialogFrame } from "#app/components/lazy-dialog.tsx";
+import { Form, Link } from "@remix-run/react";
 import { QrCodeImage } from "#app/components/qr-code.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { QrCode } from "#app/utils/qr-code.ts";
-import { useHydrated } from "#app/utils/use-hydrated.ts";
+import { PanelOrDialog } from "./panel-or-dialog.tsx";
 
 // 'Add to wallet' (issue 31, decision 064): the one-time exchange a person opened on /passport,
 // as a QR code for the Learner Credential Wallet on a phone and as a link on the phone itself.
@@ -27,36 +25,12 @@ export type WalletOfferView = {
 
 const TITLE = "Add to wallet";
 
-/**
- * Rendered by the server as a panel at the top of the page (what a browser without JavaScript
- * shows after posting 'Add to wallet'); opened after a client-side post, a dialog.
- */
+/** A panel from the server (no JavaScript), a dialog once the page runs in the browser. */
 export function WalletOffer({ offer }: { offer: WalletOfferView }) {
-  // Decided once: a page hydrating the server's panel keeps it; one rendered in the browser is a dialog.
-  const [asDialog] = useState(useHydrated());
-  const navigate = useNavigate();
-  if (!asDialog)
-    return (
-      <section id="wallet" aria-labelledby="wallet-title" className="grid gap-4 rounded-xl border bg-card p-6">
-        <h2 id="wallet-title" className="text-xl font-semibold">
-          {TITLE}
-        </h2>
-        <OfferBody offer={offer} />
-      </section>
-    );
   return (
-    <Suspense fallback={null}>
-      <FormDialogFrame
-        title={TITLE}
-        open
-        onOpenChange={(open) => {
-          if (!open) navigate(offer.closeHref, { replace: true, preventScrollReset: true });
-        }}
-        onCloseAutoFocus={() => {}}
-      >
-        <OfferBody offer={offer} />
-      </FormDialogFrame>
-    </Suspense>
+    <PanelOrDialog id="wallet" title={TITLE} closeHref={offer.closeHref}>
+      <OfferBody offer={offer} />
+    </PanelOrDialog>
   );
 }
 

@@ -50,3 +50,25 @@ export async function reissueToHolder(
   const reissued = { ...credential, credentialSubject: { id: holder, ...subject } };
   return { credential: await sign(reissued, key, new Date()), register };
 }
+
+/**
+ * `reissueToHolder` for a stored credential read with `reissueColumns` (db/queries/credentials.ts):
+ * its JSON and organisation, and the organisation's newest key as its columns give it.
+ */
+export function reissueStored(
+  signer: Pick<Issuing, "secret">,
+  stored: {
+    organizationId: string;
+    json: string;
+    keyVersion: number | null;
+    keyMultibase: string | null;
+    keyRetiredAt: Date | null;
+  },
+  holder: string,
+) {
+  const latestKey =
+    stored.keyVersion === null || stored.keyMultibase === null
+      ? undefined
+      : { version: stored.keyVersion, publicKeyMultibase: stored.keyMultibase, retiredAt: stored.keyRetiredAt };
+  return reissueToHolder(signer, stored, holder, latestKey);
+}
