@@ -14,8 +14,7 @@ import type { ServiceContext } from "./context.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
-import { reissueToHolder } from "./credentials/reissue.server.ts";
-import type { RegisteredKey } from "./credentials/keys.server.ts";
+import { reissueStored, reissueToHolder } from "./credentials/reissue.server.ts";
 import { credentialAnswer, WALLET_EXCHANGE_MINUTES, type ExchangeAnswer } from "./wallet-exchange.server.ts";
 
 /**
@@ -121,15 +120,10 @@ export async function boundToHolder(
 ) {
   const bound = await downloadHolderOf(issuing.db, credential.id);
   if (!bound) return servable;
-  const latest: RegisteredKey | undefined =
-    bound.keyVersion === null || bound.keyMultibase === null
-      ? undefined
-      : { version: bound.keyVersion, publicKeyMultibase: bound.keyMultibase, retiredAt: bound.keyRetiredAt };
-  const { credential: reissued, register } = await reissueToHolder(
+  const { credential: reissued, register } = await reissueStored(
     issuing,
-    { organizationId: credential.organizationId, json: JSON.stringify(servable) },
+    { ...bound, organizationId: credential.organizationId, json: JSON.stringify(servable) },
     bound.holder,
-    latest,
   );
   if (register) await registerKeyVersion(issuing.db, register);
   return reissued;

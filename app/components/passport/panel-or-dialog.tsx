@@ -1,4 +1,6 @@
-import { useNavigate } from "@remix-run/react";
+import { Form, Link, useNavigate } from "@remix-run/react";
+import { SubmitButton } from "#app/components/submit-button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Suspense, useState, type ReactNode } from "react";
 import { FormDialogFrame } from "#app/components/lazy-dialog.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
@@ -44,5 +46,35 @@ export function PanelOrDialog({
         {children}
       </FormDialogFrame>
     </Suspense>
+  );
+}
+
+/**
+ * The foot of a wallet code's panel or dialog: 'Get a new code' (posting `intent` again, unless
+ * `newCode` is false) and 'Close'.
+ */
+export function NewCodeOrClose({
+  intent,
+  achievementId,
+  closeHref,
+  newCode = true,
+}: {
+  intent: string;
+  achievementId: string;
+  closeHref: string;
+  newCode?: boolean;
+}) {
+  return (
+    <Form method="post" className="flex flex-wrap gap-2">
+      <input type="hidden" name="achievementId" value={achievementId} />
+      {newCode ? (
+        <SubmitButton intent={intent} size="sm" variant="outline" pendingText="Getting a new code...">
+          Get a new code
+        </SubmitButton>
+      ) : null}
+      <Link to={closeHref} replace preventScrollReset className={buttonVariants({ size: "sm", variant: "ghost" })}>
+        Close
+      </Link>
+    </Form>
   );
 }

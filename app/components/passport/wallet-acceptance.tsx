@@ -1,10 +1,9 @@
-import { Form, Link, useRevalidator } from "@remix-run/react";
+import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { QrCodeImage } from "#app/components/qr-code.tsx";
-import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { QrCode } from "#app/utils/qr-code.ts";
-import { PanelOrDialog } from "./panel-or-dialog.tsx";
+import { NewCodeOrClose, PanelOrDialog } from "./panel-or-dialog.tsx";
 
 // 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by signing with
 // the Learner Credential Wallet, as a QR code and a link. A lazy chunk: /passport's first load
@@ -102,22 +101,12 @@ function AcceptanceBody({ acceptance }: { acceptance: WalletAcceptanceView }) {
               : `This code for “${title}” has expired: a code works for 15 minutes.`}
         </p>
       )}
-      <Form method="post" className="flex flex-wrap gap-2">
-        <input type="hidden" name="achievementId" value={acceptance.achievementId} />
-        {acceptance.link || state === "answered" ? null : (
-          <SubmitButton intent="accept-with-wallet" size="sm" variant="outline" pendingText="Getting a new code...">
-            Get a new code
-          </SubmitButton>
-        )}
-        <Link
-          to={acceptance.closeHref}
-          replace
-          preventScrollReset
-          className={buttonVariants({ size: "sm", variant: "ghost" })}
-        >
-          Close
-        </Link>
-      </Form>
+      <NewCodeOrClose
+        intent="accept-with-wallet"
+        achievementId={acceptance.achievementId}
+        closeHref={acceptance.closeHref}
+        newCode={!acceptance.link && state !== "answered"}
+      />
     </div>
   );
 }

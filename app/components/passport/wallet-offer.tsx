@@ -1,9 +1,7 @@
-import { Form, Link } from "@remix-run/react";
 import { QrCodeImage } from "#app/components/qr-code.tsx";
-import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { QrCode } from "#app/utils/qr-code.ts";
-import { PanelOrDialog } from "./panel-or-dialog.tsx";
+import { NewCodeOrClose, PanelOrDialog } from "./panel-or-dialog.tsx";
 
 // 'Add to wallet' (issue 31, decision 064): the one-time exchange a person opened on /passport,
 // as a QR code for the Learner Credential Wallet on a phone and as a link on the phone itself.
@@ -60,20 +58,7 @@ function OfferBody({ offer }: { offer: WalletOfferView }) {
         </p>
       )}
       {offer.openid4vci ? <OtherWallets title={offer.title} offer={offer.openid4vci} /> : null}
-      <Form method="post" className="flex flex-wrap gap-2">
-        <input type="hidden" name="achievementId" value={offer.achievementId} />
-        <SubmitButton intent="add-to-wallet" size="sm" variant="outline" pendingText="Getting a new code...">
-          Get a new code
-        </SubmitButton>
-        <Link
-          to={offer.closeHref}
-          replace
-          preventScrollReset
-          className={buttonVariants({ size: "sm", variant: "ghost" })}
-        >
-          Close
-        </Link>
-      </Form>
+      <NewCodeOrClose intent="add-to-wallet" achievementId={offer.achievementId} closeHref={offer.closeHref} />
     </div>
   );
 }
