@@ -4,7 +4,8 @@
 // then the signed-in pages people use every day (/dashboard as an organisation admin and as a
 // member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals;
 // then the Worker CPU of checking one of our own credentials on /verify (issue 29), and of what
-// wallets ask of 'Add to wallet' (the exchange, OpenID4VCI), with their D1 round trips (issue 31).
+// wallets ask of 'Add to wallet' (the exchange, OpenID4VCI) and of 'Accept with my wallet', with
+// their D1 round trips (issue 31).
 // And the size of the Worker `wrangler deploy` would upload, against the plan's limit.
 // Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
 // exits non-zero when a budget is missed. See README "Benchmark".
@@ -154,7 +155,7 @@ async function measure({ origin, pid }) {
     credential,
     samples: config.verifySamples,
   });
-  log(`wallets: the exchange's answer and OpenID4VCI's token, nonce and credential, ${config.verifySamples} samples`);
+  log(`wallets: the exchanges (add, accept) and OpenID4VCI's token, nonce and credential, ${config.verifySamples} samples`);
   const wallet = await measureWalletRequests({
     origin,
     port: config.port,

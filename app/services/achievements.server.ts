@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
   answerAchievementUpdate,
@@ -12,7 +13,12 @@ import {
   type NewAchievement,
 } from "#db/queries/achievements.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
-import { acceptanceInsert, type AcceptanceProof } from "#db/queries/achievement-acceptances.ts";
+import {
+  acceptanceInsert,
+  spendAcceptExchangeStatement,
+  spentBy,
+  type AcceptanceProof,
+} from "#db/queries/achievement-acceptances.ts";
 import { rememberHolderWhen } from "#db/queries/credential-holders.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
 import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships/authorization.ts";
@@ -32,7 +38,12 @@ import {
   issuanceWrites,
   latestKeyOfAchievementQuery,
   openStatusListOfAchievementQuery,
+  registerKeyVersion,
+  type AchievementKey,
 } from "#db/queries/credentials.ts";
+import type { Db } from "#db/client.ts";
+import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
+import { reissueToHolder } from "#app/services/credentials/reissue.server.ts";
 import { log } from "#app/utils/log.server.ts";
 
 const GIVE_REFUSED = { title: "Error creating achievement", variant: "destructive" } as const;
@@ -175,26 +186,69 @@ export async function answer(
   userId: string,
   achievementId: string,
   status: "accepted" | "rejected",
+  options: { includeMedia?: boolean } = {},
+) {
+  await recordAnswer(context, userId, achievementId, status, options);
+  return status === "accepted"
+    ? ({ title: "Achievement accepted" } satisfies Toast)
+    : ({ title: "Achievement rejected" } satisfies Toast);
+}
+
+/** What an answer reads before it signs: the achievement, its organisation's newest key and open status list. */
+export const answerReads = (db: Db, achievementId: AchievementKey) =>
+  [
+    answerableAchievementQuery(db, achievementId),
+    latestKeyOfAchievementQuery(db, achievementId),
+    openStatusListOfAchievementQuery(db, achievementId, STATUS_LIST_SIZE),
+  ] as const;
+
+export type AnswerRead = [
+  Awaited<ReturnType<typeof answerableAchievementQuery>>,
+  Awaited<ReturnType<typeof latestKeyOfAchievementQuery>>,
+  Awaited<ReturnType<typeof openStatusListOfAchievementQuery>>,
+];
+
+/**
+ * `answer`, saying whether this answer was the one recorded. Accepted with the holder's wallet
+ * (`signedBy`), the batch first spends the wallet's exchange and writes nothing more unless it did,
+ * and the credential comes back issued to the holder's DID too (`forHolder`), for the wallet.
+ * `read`: the first attempt's `answerReads`, when the caller read them in a batch of its own.
+ */
+export async function recordAnswer(
+  context: ServiceContext,
+  userId: string,
+  achievementId: string,
+  status: "accepted" | "rejected",
   {
     includeMedia = false,
     signedBy,
-  }: { includeMedia?: boolean; signedBy?: Omit<AcceptanceProof, "achievementId" | "userId"> } = {},
+    read,
+  }: { includeMedia?: boolean; signedBy?: Omit<AcceptanceProof, "achievementId" | "userId">; read?: AnswerRead } = {},
 ) {
   const { db } = context;
   const signer = status === "accepted" ? issuing(db, context.env) : null;
   let announced: Awaited<ReturnType<typeof notificationInsert>> = [];
+  let recorded = false;
+  let forHolder: JsonObject | null = null;
   for (let attempt = 1; ; attempt++) {
-    const [[row], [latestKey], [openList]] = await db.batch([
-      answerableAchievementQuery(db, achievementId),
-      latestKeyOfAchievementQuery(db, achievementId),
-      openStatusListOfAchievementQuery(db, achievementId, STATUS_LIST_SIZE),
-    ]);
+    const [[row], [latestKey], [openList]] =
+      attempt === 1 && read ? read : await db.batch(answerReads(db, achievementId));
     const achievement = ownAchievement(context, userId, achievementId, row);
     // Answered already (a double submit): nothing changes and nobody is told again.
     if (achievement.status !== "pending") break;
-    // Every write below holds only while the achievement still awaits this answer, checked in the
-    // batch's own transaction before the answer is recorded: of two racing answers, one writes.
-    const awaiting = isAwaitingAnswer(achievementId, userId);
+    const signed = signedBy && status === "accepted" ? { ...signedBy, achievementId, userId } : null;
+    const spending = signed && {
+      id: signed.exchangeId,
+      challenge: signed.challenge,
+      holder: signed.holder,
+      now: signed.signedAt,
+    };
+    // Every write below holds only while the achievement still awaits this answer (and, signed
+    // with a wallet, while this answer spent its exchange), checked in the batch's own
+    // transaction before the answer is recorded: of two racing answers, one writes.
+    const awaiting = spending
+      ? sql`${isAwaitingAnswer(achievementId, userId)} and ${spentBy(spending)}`
+      : isAwaitingAnswer(achievementId, userId);
     // A giver whose account was purged (createdBy null) has nobody to tell.
     const notice =
       achievement.organizationId && achievement.createdBy
@@ -220,9 +274,15 @@ export async function answer(
             },
           )
         : null;
-    // The answer follows every statement that holds only while it is still to come; statements
-    // appended after it see it recorded.
-    const signed = signedBy && status === "accepted" ? { ...signedBy, achievementId, userId } : null;
+    const holderCopy =
+      signed && issuance && signer
+        ? await reissueToHolder(
+            signer,
+            { organizationId: issuance.credential.organizationId, json: issuance.credential.json! },
+            signed.holder,
+            latestKey,
+          )
+        : null;
     const ownNotice = signed
       ? notificationInsert(
           db,
@@ -235,10 +295,14 @@ export async function answer(
           awaiting,
         )
       : null;
+    // The answer follows every statement that holds only while it is still to come; statements
+    // appended after it see it recorded.
     const statements: BatchItem<"sqlite">[] = [
+      ...(spending ? [spendAcceptExchangeStatement(db, spending)] : []),
       ...(notice ? [notice] : []),
       ...(ownNotice ? [ownNotice] : []),
       ...(issuance ? issuanceWrites(db, issuance, awaiting) : []),
+      ...(holderCopy?.register && !issuance?.newKey ? [registerKeyVersion(db, holderCopy.register)] : []),
       ...(signed ? [acceptanceInsert(db, signed, awaiting)] : []),
       ...(signed && issuance
         ? [
@@ -249,14 +313,17 @@ export async function answer(
             ),
           ]
         : []),
-      answerAchievementUpdate(db, achievementId, userId, status),
+      answerAchievementUpdate(db, achievementId, userId, status, spending ? spentBy(spending) : undefined),
     ];
     try {
       const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      const first = spending ? 1 : 0;
       announced = [
-        ...(notice ? (results[0] as typeof announced) : []),
-        ...(ownNotice ? (results[notice ? 1 : 0] as typeof announced) : []),
+        ...(notice ? (results[first] as typeof announced) : []),
+        ...(ownNotice ? (results[first + (notice ? 1 : 0)] as typeof announced) : []),
       ];
+      recorded = (results.at(-1) as unknown[]).length > 0;
+      forHolder = recorded ? (holderCopy?.credential ?? null) : null;
       break;
     } catch (error) {
       if (!issuance || !isIssuanceRace(error)) throw error;
@@ -264,11 +331,11 @@ export async function answer(
       if (attempt === ISSUANCE_ATTEMPTS) logIssuanceFailure(achievementId, error);
     }
   }
-  await invalidatePassports(context.env, userId);
-  announce(context, announced);
-  return status === "accepted"
-    ? ({ title: "Achievement accepted" } satisfies Toast)
-    : ({ title: "Achievement rejected" } satisfies Toast);
+  if (recorded) {
+    await invalidatePassports(context.env, userId);
+    announce(context, announced);
+  }
+  return { recorded, forHolder };
 }
 
 function logIssuanceFailure(achievementId: string, error: unknown) {

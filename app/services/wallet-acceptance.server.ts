@@ -1,20 +1,15 @@
 import type { Db } from "#db/client.ts";
 import { newInviteCode } from "#db/schema.ts";
-import {
-  acceptanceOfCredential,
-  acceptedByExchange,
-  openAcceptExchange,
-  spendAcceptExchange,
-} from "#db/queries/achievement-acceptances.ts";
+import { acceptanceOfCredential, openAcceptExchange } from "#db/queries/achievement-acceptances.ts";
 import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
-import { latestKeyOfAchievementQuery, registerKeyVersion } from "#db/queries/credentials.ts";
+import { registerKeyVersion } from "#db/queries/credentials.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
-import { answer } from "./achievements.server.ts";
+import { recordAnswer, type AnswerRead } from "./achievements.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
-import { reissueStored, reissueToHolder } from "./credentials/reissue.server.ts";
+import { reissueStored } from "./credentials/reissue.server.ts";
 import { credentialAnswer, WALLET_EXCHANGE_MINUTES, type ExchangeAnswer } from "./wallet-exchange.server.ts";
 
 /**
@@ -51,15 +46,22 @@ export type AcceptExchange = {
 const refuse = (status: 401 | 410 | 500, error: string): ExchangeAnswer => ({ status, body: { error } });
 
 /**
- * Answers a wallet's DIDAuth to an 'accept' exchange (already read, with its attempt counted):
- * verified against the exchange's challenge, the exchange spent (one answer wins), the
- * achievement accepted with the presentation as its proof, and the credential reissued to the
- * holder's DID for the wallet.
+ * Answers a wallet's DIDAuth to an 'accept' exchange, read (with its achievement's `answerReads`)
+ * in the batch that counted the attempt: verified against the exchange's challenge, then one
+ * batch spends the exchange (one answer wins), accepts the achievement through the accept
+ * button's own service with the presentation as its proof, and issues the credential, which the
+ * wallet gets issued to the holder's DID. Two D1 round trips in all.
  */
 export async function answerAcceptExchange(
   context: ServiceContext,
   issuing: Issuing,
-  { id, exchange, presentation, now }: { id: string; exchange: AcceptExchange; presentation: unknown; now: Date },
+  {
+    id,
+    exchange,
+    read,
+    presentation,
+    now,
+  }: { id: string; exchange: AcceptExchange; read: AnswerRead; presentation: unknown; now: Date },
 ): Promise<ExchangeAnswer> {
   if (exchange.usedAt) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
   if (exchange.expiresAt <= now) return refuse(410, "This exchange has expired. Ask for a new code on your passport.");
@@ -68,14 +70,8 @@ export async function answerAcceptExchange(
   const outcome = await verifyWalletDidAuth({ env: context.env, issuing }, presentation, exchange.challenge);
   if ("refused" in outcome) return refuse(401, outcome.refused);
 
-  const spent = await spendAcceptExchange(context.db, {
-    id,
-    challenge: exchange.challenge,
-    holder: outcome.holder,
-    now,
-  });
-  if (!spent) return refuse(410, "This exchange was already used, or its achievement answered.");
-  await answer(context, exchange.userId, exchange.achievementId, "accepted", {
+  const { recorded, forHolder } = await recordAnswer(context, exchange.userId, exchange.achievementId, "accepted", {
+    read,
     signedBy: {
       holder: outcome.holder,
       exchangeId: id,
@@ -84,21 +80,11 @@ export async function answerAcceptExchange(
       signedAt: now,
     },
   });
-  const accepted = await acceptedByExchange(context.db, exchange.achievementId, id);
-  // The button answered first (between the spend and the acceptance): nothing of this was recorded.
-  if (!accepted) return refuse(410, "This achievement was already answered.");
-  // Accepted; only the signing of its credential failed (logged by `answer`), as with the button.
-  if (!accepted.json || !accepted.organizationId)
-    return refuse(500, "Accepted, but the credential could not be issued. It will be on your passport.");
-  const [latest] = await latestKeyOfAchievementQuery(context.db, exchange.achievementId);
-  const { credential, register } = await reissueToHolder(
-    issuing,
-    { organizationId: accepted.organizationId, json: accepted.json },
-    outcome.holder,
-    latest,
-  );
-  if (register) await registerKeyVersion(context.db, register);
-  return credentialAnswer(credential);
+  // Another answer (the wallet's again, or the button) came first: nothing of this was recorded.
+  if (!recorded) return refuse(410, "This exchange was already used, or its achievement answered.");
+  // Accepted; only the signing of its credential failed (logged), as with the button.
+  if (!forHolder) return refuse(500, "Accepted, but the credential could not be issued. It will be on your passport.");
+  return credentialAnswer(forHolder);
 }
 
 /** The proof of acceptance of a credential, as anyone may read it; null when it was accepted without one. */

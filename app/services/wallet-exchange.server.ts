@@ -1,13 +1,14 @@
 import type { Db } from "#db/client.ts";
 import { newInviteCode } from "#db/schema.ts";
 import { exchangeToAnswerQuery, openWalletExchange, spendWalletExchange } from "#db/queries/wallet-exchanges.ts";
-import { acceptExchangeQuery } from "#db/queries/achievement-acceptances.ts";
+import { acceptExchangeQuery, achievementOfAcceptExchange } from "#db/queries/achievement-acceptances.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import { countAttempt, withinLimit } from "#app/utils/rate-limit.server.ts";
 import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
+import { answerReads } from "./achievements.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { answerAcceptExchange } from "./wallet-acceptance.server.ts";
 
@@ -71,7 +72,8 @@ const refuse = (status: 400 | 401 | 404 | 410 | 429 | 500, error: string): Excha
  * exchange's challenge, marks the exchange used (atomically: a replay or a second answer at once
  * finds it used) and hands back the credential reissued to the wallet's DID. Two D1 round trips:
  * the attempt counted with the reads, then the use. `network` is the caller's, for the rate limit.
- * An 'accept' exchange (decision 066) is read in the same batch and answered by its own service.
+ * An 'accept' exchange (decision 066) is read in the same batch, with what accepting its
+ * achievement reads, and answered by its own service.
  */
 export async function answerWalletExchange(
   context: ServiceContext,
@@ -88,13 +90,14 @@ export async function answerWalletExchange(
     now?: Date;
   },
 ): Promise<ExchangeAnswer> {
-  const [[attempt], [exchange], [toAccept]] = await issuing.db.batch([
+  const [[attempt], [exchange], [toAccept], ...read] = await issuing.db.batch([
     countAttempt(issuing.db, "wallet-exchange", network, now.getTime()),
     exchangeToAnswerQuery(issuing.db, id),
     acceptExchangeQuery(issuing.db, id),
+    ...answerReads(issuing.db, achievementOfAcceptExchange(id)),
   ]);
   if (!withinLimit("wallet-exchange", attempt)) return refuse(429, "Too many requests. Please wait a minute.");
-  if (toAccept) return answerAcceptExchange(context, issuing, { id, exchange: toAccept, presentation, now });
+  if (toAccept) return answerAcceptExchange(context, issuing, { id, exchange: toAccept, read, presentation, now });
   if (!exchange?.json) return refuse(404, "No such exchange.");
   if (exchange.usedAt) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
   if (exchange.expiresAt <= now) return refuse(410, "This exchange has expired. Ask for a new code on your passport.");

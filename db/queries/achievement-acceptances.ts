@@ -41,17 +41,21 @@ export function acceptExchangeQuery(db: Db, id: string) {
     .limit(1);
 }
 
+/** The achievement an 'accept' exchange is for, as SQL: its answer's reads join the exchange's read. */
+export const achievementOfAcceptExchange = (id: string) =>
+  sql`(select ${walletExchanges.achievementId} from ${walletExchanges}
+    where ${walletExchanges.id} = ${id} and ${walletExchanges.purpose} = 'accept')`;
+
+type Spending = { id: string; challenge: string; holder: string; now: Date };
+
 /**
- * Spends an 'accept' exchange for `holder`: only one answer gets it, within its time, while the
- * achievement is pending.
+ * Spends an 'accept' exchange for `holder`, as the first statement of the batch that records the
+ * acceptance: only one answer gets it, within its time, while the achievement is pending.
  */
-export async function spendAcceptExchange(
-  db: Db,
-  { id, challenge, holder, now }: { id: string; challenge: string; holder: string; now: Date },
-) {
+export function spendAcceptExchangeStatement(db: Db, { id, challenge, holder, now }: Spending) {
   const pending = sql`exists (select 1 from ${achievements} where ${achievements.id} = ${walletExchanges.achievementId}
     and ${achievements.status} = 'pending')`;
-  const used = await db
+  return db
     .update(walletExchanges)
     .set({ usedAt: now, holder })
     .where(
@@ -63,10 +67,13 @@ export async function spendAcceptExchange(
         gt(walletExchanges.expiresAt, now),
         pending,
       ),
-    )
-    .returning({ id: walletExchanges.id });
-  return used.length === 1;
+    );
 }
+
+/** Holds once `spendAcceptExchangeStatement` spent the exchange for this answer (the `when` of what follows it). */
+export const spentBy = ({ id, holder, now }: Spending) =>
+  sql`exists (select 1 from ${walletExchanges} where ${walletExchanges.id} = ${id}
+    and ${walletExchanges.holder} = ${holder} and ${walletExchanges.usedAt} = ${now.getTime()})`;
 
 export type AcceptanceProof = {
   achievementId: string;
@@ -81,25 +88,6 @@ export type AcceptanceProof = {
 /** The proof's row, written in the acceptance's own batch only while `when` (the achievement still pending) holds. */
 export const acceptanceInsert = (db: Db, proof: AcceptanceProof, when: SQL) =>
   insertWhen(db, achievementAcceptances, proof, when);
-
-/** What the exchange's acceptance left: the proof (by this exchange) and the credential it issued. */
-export async function acceptedByExchange(db: Db, achievementId: string, exchangeId: string) {
-  const [row] = await db
-    .select({
-      achievementId: achievementAcceptances.achievementId,
-      userId: achievementAcceptances.userId,
-      credentialId: credentials.id,
-      organizationId: credentials.organizationId,
-      json: credentials.json,
-    })
-    .from(achievementAcceptances)
-    .leftJoin(credentials, eq(credentials.achievementId, achievementAcceptances.achievementId))
-    .where(
-      and(eq(achievementAcceptances.achievementId, achievementId), eq(achievementAcceptances.exchangeId, exchangeId)),
-    )
-    .limit(1);
-  return row ?? null;
-}
 
 /** The proof of acceptance of a credential's achievement, as /credentials/{id} shows and serves it. */
 export async function acceptanceOfCredential(db: Db, credentialId: string) {

@@ -274,10 +274,20 @@ const isPendingFor = (id: string, userId: string) =>
 
 /**
  * The recipient's answer to a pending achievement, as a statement for a batch (a row back when
- * this answer changed it; answering twice changes nothing).
+ * this answer changed it; answering twice changes nothing), only while `when` also holds.
  */
-export function answerAchievementUpdate(db: Db, id: string, userId: string, status: "accepted" | "rejected") {
-  return db.update(achievements).set({ status }).where(isPendingFor(id, userId)).returning({ id: achievements.id });
+export function answerAchievementUpdate(
+  db: Db,
+  id: string,
+  userId: string,
+  status: "accepted" | "rejected",
+  when?: SQL,
+) {
+  return db
+    .update(achievements)
+    .set({ status })
+    .where(and(isPendingFor(id, userId), when))
+    .returning({ id: achievements.id });
 }
 
 /** Holds while the achievement still awaits its recipient's answer (for a write announcing it). */

@@ -24,15 +24,21 @@ export const retiredKeyVersionsOf = (organizationId: SQLiteColumn) =>
     (versions: string) => (versions ? String(versions).split(",").map(Number) : []),
   );
 
+/**
+ * An achievement's id, or SQL that selects it: a wallet's acceptance reads the achievement its
+ * exchange names in the batch that reads the exchange (decision 066).
+ */
+export type AchievementKey = string | SQL;
+
 /** The organisation of an achievement, as SQL: reads keyed on it join the achievement's read. */
-const organizationOfAchievement = (achievementId: string) =>
+const organizationOfAchievement = (achievementId: AchievementKey) =>
   sql`(select ${achievements.organizationId} from ${achievements} where ${achievements.id} = ${achievementId})`;
 
 /**
  * An achievement as its recipient's answer needs it: who may answer, who gave it (to be told),
  * and what its credential says (the organisation's name, the recipient's address).
  */
-export function answerableAchievementQuery(db: Db, achievementId: string) {
+export function answerableAchievementQuery(db: Db, achievementId: AchievementKey) {
   return db
     .select({
       id: achievements.id,
@@ -86,7 +92,7 @@ export const acceptedWithoutCredentialYet = (achievementId: string) =>
  * The newest signing key registered for the achievement's organisation (none before its first),
  * retired or not: a retired newest version means signing moves on to the next one.
  */
-export function latestKeyOfAchievementQuery(db: Db, achievementId: string) {
+export function latestKeyOfAchievementQuery(db: Db, achievementId: AchievementKey) {
   return db
     .select({
       version: organizationKeys.version,
@@ -100,7 +106,7 @@ export function latestKeyOfAchievementQuery(db: Db, achievementId: string) {
 }
 
 /** The newest status list of the achievement's organisation with room left, and its next entry. */
-export function openStatusListOfAchievementQuery(db: Db, achievementId: string, size: number) {
+export function openStatusListOfAchievementQuery(db: Db, achievementId: AchievementKey, size: number) {
   return db
     .select({ id: credentialStatusLists.id, nextIndex: credentialStatusLists.nextIndex })
     .from(credentialStatusLists)

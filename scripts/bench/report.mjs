@@ -304,6 +304,7 @@ function budgetChecks({ load, d1, bytes, vitals, signedIn, workerSize, verify, w
 /** What wallets ask, as the report names each request. */
 const WALLET_REQUESTS = [
   ["exchange", "POST /credentials/exchanges/{id} (Learner Credential Wallet)"],
+  ["accept", "POST /credentials/exchanges/{id} (Accept with my wallet)"],
   ["token", "POST /openid4vci/token"],
   ["nonce", "POST /openid4vci/nonce"],
   ["credential", "POST /openid4vci/credential"],

@@ -17,6 +17,11 @@ export const BENCH_PASSPORT = { userId: benchId(1), achievements: 100 };
 const DEMO_SAM_ID = "5eed0000-0000-4000-8000-000000000003";
 export const BENCH_CREDENTIAL = { achievementId: benchId(4), recipientEmail: "sam@example.com" };
 
+// The offers Sam accepts with his wallet (scripts/bench/wallet.mjs), one a sample: pending
+// achievements of the demo organisation, as `benchOfferId(i)`.
+export const BENCH_WALLET_OFFERS = 64;
+export const benchOfferId = (i) => benchId(5000 + i);
+
 const TYPES = ["award", "training", "milestone"];
 const TITLES = {
   award: [
@@ -121,6 +126,27 @@ export function seedSql({ userId, achievements }) {
           "accepted",
           1,
           date.getTime(),
+        ],
+      )};`,
+    );
+  }
+  for (let i = 0; i < BENCH_WALLET_OFFERS; i++) {
+    statements.push(
+      `INSERT INTO achievements (id, user_id, organization_id, created_by, title, description, date, type, image_url, video_url, status, is_visible, created_at) VALUES ${row(
+        [
+          benchOfferId(i),
+          DEMO_SAM_ID,
+          DEMO_ORGANISATION_ID,
+          DEMO_ADMIN_ID,
+          `Wallet Acceptance #${i + 1}`,
+          DESCRIPTIONS[i % DESCRIPTIONS.length],
+          new Date(now - day).toISOString().slice(0, 10),
+          "award",
+          null,
+          null,
+          "pending",
+          1,
+          now - day,
         ],
       )};`,
     );

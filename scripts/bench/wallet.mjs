@@ -6,12 +6,14 @@
 //   (scripts/wallet/lcw-didauth.mjs), posted to the exchange as the wallet posts it;
 // - an OpenID4VCI wallet takes the page's credential offer: token (with the page's transaction
 //   code), nonce, and the credential with a `jwt` proof by a new Ed25519 did:key.
+// - and Sam accepts one of his offers with 'Accept with my wallet': the wallet's DIDAuth over that
+//   exchange's challenge accepts it and gets its credential (decision 066).
 // Each of those requests is measured alone: its Worker CPU (read from Linux, as for /verify) and
 // its D1 round trips (X-D1-Round-Trips).
 import { createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
 import { encode as encodeBase58 } from "base58-universal";
 import { lcwWallet } from "../wallet/lcw-didauth.mjs";
-import { BENCH_CREDENTIAL } from "./seed.mjs";
+import { BENCH_CREDENTIAL, BENCH_WALLET_OFFERS, benchOfferId } from "./seed.mjs";
 import { cookieHeader, signIn } from "./sign-in.mjs";
 import { cpuOf, sendAgain, summarise, workerProcess } from "./verify.mjs";
 
@@ -29,34 +31,35 @@ export async function measureWalletRequests({ origin, port, serverPid, samples }
   const { didAuth } = await lcwWallet();
   let request = 0;
 
-  /**
-   * 'Add to wallet' on the passport: the exchange's URL and challenge as its deep link names them,
-   * and the OpenID4VCI offer's URL and transaction code.
-   */
-  const openExchange = async () => {
+  /** Presses a wallet button of the passport (`intent`) and reads the page it leads to. */
+  const pressOnPassport = async (intent, achievementId) => {
     const opened = await fetch(`${origin}/passport?index`, {
       method: "POST",
       redirect: "manual",
       headers: { Origin: origin, Cookie: cookies, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "add-to-wallet", achievementId: BENCH_CREDENTIAL.achievementId }),
+      body: new URLSearchParams({ intent, achievementId }),
     });
     const location = opened.headers.get("Location");
-    if (opened.status !== 302 || !location) throw new Error(`'Add to wallet' answered ${opened.status}.`);
-    const page = (await (await fetch(new URL(location, origin), { headers: { Cookie: cookies } })).text())
+    if (opened.status !== 302 || !location) throw new Error(`'${intent}' answered ${opened.status}.`);
+    return (await (await fetch(new URL(location, origin), { headers: { Cookie: cookies } })).text())
       .replaceAll("&amp;", "&")
       .replace(/<!--.*?-->/g, "");
+  };
+  /** The exchange's URL and challenge as the page's Learner Credential Wallet deep link names them. */
+  const exchangeOf = (page) => {
     const link = /https:\/\/lcw\.app\/request\.html\?[^"<\s]+/.exec(page)?.[0];
+    if (!link) throw new Error("The passport page showed no wallet link.");
+    const query = new URL(link).searchParams;
+    return { url: query.get("vc_request_url"), challenge: query.get("challenge"), domain: query.get("issuer") };
+  };
+
+  /** 'Add to wallet' on the passport: its exchange, and the OpenID4VCI offer's URL and transaction code. */
+  const openExchange = async () => {
+    const page = await pressOnPassport("add-to-wallet", BENCH_CREDENTIAL.achievementId);
     const offer = /openid-credential-offer:\/\/\?[^"<\s]+/.exec(page)?.[0];
     const txCode = /enter <strong[^>]*>(\d+)<\/strong>/.exec(page)?.[1];
-    if (!link || !offer || !txCode) throw new Error("The passport page showed no wallet link, offer or code.");
-    const query = new URL(link).searchParams;
-    return {
-      url: query.get("vc_request_url"),
-      challenge: query.get("challenge"),
-      domain: query.get("issuer"),
-      offerUri: new URL(offer).searchParams.get("credential_offer_uri"),
-      txCode,
-    };
+    if (!offer || !txCode) throw new Error("The passport page showed no credential offer or code.");
+    return { ...exchangeOf(page), offerUri: new URL(offer).searchParams.get("credential_offer_uri"), txCode };
   };
 
   // Each request from a client network of its own: the endpoints count per network (an IPv6 /64).
@@ -74,17 +77,24 @@ export async function measureWalletRequests({ origin, port, serverPid, samples }
     return { sample: { ...sample, roundTrips: Number(response.headers.get("X-D1-Round-Trips") ?? NaN) }, response };
   };
 
-  const taken = { exchange: [], token: [], nonce: [], credential: [] };
-  for (let i = 0; i < WARM_UP + samples; i++) {
-    const opened = await openExchange();
-    const { presentation } = await didAuth({ challenge: opened.challenge, domain: opened.domain });
-    const exchange = await measure(() =>
-      fetch(opened.url, {
+  /** The wallet's DIDAuth over an exchange's challenge, posted as the wallet posts it, measured. */
+  const answerExchange = async ({ url, challenge, domain }) => {
+    const { presentation } = await didAuth({ challenge, domain });
+    return measure(() =>
+      fetch(url, {
         method: "POST",
         headers: { ...client(), "Content-Type": "application/json" },
         body: JSON.stringify(presentation),
       }),
     );
+  };
+
+  if (WARM_UP + samples > BENCH_WALLET_OFFERS) throw new Error(`At most ${BENCH_WALLET_OFFERS} samples.`);
+  const taken = { exchange: [], accept: [], token: [], nonce: [], credential: [] };
+  for (let i = 0; i < WARM_UP + samples; i++) {
+    const opened = await openExchange();
+    const exchange = await answerExchange(opened);
+    const accept = await answerExchange(exchangeOf(await pressOnPassport("accept-with-wallet", benchOfferId(i))));
     const offer = await (await fetch(opened.offerUri)).json();
     const code = offer.grants["urn:ietf:params:oauth:grant-type:pre-authorized_code"]["pre-authorized_code"];
     const token = await measure(() =>
@@ -114,6 +124,7 @@ export async function measureWalletRequests({ origin, port, serverPid, samples }
     );
     if (i < WARM_UP) continue;
     taken.exchange.push(exchange.sample);
+    taken.accept.push(accept.sample);
     taken.token.push(token.sample);
     taken.nonce.push(nonce.sample);
     taken.credential.push(credential.sample);

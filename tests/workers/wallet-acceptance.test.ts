@@ -64,6 +64,8 @@ describe("Accept with my wallet", () => {
     const { did, presentation } = await walletDidAuth({ challenge: exchange.challenge, domain: "localhost" });
     const answer = await postPresentation(exchange.url, presentation, { Origin: "https://lcw.app" });
     expect(answer.status).toBe(200);
+    // Issue 31's bound: the exchange and the acceptance read in one batch, spent and written in one.
+    expect(Number(answer.headers.get("X-D1-Round-Trips"))).toBeLessThanOrEqual(2);
     expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(answer.headers.get("Set-Cookie")).toBeNull();
     const { verifiablePresentation } = (await answer.json()) as { verifiablePresentation: Credential };
@@ -128,6 +130,40 @@ describe("Accept with my wallet", () => {
     const replay = await postPresentation(exchange.url, presentation);
     expect(replay.status).toBe(410);
     expect(await countRows("select count(*) as n from achievement_acceptances")).toBe(1);
+  });
+
+  it("accepts once when two of the person's wallet exchanges answer at the same moment", async () => {
+    const { member, achievementId } = await offered();
+    const exchanges = [
+      await openAcceptExchange(member.cookie, achievementId),
+      await openAcceptExchange(member.cookie, achievementId),
+    ];
+    const signed = await Promise.all(
+      exchanges.map((exchange) => walletDidAuth({ challenge: exchange.challenge, domain: "localhost" })),
+    );
+    const answers = await Promise.all(
+      exchanges.map((exchange, i) => postPresentation(exchange.url, signed[i]!.presentation)),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 410]);
+    expect(await statusOf(achievementId)).toBe("accepted");
+    expect(await countRows("select count(*) as n from credentials where achievement_id = ?", achievementId)).toBe(1);
+    const [proof] = (
+      await env.DB.prepare("select exchange_id, holder from achievement_acceptances where achievement_id = ?")
+        .bind(achievementId)
+        .all<{ exchange_id: string; holder: string }>()
+    ).results;
+    // The proof kept is the winner's, and only its exchange is spent.
+    const winner = answers.findIndex((answer) => answer.status === 200);
+    expect(proof).toEqual({ exchange_id: exchanges[winner]!.id, holder: signed[winner]!.did });
+    expect(
+      await countRows(
+        "select count(*) as n from wallet_exchanges where used_at is not null and achievement_id = ?",
+        achievementId,
+      ),
+    ).toBe(1);
+    expect(
+      await countRows("select count(*) as n from credential_holders where holder = ?", signed[1 - winner]!.did),
+    ).toBe(0);
   });
 
   it("refuses the challenge of another achievement, and accepts neither", async () => {
