@@ -2,10 +2,13 @@ import { NotFound } from "#app/utils/domain-errors.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import {
   findExportProfile,
+  listExportAcceptances,
   listExportFeedback,
   listExportMemberships,
   listExportNotifications,
+  listExportPasskeys,
   listExportRoles,
+  listExportWalletKeys,
   listGivenAchievements,
   listReceivedAchievements,
   pagesOfExportCredentials,
@@ -21,17 +24,32 @@ import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 
 /** What `data.json` and `resume.json` are built from; also serves the résumé download alone. */
 export async function readPersonData(context: ServiceContext, userId: string) {
-  const [profile, received, given, memberships, roles, notifications, feedback] = await Promise.all([
-    findExportProfile(context.db, userId),
-    listReceivedAchievements(context.db, userId),
-    listGivenAchievements(context.db, userId),
-    listExportMemberships(context.db, userId),
-    listExportRoles(context.db, userId),
-    listExportNotifications(context.db, userId),
-    listExportFeedback(context.db, userId),
-  ]);
+  const [profile, received, given, memberships, roles, notifications, feedback, passkeys, walletKeys, acceptances] =
+    await Promise.all([
+      findExportProfile(context.db, userId),
+      listReceivedAchievements(context.db, userId),
+      listGivenAchievements(context.db, userId),
+      listExportMemberships(context.db, userId),
+      listExportRoles(context.db, userId),
+      listExportNotifications(context.db, userId),
+      listExportFeedback(context.db, userId),
+      listExportPasskeys(context.db, userId),
+      listExportWalletKeys(context.db, userId),
+      listExportAcceptances(context.db, userId),
+    ]);
   if (!profile) throw new NotFound("Not found");
-  return { profile, received, given, memberships, roles, notifications, feedback };
+  return {
+    profile,
+    received,
+    given,
+    memberships,
+    roles,
+    notifications,
+    feedback,
+    passkeys,
+    walletKeys,
+    acceptances,
+  };
 }
 type PersonData = Awaited<ReturnType<typeof readPersonData>>;
 
@@ -119,6 +137,13 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
     organisationRoles: data.roles,
     notifications: data.notifications,
     feedback: data.feedback,
+    passkeys: data.passkeys,
+    walletKeys: data.walletKeys,
+    // The presentations as the wallet signed them (decision 066): each verifies on its own.
+    walletAcceptances: data.acceptances.map(({ presentation, ...acceptance }) => ({
+      ...acceptance,
+      presentation: JSON.parse(presentation) as unknown,
+    })),
   };
   const bucket = context.cloudflare.env.MEDIA;
   async function* entries(): AsyncGenerator<ZipEntry> {

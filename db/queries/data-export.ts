@@ -1,7 +1,18 @@
 import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
-import { achievements, betaFeedback, credentials, notifications, organizations, profiles, users } from "../schema.ts";
+import {
+  achievementAcceptances,
+  achievements,
+  betaFeedback,
+  credentialHolders,
+  credentials,
+  notifications,
+  organizations,
+  passkeys,
+  profiles,
+  users,
+} from "../schema.ts";
 import { retiredKeyVersionsOf } from "./credentials.ts";
 import { exportedMembershipsPage, exportedRolesPage } from "./memberships/export.ts";
 
@@ -44,6 +55,7 @@ export async function findExportProfile(db: Db, userId: string) {
       isPublic: profiles.isPublic,
       searchIndexing: profiles.searchIndexing,
       recognitionEmails: profiles.recognitionEmails,
+      twoFactorEnabled: users.twoFactorEnabled,
       createdAt: profiles.createdAt,
     })
     .from(profiles)
@@ -142,6 +154,64 @@ export function listExportFeedback(db: Db, userId: string) {
       .from(betaFeedback)
       .where(eq(betaFeedback.userId, userId))
       .orderBy(asc(betaFeedback.createdAt), asc(betaFeedback.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+/** The person's passkeys as Settings lists them: labels, kinds and dates, not their keys. */
+export function listExportPasskeys(db: Db, userId: string) {
+  return allPages(({ limit, offset }) =>
+    db
+      .select({
+        name: passkeys.name,
+        deviceType: passkeys.deviceType,
+        backedUp: passkeys.backedUp,
+        authenticator: passkeys.aaguid,
+        createdAt: passkeys.createdAt,
+        lastUsedAt: passkeys.lastUsedAt,
+      })
+      .from(passkeys)
+      .where(eq(passkeys.userId, userId))
+      .orderBy(asc(passkeys.createdAt), asc(passkeys.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+/** The wallet DIDs the person's credentials were issued to (decision 066), as Settings lists them. */
+export function listExportWalletKeys(db: Db, userId: string) {
+  return allPages(({ limit, offset }) =>
+    db
+      .select({
+        holder: credentialHolders.holder,
+        credentialId: credentialHolders.credentialId,
+        issuedAt: credentialHolders.issuedAt,
+      })
+      .from(credentialHolders)
+      .where(eq(credentialHolders.userId, userId))
+      .orderBy(asc(credentialHolders.issuedAt), asc(credentialHolders.id))
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+/** The acceptances the person signed with a wallet, each with the presentation as it was signed. */
+export function listExportAcceptances(db: Db, userId: string) {
+  return allPages(({ limit, offset }) =>
+    db
+      .select({
+        achievementId: achievementAcceptances.achievementId,
+        credentialId: credentials.id,
+        holder: achievementAcceptances.holder,
+        challenge: achievementAcceptances.challenge,
+        signedAt: achievementAcceptances.signedAt,
+        presentation: achievementAcceptances.presentation,
+      })
+      .from(achievementAcceptances)
+      .leftJoin(credentials, eq(credentials.achievementId, achievementAcceptances.achievementId))
+      .where(eq(achievementAcceptances.userId, userId))
+      .orderBy(asc(achievementAcceptances.signedAt), asc(achievementAcceptances.achievementId))
       .limit(limit)
       .offset(offset),
   );

@@ -1,8 +1,8 @@
 import { env, SELF } from "cloudflare:test";
-import { unzipSync, strFromU8 } from "fflate";
+import { strFromU8, unzipSync } from "fflate";
 import { validate as validateResume } from "@jsonresume/schema";
 import { describe, expect, it } from "vitest";
-import { createAccount, get, ORIGIN, PNG_BYTES, postForm, toastFrom } from "./helpers.ts";
+import { createAccount, exportOf, get, ORIGIN, PNG_BYTES, postForm, toastFrom, unzip } from "./helpers.ts";
 import { addMember, addSelfAchievement, createOrganisation, giveAchievement, uniqueName } from "./factories.ts";
 import { today } from "#tests/today.ts";
 
@@ -58,14 +58,6 @@ type Resume = {
   certificates: Record<string, string>[];
   work: Record<string, string>[];
 };
-
-const exportOf = (cookie: string) => postForm("/settings/export", {}, { cookie });
-
-async function unzip(response: Response) {
-  const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-  const json = (name: string) => JSON.parse(strFromU8(files[name]!));
-  return { files, json };
-}
 
 describe("download my data", () => {
   it("is one ZIP with every kind of row of the person, their media and résumé, and nobody else's data", async () => {

@@ -1,4 +1,5 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { strFromU8, unzipSync } from "fflate";
 import worker from "#workers/app.ts";
 import { writeConfirmedAccount } from "./account-factory.ts";
 
@@ -263,4 +264,14 @@ export async function inviteCode(organizationId: string) {
 /** Opens the admin's invite link (with its code) and joins, as the invite page's form does. */
 export async function joinByInviteLink(organizationId: string, cookie: string) {
   return postForm(`/join/${organizationId}`, { code: await inviteCode(organizationId) }, { cookie });
+}
+
+/** The person's "Download my data" from Settings. */
+export const exportOf = (cookie: string) => postForm("/settings/export", {}, { cookie });
+
+/** A ZIP answer's files, and a reader of one as JSON. */
+export async function unzip(response: Response) {
+  const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+  const json = (name: string) => JSON.parse(strFromU8(files[name]!));
+  return { files, json };
 }

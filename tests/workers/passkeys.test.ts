@@ -8,6 +8,7 @@ import {
   cookiesFrom,
   countRows,
   createAccount,
+  exportOf,
   formRequest,
   get,
   mailsTo,
@@ -16,6 +17,7 @@ import {
   postForm,
   signIn,
   toastFrom,
+  unzip,
 } from "./helpers.ts";
 import { expectConsoleError } from "./console-errors.ts";
 import { softwarePasskey } from "./software-passkey.ts";
@@ -119,6 +121,17 @@ describe("adding a passkey", () => {
     expect(page).toContain('aria-label="Your passkeys"');
     expect(page).toContain("Work laptop");
     expect(page).toContain("Not used yet");
+  });
+
+  it("is in the person's data export, by name and dates, without its key", async () => {
+    const { person } = await personWithPasskey("Work laptop");
+    const { json } = await unzip(await exportOf(person.cookie));
+    const data = json("data.json");
+    expect(data.profile.twoFactorEnabled).toBe(false);
+    expect(data.passkeys).toEqual([
+      expect.objectContaining({ name: "Work laptop", createdAt: expect.stringMatching(/Z$/), lastUsedAt: null }),
+    ]);
+    expect(Object.keys(data.passkeys[0])).not.toContain("publicKey");
   });
 
   it("refuses a passkey without the challenge this browser was given after the password", async () => {

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { countRows, get, ORIGIN, postForm } from "./helpers.ts";
+import { countRows, exportOf, get, ORIGIN, postForm, unzip } from "./helpers.ts";
 import { createAccount } from "./helpers.ts";
 import { createOrganisationWithMember, giveAchievement, uniqueName } from "./factories.ts";
 import { credentialOf, dccVerify, verified, type Credential } from "./credentials-helpers.ts";
@@ -130,6 +130,32 @@ describe("Accept with my wallet", () => {
     const replay = await postPresentation(exchange.url, presentation);
     expect(replay.status).toBe(410);
     expect(await countRows("select count(*) as n from achievement_acceptances")).toBe(1);
+  });
+
+  it("puts the signed acceptance and the wallet key in the person's data export", async () => {
+    const { member, achievementId } = await offered();
+    const exchange = await openAcceptExchange(member.cookie, achievementId);
+    const { did, presentation } = await walletDidAuth({ challenge: exchange.challenge, domain: "localhost" });
+    expect((await postPresentation(exchange.url, presentation)).status).toBe(200);
+    const credentialId = await credentialOf(achievementId);
+
+    const data = (await unzip(await exportOf(member.cookie))).json("data.json");
+    expect(data.walletKeys).toEqual([{ holder: did, credentialId, issuedAt: expect.stringMatching(/Z$/) }]);
+    expect(data.walletAcceptances).toEqual([
+      {
+        achievementId,
+        credentialId,
+        holder: did,
+        challenge: exchange.challenge,
+        signedAt: expect.stringMatching(/Z$/),
+        presentation,
+      },
+    ]);
+    // The exported proof still verifies on its own.
+    const exported = data.walletAcceptances[0].presentation;
+    expect(
+      await vcVerifyDidAuth({ presentation: exported, challenge: exchange.challenge, domain: "localhost" }),
+    ).toEqual({ verified: true });
   });
 
   it("accepts once when two of the person's wallet exchanges answer at the same moment", async () => {
