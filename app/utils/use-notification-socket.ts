@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { HubMessage } from "#app/utils/hub-message.ts";
 
 const PING_EVERY_MS = 30_000;
@@ -6,6 +6,41 @@ const MAX_BACKOFF_MS = 30_000;
 /** The close code the hub uses when the user's session ended (workers/notification-hub.ts). */
 const SESSION_ENDED = 4001;
 const SESSION_ENDED_WAIT_MS = 5_000;
+
+// What the page's one socket (the bell's) hears, for the other parts of the page that wait for
+// news: they listen here rather than open a socket of their own.
+const hubListeners = new Set<(message: HubMessage) => void>();
+const openChanged = new Set<() => void>();
+let openSockets = 0;
+function countOpen(delta: 1 | -1) {
+  openSockets += delta;
+  for (const listener of openChanged) listener();
+}
+const subscribeToOpen = (listener: () => void) => {
+  openChanged.add(listener);
+  return () => openChanged.delete(listener);
+};
+
+/**
+ * Hears each message of the page's notification socket while `listening`. Returns whether that
+ * socket is open now: while it is not, the caller must find out some other way (and ask again
+ * once it opens, for what it missed).
+ */
+export function useHubMessages(onMessage: (message: HubMessage) => void, listening: boolean) {
+  const handler = useRef(onMessage);
+  handler.current = onMessage;
+  useEffect(() => {
+    if (!listening) return;
+    const listener = (message: HubMessage) => handler.current(message);
+    hubListeners.add(listener);
+    return () => void hubListeners.delete(listener);
+  }, [listening]);
+  return useSyncExternalStore(
+    subscribeToOpen,
+    () => openSockets > 0,
+    () => false,
+  );
+}
 
 /**
  * Keeps a WebSocket to this user's notification hub open while the page lives. After a drop it
@@ -24,6 +59,12 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
     let attempts = 0;
     let connectedBefore = false;
     let stopped = false;
+    let open = false;
+    const setOpen = (now: boolean) => {
+      if (now !== open) countOpen(now ? 1 : -1);
+      open = now;
+      setConnected(now);
+    };
 
     const connect = () => {
       const url = new URL("/api/notifications/socket", window.location.href);
@@ -33,21 +74,24 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
         if (connectedBefore) handlers.current.onReconnect();
         connectedBefore = true;
         attempts = 0;
-        setConnected(true);
+        setOpen(true);
         // Answered by the hub without waking it; keeps proxies from closing an idle socket.
         pingTimer = setInterval(() => socket?.send("ping"), PING_EVERY_MS);
       });
       socket.addEventListener("message", (event) => {
         if (event.data === "pong") return;
+        let message: HubMessage;
         try {
-          handlers.current.onMessage(JSON.parse(String(event.data)) as HubMessage);
+          message = JSON.parse(String(event.data)) as HubMessage;
         } catch {
-          // Not one of ours: ignore it.
+          return; // Not one of ours: ignore it.
         }
+        handlers.current.onMessage(message);
+        for (const listener of hubListeners) listener(message);
       });
       socket.addEventListener("close", (event) => {
         clearInterval(pingTimer);
-        setConnected(false);
+        setOpen(false);
         if (stopped) return;
         // SESSION_ENDED: the server closed it (sign-out, password change, archive). The page that
         // caused it is moving on; a tab still signed in (with its new cookie) reconnects after that.
@@ -60,6 +104,8 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
     connect();
     return () => {
       stopped = true;
+      if (open) countOpen(-1);
+      open = false;
       clearTimeout(retryTimer);
       clearInterval(pingTimer);
       socket?.close();

@@ -1,8 +1,9 @@
 import { Link, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { useCallback, useEffect } from "react";
 import { QrCodeImage } from "#app/components/qr-code.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { QrCode } from "#app/utils/qr-code.ts";
+import { useHubMessages } from "#app/utils/use-notification-socket.ts";
 import { NewCodeOrClose, PanelOrDialog } from "./panel-or-dialog.tsx";
 
 // 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by signing with
@@ -24,7 +25,7 @@ export type WalletAcceptanceView = {
 };
 
 const TITLE = "Accept with my wallet";
-/** How often an open dialog asks whether the wallet has answered. */
+/** How often an open dialog asks whether the wallet has answered, while the page has no live socket. */
 const CHECK_EVERY_MS = 4000;
 
 /** A panel from the server (no JavaScript), a dialog once the page runs in the browser. */
@@ -37,21 +38,32 @@ export function WalletAcceptance({ acceptance }: { acceptance: WalletAcceptanceV
   );
 }
 
-/** While the wallet has yet to answer, the page reloads its data now and then (and when the tab comes back). */
+/**
+ * While the wallet has yet to answer, the page reloads its data when the person's notification
+ * socket brings news (the acceptance tells the person's own pages), when the socket (re)opens and
+ * when the tab comes back; only while no socket is open does it ask every few seconds.
+ */
 function useCheckUntilAnswered(waiting: boolean) {
   const { revalidate, state } = useRevalidator();
+  const check = useCallback(() => {
+    if (document.visibilityState === "visible" && state === "idle") revalidate();
+  }, [revalidate, state]);
+  // News may come while an earlier reload is under way, with data from before it: reload anyway.
+  const live = useHubMessages(revalidate, waiting);
   useEffect(() => {
     if (!waiting) return;
-    const check = () => {
-      if (document.visibilityState === "visible" && state === "idle") revalidate();
-    };
-    const timer = setInterval(check, CHECK_EVERY_MS);
     document.addEventListener("visibilitychange", check);
+    const timer = live ? undefined : setInterval(check, CHECK_EVERY_MS);
     return () => {
       clearInterval(timer);
       document.removeEventListener("visibilitychange", check);
     };
-  }, [waiting, revalidate, state]);
+  }, [waiting, live, check]);
+  // Whatever came while the socket was closed.
+  useEffect(() => {
+    if (waiting && live) check();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once each time the socket opens
+  }, [waiting, live]);
 }
 
 function AcceptanceBody({ acceptance }: { acceptance: WalletAcceptanceView }) {
