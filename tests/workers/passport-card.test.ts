@@ -60,6 +60,26 @@ describe("link preview cards", () => {
     expect((await card(person.id)).headers.get("X-Card-Cache")).toBe("MISS");
   });
 
+  it("asks search engines not to index the card of a person who turned search indexing off, from the cache too", async () => {
+    const person = await publicPerson(["Private Search"]);
+    const before = await card(person.id);
+    expect(before.headers.get("X-Robots-Tag")).toBeNull();
+    await before.arrayBuffer();
+    await postForm("/settings", { intent: "update-preferences", recognitionEmails: "on" }, { cookie: person.cookie });
+    const fresh = await card(person.id);
+    expect(fresh.headers.get("X-Card-Cache")).toBe("MISS");
+    expect(fresh.headers.get("X-Robots-Tag")).toBe("noindex");
+    await fresh.arrayBuffer();
+    let cached: Response | undefined;
+    for (let attempt = 0; attempt < 20 && cached?.headers.get("X-Card-Cache") !== "HIT"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      cached = await card(person.id);
+      await cached.arrayBuffer();
+    }
+    expect(cached!.headers.get("X-Card-Cache")).toBe("HIT");
+    expect(cached!.headers.get("X-Robots-Tag")).toBe("noindex");
+  });
+
   it("a passport switched off, archived or unknown has no card", async () => {
     const hidden = await publicPerson(["Hidden"]);
     await postForm(

@@ -424,6 +424,14 @@ describe("upload attacks", () => {
     expect(await selfKeys(person.id)).toEqual([]);
   };
 
+  it("answers 404, not an error, for a media path that is not valid percent-encoding or climbs out", async () => {
+    for (const path of ["/media/%E0", "/media/avatars/%E0%A4%A", "/media/%", "/media/a/../b.png", "/media/a//b.png"]) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`);
+      expect(response.status, path).toBe(404);
+      await response.arrayBuffer();
+    }
+  });
+
   it("refuses a JPEG that is also an HTML page", async () => {
     const polyglot = new File(
       [JPEG_BYTES, "<html><body><script>alert(document.cookie)</script></body></html>", new Uint8Array(64)],

@@ -2,8 +2,17 @@ import { Hono } from "hono";
 import type { WorkerEnv } from "../types.ts";
 
 // Serves uploaded media from R2 by key, with range requests for video seeking.
+
+/** The R2 key a /media path names; null for one that is not valid percent-encoding (`/media/%E0`). */
+function mediaKeyOf(pathname: string) {
+  try {
+    return decodeURIComponent(pathname.replace(/^\/media\//, ""));
+  } catch {
+    return null;
+  }
+}
 export const mediaRoutes = new Hono<WorkerEnv>().get("/*", async (c) => {
-  const key = decodeURIComponent(new URL(c.req.url).pathname.replace(/^\/media\//, ""));
+  const key = mediaKeyOf(new URL(c.req.url).pathname);
   if (!key || key.split("/").some((part) => part === ".." || part === "")) {
     return c.text("Not found", 404);
   }

@@ -24,26 +24,36 @@ const DRAWABLE_AVATAR_TYPES = ["image/png", "image/jpeg"];
 const BROWSER_CACHE_CONTROL = "public, max-age=3600";
 const EDGE_CACHE_CONTROL = "public, s-maxage=86400";
 
-async function cached(c: Context<WorkerEnv>, key: string, render: () => Promise<Uint8Array | null>) {
+/** A drawn card, and whether search engines are asked not to index it (the person's choice). */
+type Card = { png: Uint8Array; noindex?: boolean };
+
+async function cached(c: Context<WorkerEnv>, key: string, render: () => Promise<Card | null>) {
   const hit = await edgeCache().match(key);
-  if (hit) return withHeaders(hit.body, "HIT");
+  if (hit) return withHeaders(hit.body, "HIT", hit.headers.get("X-Robots-Tag"));
   const rendered = await render();
   if (!rendered) return c.text("Not found", 404);
-  const png = new Uint8Array(rendered);
+  const png = new Uint8Array(rendered.png);
+  const robots = rendered.noindex ? "noindex" : null;
   const stored = new Response(png.slice(), {
-    headers: { "Content-Type": "image/png", "Cache-Control": EDGE_CACHE_CONTROL },
+    headers: {
+      "Content-Type": "image/png",
+      "Cache-Control": EDGE_CACHE_CONTROL,
+      ...(robots ? { "X-Robots-Tag": robots } : {}),
+    },
   });
   c.executionCtx.waitUntil(edgeCache().put(key, stored));
-  return withHeaders(png, "MISS");
+  return withHeaders(png, "MISS", robots);
 }
 
-function withHeaders(body: BodyInit | null, cache: "HIT" | "MISS") {
+function withHeaders(body: BodyInit | null, cache: "HIT" | "MISS", robots: string | null) {
   return new Response(body, {
     headers: {
       "Content-Type": "image/png",
       "Cache-Control": BROWSER_CACHE_CONTROL,
       "X-Card-Cache": cache,
       "Content-Security-Policy": "default-src 'none'; sandbox",
+      // The passport page says noindex in its meta; an image can only say it in a header.
+      ...(robots ? { "X-Robots-Tag": robots } : {}),
     },
   });
 }
@@ -66,7 +76,7 @@ async function avatarDataUrl(bucket: R2Bucket, url: string | null) {
 }
 
 export const passportCardRoutes = new Hono<WorkerEnv>()
-  .get("/card.png", (c) => cached(c, LANDING_CARD_CACHE_KEY, renderLandingCard))
+  .get("/card.png", (c) => cached(c, LANDING_CARD_CACHE_KEY, async () => ({ png: await renderLandingCard() })))
   .get("/passport/:userId/card.png", (c) => {
     const userId = c.req.param("userId");
     if (!USER_ID.test(userId)) return c.text("Not found", 404);
@@ -74,11 +84,12 @@ export const passportCardRoutes = new Hono<WorkerEnv>()
     return cached(c, passportCardCacheKey(passportCacheOrigin(context.env), userId), async () => {
       const passport = await loadPassport(context.db, userId, { size: 3 });
       if (!passport || !passport.profile.isPublic || passport.profile.deletedAt) return null;
-      return renderPassportCard({
+      const png = await renderPassportCard({
         name: passport.profile.fullName.trim() || "Professional",
         avatar: await avatarDataUrl(c.env.MEDIA, passport.profile.avatarUrl).catch(() => null),
         total: passport.total,
         achievements: passport.achievements,
       });
+      return { png, noindex: !passport.profile.searchIndexing };
     });
   });
