@@ -2,6 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import worker from "#workers/app.ts";
 import { createAccount, newClientIp, ORIGIN, postForm } from "./helpers.ts";
+import { credentialJson, issuedCredential } from "./credentials-helpers.ts";
 
 // A passport change purges the passport's URLs in every data centre through Cloudflare's cache
 // purge API when the zone is configured (decision 034); the API here is a local fake.
@@ -90,6 +91,24 @@ describe("global cache purge", () => {
       ]),
     );
     expect(files.every((file) => file.startsWith(`${passport}`))).toBe(true);
+  });
+
+  it("purges a revoked credential's status list everywhere, at its one cached URL", async () => {
+    const { admin, credentialId } = await issuedCredential({ title: "Revoked Everywhere" });
+    const listUrl = (await credentialJson(credentialId)).credentialStatus!.statusListCredential as string;
+    const revoked = await postThroughWorker(
+      "/dashboard/achievements",
+      { intent: "revoke", credentialId },
+      admin.cookie,
+      ZONE_ID,
+    );
+    expect(revoked.status).toBe(302);
+    const listId = listUrl.split("/").at(-1)!;
+    const purges = (await (await fetch(`${cloudflareApiBase}/__requests`)).json()) as PurgeRequest[];
+    const files = purges
+      .filter((request) => request.body.includes(listId))
+      .flatMap((request) => (JSON.parse(request.body) as { files: string[] }).files);
+    expect(files).toEqual([listUrl]);
   });
 
   it("purges again when an achievement is hidden", async () => {

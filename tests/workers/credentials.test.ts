@@ -93,6 +93,32 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
     expect(await (await get("/passport", member.cookie)).text()).not.toContain(">Revocable</h3>");
   });
 
+  it("keeps one cached copy of a status list whatever the query, and a revocation replaces it", async () => {
+    const { admin, credentialId } = await issuedCredential({ title: "Listed" });
+    const listUrl = (await credentialJson(credentialId)).credentialStatus!.statusListCredential as string;
+    const fetchList = async (query: string) => {
+      const response = await SELF.fetch(`${listUrl}${query}`);
+      expect(response.status).toBe(200);
+      const list = (await response.json()) as { credentialSubject: { encodedList: string } };
+      return {
+        roundTrips: Number(response.headers.get("X-D1-Round-Trips")),
+        encoded: list.credentialSubject.encodedList,
+      };
+    };
+    const first = await fetchList("");
+    // Stored in the background: wait until the plain URL is served from the cache.
+    for (let attempt = 0; attempt < 20 && (await fetchList("")).roundTrips > 0; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    // Another query string is the same document: no D1 read, no re-signing.
+    for (const query of ["?fresh=1", "?v=2&x=y", "?"])
+      expect(await fetchList(query)).toEqual({ ...first, roundTrips: 0 });
+
+    expect((await revoke(admin.cookie, credentialId)).status).toBe(302);
+    const after = await fetchList("?fresh=3");
+    expect(after.roundTrips).toBeGreaterThan(0);
+    expect(after.encoded).not.toBe(first.encoded);
+  });
+
   it("refuses revocation by anyone but an admin of the issuing organisation", async () => {
     const { member, credentialId } = await issuedCredential();
     const { admin: otherAdmin } = await createOrganisation({ adminName: "Otto Other", name: "Other Org" });

@@ -1,7 +1,13 @@
 import { Hono, type Context } from "hono";
 import { findCredential } from "#db/queries/credentials.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
-import { didDocument, issuing, statusListCredential } from "#app/services/credentials/issuer.server.ts";
+import {
+  didDocument,
+  didDocumentPath,
+  issuing,
+  statusListCredential,
+  statusListPath,
+} from "#app/services/credentials/issuer.server.ts";
 import { servableCredential } from "#app/services/credentials/reissue.server.ts";
 import { acceptanceProof, boundToHolder } from "#app/services/wallet-acceptance.server.ts";
 import type { WorkerEnv } from "../types.ts";
@@ -56,8 +62,12 @@ function preflight(c: Context<WorkerEnv>) {
   return c.body(null, 204);
 }
 
-/** The edge cache's key of a public document (a status list, a DID document): its URL. */
-export const edgeCacheKey = (url: string) => new Request(url);
+/**
+ * The edge cache's key of a public document (a status list, a DID document): its URL on the
+ * issuer's origin, whatever query string or host the request came with, so that one copy is kept
+ * and the one a revocation deletes and purges is that copy.
+ */
+const edgeCacheKey = (c: Context<WorkerEnv>, path: string) => new Request(`${issuingOf(c).origin}${path}`);
 
 export const credentialRoutes = new Hono<WorkerEnv>()
   .options("/orgs/*", preflight)
@@ -67,7 +77,7 @@ export const credentialRoutes = new Hono<WorkerEnv>()
     if (!UUID.test(organizationId)) return notFound(c);
     // Edge-cached like the status lists: a new key, a retired one or a domain verified or
     // removed reaches verifiers within a minute.
-    const cacheKey = edgeCacheKey(c.req.url);
+    const cacheKey = edgeCacheKey(c, didDocumentPath(organizationId));
     const cached = await edgeCache().match(cacheKey);
     if (cached) return cached;
     const document = await didDocument(issuingOf(c), organizationId);
@@ -78,7 +88,7 @@ export const credentialRoutes = new Hono<WorkerEnv>()
   })
   .get("/credentials/status/:id", async (c) => {
     if (!UUID.test(c.req.param("id"))) return notFound(c);
-    const cacheKey = edgeCacheKey(c.req.url);
+    const cacheKey = edgeCacheKey(c, statusListPath(c.req.param("id")));
     const cached = await edgeCache().match(cacheKey);
     if (cached) return cached;
     const list = await statusListCredential(issuingOf(c), c.req.param("id"));

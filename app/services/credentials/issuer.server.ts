@@ -35,7 +35,8 @@ export const hostOf = (origin: string) => new URL(origin).host;
 export const organizationDid = (issuing: Pick<Issuing, "origin">, organizationId: string) =>
   didOf(hostOf(issuing.origin), organizationId);
 export const credentialUrl = (origin: string, id: string) => `${origin}/credentials/${id}`;
-export const statusListUrl = (origin: string, id: string) => `${origin}/credentials/status/${id}`;
+export const statusListPath = (id: string) => `/credentials/status/${id}`;
+export const statusListUrl = (origin: string, id: string) => `${origin}${statusListPath(id)}`;
 export const didDocumentPath = (organizationId: string) => `/orgs/${organizationId}/did.json`;
 
 const ACHIEVEMENT_TYPES: Record<AchievementType, string> = {

@@ -5,6 +5,7 @@ import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
 import { notify } from "#app/services/notifications.server.ts";
 import { edgeCache, invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import { purgeEverywhere } from "#app/utils/cache-purge.server.ts";
 import { issuing, statusListUrl } from "./issuer.server.ts";
 
 /**
@@ -23,8 +24,13 @@ export async function revokeGivenCredential(context: ServiceContext, adminId: st
   const toast = { title: "Credential revoked", description: "It no longer verifies and has left the passport." };
   if (!(await revokeCredential(context.db, credentialId))) return toast satisfies Toast;
   const origin = issuing(context.db, context.env)?.origin;
-  // This location's copy goes now; other locations' copies expire within a minute.
-  if (origin) await edgeCache().delete(statusListUrl(origin, credential.statusListId));
+  // The list's one cached copy (workers/routes/credentials.ts keys it by this URL) goes here now,
+  // and everywhere else through the purge API when the zone is configured (else within a minute).
+  if (origin) {
+    const list = statusListUrl(origin, credential.statusListId);
+    await edgeCache().delete(list);
+    await purgeEverywhere(context.env, [list]);
+  }
   if (credential.userId) {
     await invalidatePassports(context.env, credential.userId);
     const title = credential.json ? (JSON.parse(credential.json) as { name?: string }).name : undefined;
