@@ -10,6 +10,7 @@ import {
   listReceivedAchievements,
   pagesOfExportCredentials,
 } from "#db/queries/data-export.ts";
+import { listExportOtherAddresses } from "#db/queries/other-addresses.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { servableCredential } from "./credentials/reissue.server.ts";
@@ -21,7 +22,7 @@ import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 
 /** What `data.json` and `resume.json` are built from; also serves the résumé download alone. */
 export async function readPersonData(context: ServiceContext, userId: string) {
-  const [profile, received, given, memberships, roles, notifications, feedback] = await Promise.all([
+  const [profile, received, given, memberships, roles, notifications, feedback, otherAddresses] = await Promise.all([
     findExportProfile(context.db, userId),
     listReceivedAchievements(context.db, userId),
     listGivenAchievements(context.db, userId),
@@ -29,9 +30,10 @@ export async function readPersonData(context: ServiceContext, userId: string) {
     listExportRoles(context.db, userId),
     listExportNotifications(context.db, userId),
     listExportFeedback(context.db, userId),
+    listExportOtherAddresses(context.db, userId),
   ]);
   if (!profile) throw new NotFound("Not found");
-  return { profile, received, given, memberships, roles, notifications, feedback };
+  return { profile, received, given, memberships, roles, notifications, feedback, otherAddresses };
 }
 type PersonData = Awaited<ReturnType<typeof readPersonData>>;
 
@@ -119,6 +121,8 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
     organisationRoles: data.roles,
     notifications: data.notifications,
     feedback: data.feedback,
+    // Pending and confirmed (decision 068); the link's token is never stored, so never exported.
+    otherEmailAddresses: data.otherAddresses,
   };
   const bucket = context.cloudflare.env.MEDIA;
   async function* entries(): AsyncGenerator<ZipEntry> {
