@@ -88,12 +88,7 @@ export async function addOtherAddress(
   if (held >= MAX_OTHER_ADDRESSES) throw refuse(title, REFUSALS.cap);
 
   await limitLinks(context, owner.userId, address, title);
-  const token = newInviteCode();
-  const link = {
-    tokenHash: await tokenHashOf(token),
-    sentAt: now,
-    expiresAt: new Date(now.getTime() + LINK_HOURS * HOUR_MS),
-  };
+  const { token, link } = await newLink(now);
   const id = await insertOtherAddress(context.db, { userId: owner.userId, address, ...link });
   if (!id) {
     // Nothing added: the same address added at the same moment (a double submit), or the cap reached meanwhile.
@@ -122,15 +117,21 @@ async function resend(
 ) {
   if (now.getTime() - sentAt.getTime() < SAME_REQUEST_MS) throw new AlreadySaved(sentToast(address));
   await limitLinks(context, owner.userId, address, title);
+  const { token, link } = await newLink(now);
+  if (!(await replaceLink(context.db, { userId: owner.userId, id, ...link }))) throw new NotFound();
+  await mailLink(context, { address, token, appUrl: owner.appUrl, title });
+  return sentToast(address);
+}
+
+/** A new link's token (128 random bits, for the mail only) and what is stored of it. */
+async function newLink(now: Date) {
   const token = newInviteCode();
   const link = {
     tokenHash: await tokenHashOf(token),
     sentAt: now,
     expiresAt: new Date(now.getTime() + LINK_HOURS * HOUR_MS),
   };
-  if (!(await replaceLink(context.db, { userId: owner.userId, id, ...link }))) throw new NotFound();
-  await mailLink(context, { address, token, appUrl: owner.appUrl, title });
-  return sentToast(address);
+  return { token, link };
 }
 
 /** Links mailed: at most 10 an hour per person, and 3 an hour per address from anyone (with sign-up's). */
