@@ -90,7 +90,7 @@ function AddressItem({ item, now }: { item: OtherAddressRow; now: number }) {
               ? `Confirmed ${formatShortDate(item.confirmedAt)}`
               : expired
                 ? "The link has expired. Send a new one to confirm this address."
-                : `Link sent ${formatRelativeTime(item.sentAt, now).toLowerCase()}. Open it from your inbox while signed in here.`}
+                : `Link sent ${sentWhen(item.sentAt, now)}. Open it from your inbox while signed in here.`}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -130,6 +130,9 @@ function AddressItem({ item, now }: { item: OtherAddressRow; now: number }) {
     </li>
   );
 }
+
+/** "just now", "5m ago", "3h ago" (an unexpired link was sent within its 24 hours). */
+const sentWhen = (sentAt: number, now: number) => formatRelativeTime(sentAt, now).replace(/^Just now$/, "just now");
 
 function AddAddress() {
   const reply = useFormReply("add-other-address");
