@@ -719,3 +719,36 @@ export const achievementAcceptances = sqliteTable("achievement_acceptances", {
   presentation: text("presentation").notNull(),
   signedAt: integer("signed_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+// A person's other e-mail addresses (issue 32, decision 068): added in Settings, confirmed by a
+// link mailed to the address, used only to match imported credentials to their owner (sign-in stays
+// the account's one address). `address` is normalised as the account's e-mail is (trimmed,
+// lower-cased). `token_hash` is the SHA-256 (hex) of the link's token, which is only ever in the
+// mail; the link works until `expires_at`, once, and only for the person who added the address.
+// An address is confirmed by at most one person (the partial unique index); pending rows of the
+// same address may wait under several people, the first to confirm wins.
+export const otherAddresses = sqliteTable(
+  "other_addresses",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** When the latest link was mailed (a resend replaces the token and moves this on). */
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("other_addresses_user_address_idx").on(t.userId, t.address),
+    uniqueIndex("other_addresses_token_idx").on(t.tokenHash),
+    uniqueIndex("other_addresses_confirmed_idx")
+      .on(t.address)
+      .where(sql`confirmed_at is not null`),
+    // The daily clean-up finds pending addresses whose link lapsed long ago.
+    index("other_addresses_expires_idx").on(t.expiresAt),
+  ],
+);

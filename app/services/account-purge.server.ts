@@ -124,8 +124,8 @@ const DEV_MAIL_DAYS = 7;
 /**
  * The cron's housekeeping: unconfirmed accounts older than 7 days, rate-limit counters whose
  * window has long passed, expired tokens (confirmation, password reset) and sessions, and old
- * dev-mailbox rows, expired wallet exchanges and OpenID4VCI rows. Each delete is bounded and repeated a bounded
- * number of times.
+ * dev-mailbox rows, expired wallet exchanges and OpenID4VCI rows, and other e-mail addresses
+ * never confirmed. Each delete is bounded and repeated a bounded number of times.
  */
 export async function cleanUpExpiredRows(db: Db, now = new Date()) {
   const at = now.getTime();
@@ -140,5 +140,11 @@ export async function cleanUpExpiredRows(db: Db, now = new Date()) {
     walletExchanges: await deleteInBatches(db, "wallet_exchanges", sql`expires_at < ${at}`),
     // OpenID4VCI offers, tokens and nonces: none is any use past its expiry (decision 065).
     openid4vciGrants: await deleteInBatches(db, "openid4vci_grants", sql`expires_at < ${at}`),
+    // Other e-mail addresses never confirmed, a week after their link lapsed (decision 068).
+    otherAddresses: await deleteInBatches(
+      db,
+      "other_addresses",
+      sql`confirmed_at is null and expires_at < ${at - UNCONFIRMED_ACCOUNT_DAYS * DAY_MS}`,
+    ),
   };
 }

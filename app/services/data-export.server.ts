@@ -13,6 +13,7 @@ import {
   listReceivedAchievements,
   pagesOfExportCredentials,
 } from "#db/queries/data-export.ts";
+import { listExportOtherAddresses } from "#db/queries/other-addresses.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { servableCredential } from "./credentials/reissue.server.ts";
@@ -24,34 +25,32 @@ import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 
 /** What `data.json` and `resume.json` are built from; also serves the résumé download alone. */
 export async function readPersonData(context: ServiceContext, userId: string) {
-  const [profile, received, given, memberships, roles, notifications, feedback, passkeys, walletKeys, acceptances] =
-    await Promise.all([
-      findExportProfile(context.db, userId),
-      listReceivedAchievements(context.db, userId),
-      listGivenAchievements(context.db, userId),
-      listExportMemberships(context.db, userId),
-      listExportRoles(context.db, userId),
-      listExportNotifications(context.db, userId),
-      listExportFeedback(context.db, userId),
-      listExportPasskeys(context.db, userId),
-      listExportWalletKeys(context.db, userId),
-      listExportAcceptances(context.db, userId),
-    ]);
+  const { db } = context;
+  // One line a kind of row, each read page by page (db/queries/data-export.ts), all at once.
+  const data = await allOf({
+    profile: findExportProfile(db, userId),
+    received: listReceivedAchievements(db, userId),
+    given: listGivenAchievements(db, userId),
+    memberships: listExportMemberships(db, userId),
+    roles: listExportRoles(db, userId),
+    notifications: listExportNotifications(db, userId),
+    feedback: listExportFeedback(db, userId),
+    passkeys: listExportPasskeys(db, userId),
+    walletKeys: listExportWalletKeys(db, userId),
+    acceptances: listExportAcceptances(db, userId),
+    otherAddresses: listExportOtherAddresses(db, userId),
+  });
+  const { profile } = data;
   if (!profile) throw new NotFound("Not found");
-  return {
-    profile,
-    received,
-    given,
-    memberships,
-    roles,
-    notifications,
-    feedback,
-    passkeys,
-    walletKeys,
-    acceptances,
-  };
+  return { ...data, profile };
 }
 type PersonData = Awaited<ReturnType<typeof readPersonData>>;
+
+/** `Promise.all` over an object: each key's promise, awaited under the same key. */
+async function allOf<T extends Record<string, Promise<unknown>>>(promises: T) {
+  const settled = await Promise.all(Object.entries(promises).map(async ([key, value]) => [key, await value]));
+  return Object.fromEntries(settled) as { [K in keyof T]: Awaited<T[K]> };
+}
 
 export function resumeOf(data: Pick<PersonData, "profile" | "received" | "memberships">, origin: string) {
   return buildResume({
@@ -144,6 +143,8 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
       ...acceptance,
       presentation: JSON.parse(presentation) as unknown,
     })),
+    // Pending and confirmed (decision 068); the link's token is never stored, so never exported.
+    otherEmailAddresses: data.otherAddresses,
   };
   const bucket = context.cloudflare.env.MEDIA;
   async function* entries(): AsyncGenerator<ZipEntry> {

@@ -9,6 +9,7 @@ import {
   storeNonce,
 } from "#db/queries/openid4vci.ts";
 import { countAttempt, withinLimit, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
+import { tokenHashOf } from "#app/utils/token-hash.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { PROOF_ALGORITHMS, verifyProofJwt } from "./credentials/proof-jwt.server.ts";
@@ -91,12 +92,6 @@ function newTxCode() {
     const candidate = value! >>> 12;
     if (candidate < 1_000_000) return String(candidate).padStart(6, "0");
   }
-}
-
-/** The hash an access token is stored under: a leaked table hands out no token. */
-async function tokenHashOf(token: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

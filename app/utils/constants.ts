@@ -28,3 +28,6 @@ export const RESET_PASSWORD_PATH = "/auth/reset-password";
 
 /** The longest name a person may give one of their passkeys (Settings, decision 061). */
 export const PASSKEY_NAME_MAX_LENGTH = 50;
+
+/** How long the link that confirms another e-mail address works (decision 068). */
+export const OTHER_ADDRESS_LINK_HOURS = 24;

@@ -71,6 +71,26 @@ export function existingAccountEmail(input: { email: string; name: string; signI
   };
 }
 
+/**
+ * The link that confirms another e-mail address of an account (decision 068): single use, for
+ * `hours`, and only for the account that added it. The account is not named: whoever adds an
+ * address chooses where this mail goes, so it carries no text of theirs.
+ */
+export function otherAddressEmail(input: { address: string; confirmUrl: string; hours: number }): MailMessage {
+  const paragraphs = [
+    "Hello,",
+    `Someone asked to add ${input.address} to their ${PRODUCT_NAME} account as another email address. It would only be used to recognise badges and credentials issued to this address when they import them; they keep signing in with their own address.`,
+    `If it was you, open the link below while signed in to that account and confirm. It works once, for ${input.hours} hours.`,
+    "If it was not you, ignore this email: the address is not added unless the link is confirmed from that account.",
+  ];
+  return {
+    to: input.address,
+    subject: `Confirm your email address for ${PRODUCT_NAME}`,
+    text: `${paragraphs.slice(0, 3).join("\n\n")}\n\nConfirm this address: ${input.confirmUrl}\n\n${paragraphs[3]}\n`,
+    html: layout("Confirm this email address", paragraphs, { label: "Confirm this address", url: input.confirmUrl }),
+  };
+}
+
 /** The forgot-password link: single use, valid for an hour. */
 export function passwordResetEmail(input: { email: string; name: string; resetUrl: string }): MailMessage {
   const paragraphs = [

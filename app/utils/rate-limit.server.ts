@@ -27,6 +27,9 @@ export const RATE_LIMITS = {
   "forgot-password-address": { max: 3, windowSeconds: 60 * 60 },
   // Each attempt hashes a password; a token cannot be guessed in any number of tries.
   "reset-password": { max: 10, windowSeconds: 15 * 60 },
+  // Per person: each added or resent other address mails a link (decision 068); each address also
+  // counts under "confirmation-mail", so many accounts cannot flood one mailbox either.
+  "other-address-mail": { max: 10, windowSeconds: 60 * 60 },
   // Per person, not per address: an export reads every row and file of the account.
   "data-export": { max: 3, windowSeconds: 3600 },
   // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.

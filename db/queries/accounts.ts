@@ -230,6 +230,7 @@ const CLEANUP_TABLES = new Set([
   "sessions",
   "dev_mail",
   "wallet_exchanges",
+  "other_addresses",
   "openid4vci_grants",
 ]);
 

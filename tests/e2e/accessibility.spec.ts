@@ -1,6 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { confirmationLink, createOrganisation, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
+import {
+  confirmationLink,
+  createOrganisation,
+  otherAddressLink,
+  PASSWORD,
+  signUpAndConfirm,
+  uniqueEmail,
+} from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
 import { addPasskey, virtualAuthenticator, withoutPasskeyAutofill } from "./passkey-steps.ts";
 import { confirmTwoFactor, startTwoFactor } from "./two-factor-steps.ts";
@@ -88,6 +95,27 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.context().clearCookies();
       await page.goto("/auth");
       await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
+      await expectNoViolations(page);
+    });
+
+    test("other e-mail addresses: Settings listing a pending one, its remove dialog, and the link's page", async ({
+      page,
+    }) => {
+      await signUpAndConfirm(page);
+      const address = uniqueEmail("axe-other");
+      await page.goto("/settings");
+      await page.locator("#other-addresses").getByLabel("Email address").fill(address);
+      await page.getByRole("button", { name: "Add address" }).click();
+      const list = page.getByRole("list", { name: "Your other e-mail addresses" });
+      await expect(list).toContainText("Waiting for confirmation");
+      await expectNoViolations(page);
+      await list.getByRole("button", { name: `Remove ${address}` }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+      await expectNoViolations(page);
+      await page.keyboard.press("Escape");
+
+      await page.goto(await otherAddressLink(page.request, address));
+      await expect(page.getByRole("button", { name: "Confirm address" })).toBeVisible();
       await expectNoViolations(page);
     });
 

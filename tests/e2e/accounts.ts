@@ -33,6 +33,10 @@ export const confirmationLink = (request: APIRequestContext, email: string) =>
 export const passwordResetLink = (request: APIRequestContext, email: string) =>
   mailedLink(request, email, "/auth/reset-password");
 
+/** The link that confirms another e-mail address of an account (Settings), from the dev mailbox. */
+export const otherAddressLink = (request: APIRequestContext, email: string) =>
+  mailedLink(request, email, "/settings/addresses/confirm");
+
 /**
  * A confirmed, signed-in account made through the real forms (posted as a browser without
  * JavaScript would), leaving the session cookie in the page's context.

@@ -37,6 +37,7 @@ describe("migrations", () => {
       "organization_members",
       "organization_roles",
       "organizations",
+      "other_addresses",
       "passkeys",
       "pending_organization_setups",
       "processed_stripe_events",

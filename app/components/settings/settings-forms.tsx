@@ -22,6 +22,7 @@ import {
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
+import { OtherAddresses, type OtherAddressesState } from "./other-addresses.tsx";
 import { Passkeys, type PasskeysState } from "./passkeys.tsx";
 import { Sessions, type SessionsList } from "./sessions.tsx";
 import type { TwoFactorState } from "#app/utils/two-factor.ts";
@@ -36,14 +37,17 @@ export function SettingsForms({
   sessions,
   twoFactor,
   passkeys,
+  otherAddresses,
 }: {
   sessions: SessionsList | null;
   twoFactor: TwoFactorState | null;
   passkeys: PasskeysState | null;
+  otherAddresses: OtherAddressesState | null;
 }) {
   return (
     <>
       <ProfileSettings />
+      {otherAddresses ? <OtherAddresses state={otherAddresses} /> : null}
       <PrivacyAndEmails />
       <YourData />
       <ChangePassword />

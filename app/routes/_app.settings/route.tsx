@@ -22,13 +22,16 @@ import { noteInteraction } from "#app/utils/first-interaction.ts";
 import { SESSIONS_PREFIX } from "#app/components/settings/sessions.tsx";
 import { HolderKeys as HolderKeysNow } from "#app/components/settings/holder-keys.tsx";
 import { HOLDER_KEYS_SHOWN, ownHolderKeysPart } from "#app/services/wallet-acceptance.server.ts";
+import { otherAddressesListPart } from "#app/services/other-addresses.server.ts";
 import { passkeysListPart } from "#app/services/passkeys.server.ts";
 import { sessionsListPart } from "#app/services/sessions.server.ts";
 import { authenticatorOf, authenticatorSetup } from "#app/utils/two-factor.server.ts";
 import { runParts } from "#db/queries/batch-parts.ts";
 import { twoFactorPart } from "#db/queries/two-factor.ts";
+import { MAX_OTHER_ADDRESSES } from "#db/queries/other-addresses.ts";
 import { MAX_PASSKEYS } from "#db/queries/passkeys.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
+import { addOtherAddressIntent } from "./add-other-address.server.ts";
 import { addPasskeyIntent } from "./add-passkey.server.ts";
 import { archiveIntent } from "./archive.server.ts";
 import { changePasswordIntent } from "./change-password.server.ts";
@@ -40,8 +43,10 @@ import { regenerateRecoveryCodesIntent } from "./regenerate-recovery-codes.serve
 import { passkeyOptionsIntent } from "./passkey-options.server.ts";
 import { purgeIntent } from "./purge.server.ts";
 import { reactivateIntent } from "./reactivate.server.ts";
+import { removeOtherAddressIntent } from "./remove-other-address.server.ts";
 import { removePasskeyIntent } from "./remove-passkey.server.ts";
 import { renamePasskeyIntent } from "./rename-passkey.server.ts";
+import { resendOtherAddressIntent } from "./resend-other-address.server.ts";
 import { sendFeedbackIntent } from "./send-feedback.server.ts";
 import { signOutOtherSessionsIntent } from "./sign-out-other-sessions.server.ts";
 import { signOutSessionIntent } from "./sign-out-session.server.ts";
@@ -65,14 +70,17 @@ export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
-  if (viewer.archivedAt) return { sessions: null, twoFactor: null, passkeys: null, holderKeys: null };
+  if (viewer.archivedAt) {
+    return { sessions: null, twoFactor: null, passkeys: null, holderKeys: null, otherAddresses: null };
+  }
   const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
-  // One round trip for all four (the guard's batch is the other).
-  const [sessions, twoFactorRow, passkeys, holderKeys] = await runParts(context.db, [
+  // One round trip for all five (the guard's batch is the other).
+  const [sessions, twoFactorRow, passkeys, holderKeys, otherAddresses] = await runParts(context.db, [
     sessionsListPart(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
     twoFactorPart(context.db, viewer.id),
     passkeysListPart(context, viewer.id),
     ownHolderKeysPart(context.db, viewer.id, HOLDER_KEYS_SHOWN),
+    otherAddressesListPart(context, viewer.id),
   ]);
   const authenticator = await authenticatorOf(context, twoFactorRow);
   // A setup waiting for its first code is shown again until it is confirmed (or started over).
@@ -85,6 +93,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     twoFactor: { enabled: authenticator.enabled, setup },
     passkeys: { items: passkeys, max: MAX_PASSKEYS, now: Date.now() },
     holderKeys,
+    otherAddresses: { items: otherAddresses, max: MAX_OTHER_ADDRESSES, now: Date.now() },
   };
 }
 
@@ -105,6 +114,9 @@ const INTENTS = {
   "rename-passkey": renamePasskeyIntent,
   "remove-passkey": removePasskeyIntent,
   "forget-holder-key": forgetHolderKeyIntent,
+  "add-other-address": addOtherAddressIntent,
+  "resend-other-address": resendOtherAddressIntent,
+  "remove-other-address": removeOtherAddressIntent,
   archive: archiveIntent,
   reactivate: reactivateIntent,
   purge: purgeIntent,
@@ -127,7 +139,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
-  const { sessions, twoFactor, passkeys, holderKeys } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, passkeys, holderKeys, otherAddresses } = useLoaderData<typeof loader>();
   // 'Continue' posted before the forms hydrated (a plain form post): its answer's 'Create passkey'
   // needs them now, not at the page's next interaction.
   const answer = useActionData<typeof action>();
@@ -151,7 +163,12 @@ export default function SettingsPage() {
       ) : (
         <>
           <Suspense fallback={<LoadAtOnce />}>
-            <SettingsForms sessions={sessions} twoFactor={twoFactor} passkeys={passkeys} />
+            <SettingsForms
+              sessions={sessions}
+              twoFactor={twoFactor}
+              passkeys={passkeys}
+              otherAddresses={otherAddresses}
+            />
           </Suspense>
           {holderKeys ? (
             <Suspense fallback={<LoadAtOnce />}>

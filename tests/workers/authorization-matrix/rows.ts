@@ -657,6 +657,46 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells(404, { anon: "signin", archived: "noop", member: "ok" }),
   }),
+  // Other e-mail addresses (decision 068): the person's own only; another's address id is not found.
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "add-other-address",
+    path: "/settings",
+    body: form({ intent: "add-other-address", address: "matrix-other@example.com" }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "noop" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "resend-other-address",
+    path: "/settings",
+    body: (w) => form({ intent: "resend-other-address", addressId: w.otherAddressId }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
+  }),
+  actionRow({
+    route: "routes/_app.settings",
+    intent: "remove-other-address",
+    path: "/settings",
+    body: (w) => form({ intent: "remove-other-address", addressId: w.otherAddressId }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "noop", another: "ok" }),
+  }),
+  // The link mailed to the address: anyone signed in sees a page (the owner's to confirm, everyone
+  // else's 'This link is for another account'); only the account that added it confirms it.
+  loaderRow({
+    route: "routes/_app.settings_.addresses.confirm",
+    path: (w) => `/settings/addresses/confirm?token=${w.otherAddressToken}`,
+    ok: [200],
+    cells: OWN,
+  }),
+  actionRow({
+    route: "routes/_app.settings_.addresses.confirm",
+    path: "/settings/addresses/confirm",
+    body: (w) => form({ token: w.otherAddressToken }),
+    ok: [302],
+    cells: cells(403, { anon: "signin", archived: "signout", another: "ok" }),
+  }),
   actionRow({
     route: "routes/_app.settings",
     intent: "update-preferences",

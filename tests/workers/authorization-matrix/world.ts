@@ -6,6 +6,7 @@ import {
   createAccount,
   get,
   inviteCode,
+  mailsTo,
   passwordResetToken,
   postForm,
   signUp,
@@ -132,6 +133,15 @@ export async function seedWorld() {
     .bind(anotherPasskey, another.id, crypto.randomUUID(), Date.now())
     .run();
 
+  // Another's other e-mail address, pending, with the link mailed to it (decision 068).
+  const otherAddress = uniqueEmail("other-address");
+  await postForm("/settings", { intent: "add-other-address", address: otherAddress }, { cookie: another.cookie });
+  const [otherAddressMail] = await mailsTo(otherAddress);
+  const otherAddressToken = new URL(/(https?:\/\/\S+)/.exec(otherAddressMail!.text)![1]!).searchParams.get("token")!;
+  const otherAddressId = (await env.DB.prepare("select id from other_addresses where user_id = ?")
+    .bind(another.id)
+    .first<{ id: string }>())!.id;
+
   const users = { individual, orgUser, member, admin, otherAdmin, recipient, another, archived };
   return {
     users,
@@ -142,6 +152,8 @@ export async function seedWorld() {
     unconfirmedEmail,
     anotherSession,
     anotherPasskey,
+    otherAddressId,
+    otherAddressToken,
     mediaKey,
     pendingMembership: await membershipOf({ organizationId: orgA, userId: pending.id }),
     memberMembership: member.membershipId,
