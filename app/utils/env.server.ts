@@ -10,14 +10,22 @@ const optional = z
 /** The secret .dev.vars.example ships; a deployment that still uses it must not start. */
 export const EXAMPLE_SESSION_SECRET = "local-development-secret-change-me-0123456789";
 
+// Fails closed: only an explicit "development" or "test" turns on the local stand-ins (dev
+// mailbox, simulated checkout) and the diagnostics; unset, misspelt or anything else is production.
+const environment = z
+  .string()
+  .optional()
+  .transform((value) => (value === "development" || value === "test" ? value : ("production" as const)));
+
+/** Whether raw bindings (before `readEnv`, as the Worker's middleware sees them) are production's. */
+export function isProduction(bindings: { ENVIRONMENT?: unknown }) {
+  const parsed = environment.safeParse(bindings.ENVIRONMENT);
+  return !parsed.success || parsed.data === "production";
+}
+
 const envSchema = z
   .object({
-    // Fails closed: only an explicit "development" or "test" turns on the local stand-ins (dev
-    // mailbox, simulated checkout); unset, misspelt or anything else is production.
-    ENVIRONMENT: z
-      .string()
-      .optional()
-      .transform((value) => (value === "development" || value === "test" ? value : ("production" as const))),
+    ENVIRONMENT: environment,
     APP_URL: z
       .url()
       .optional()

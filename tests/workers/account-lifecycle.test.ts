@@ -211,8 +211,8 @@ describe("the environment fails closed", () => {
     }
   });
 
-  it("serves pages but not the dev mailbox or the simulated checkout when ENVIRONMENT is unset or unknown", async () => {
-    for (const value of [undefined, "staging"]) {
+  it("serves pages but not the dev mailbox, the simulated checkout or diagnostics when ENVIRONMENT is unset or unknown", async () => {
+    for (const value of [undefined, "staging", "Development", "production"]) {
       const bindings = productionBindings(value);
       const fetchPath = (path: string) =>
         worker.fetch(new Request(`http://localhost${path}`), bindings, createExecutionContext());
@@ -220,6 +220,11 @@ describe("the environment fails closed", () => {
       for (const path of ["/dev/mail", "/dev/mail.json", "/billing/simulated-checkout?session=x"]) {
         expect((await fetchPath(path)).status, `${path} with ${value}`).toBe(404);
       }
+      // Nor the diagnostics that tests and the benchmark read.
+      const page = await fetchPath("/passport/" + crypto.randomUUID());
+      await page.text();
+      for (const header of ["X-D1-Round-Trips", "X-D1-Rows-Read", "Server-Timing"])
+        expect(page.headers.get(header), `${header} with ${value}`).toBeNull();
     }
   });
 

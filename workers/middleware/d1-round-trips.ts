@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 import type { WorkerEnv } from "../types.ts";
+import { isProduction } from "#app/utils/env.server.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
 /**
@@ -22,7 +23,8 @@ const countingEnvs = new WeakMap<Env, Env>();
  * the counting).
  */
 export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
-  if (c.env.ENVIRONMENT === "production") return next();
+  // The same fail-closed reading as the app's: unset or misspelt is production, which sends none.
+  if (isProduction(c.env)) return next();
   let env = countingEnvs.get(c.env);
   if (!env) {
     const count = () => {
