@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { strToU8, zipSync } from "fflate";
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
-import { expect, test, toast } from "./fixtures.ts";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 // Issue 32: a new member starts their passport from LinkedIn's data export; and a public
 // passport of up to 50 entries prints every one of them.
@@ -109,3 +110,22 @@ test("printing a public passport of 12 entries prints all 12; the screen shows t
     await expect(visitor.getByRole("heading", { name: `Role ${index}`, exact: true })).toBeVisible();
   await expect(visitor.getByText("more achievements:")).toHaveCount(0);
 });
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`the review list passes axe in ${colorScheme} mode and fits a 375px phone`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await signUpAndConfirm(page, { name: "Axe Importer" });
+    await page.goto("/passport/import-history");
+    await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles(linkedInExport());
+    await page.getByRole("button", { name: "Read file" }).click();
+    await expect(page.getByRole("heading", { name: "Review 7 entries" })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(
+      violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => node.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
+    expect(await hasHorizontalScroll(page)).toBe(false);
+  });
+}
