@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, Link, useActionData } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import FileUp from "lucide-react/icons/file-up";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { FieldError, FormError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -134,10 +134,13 @@ function ReviewList({ review }: { review: Review }) {
   const initial = review.items.filter((item) => item.selected).length;
   const [ticked, setTicked] = useState(initial);
   const addable = review.items.filter((item) => !item.alreadyAdded).length;
+  // A list read in place (with JavaScript) is brought into view, its heading announced.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="review-title" className="grid gap-4">
       <div className="grid gap-1">
-        <h2 id="review-title" className="text-xl font-semibold">
+        <h2 id="review-title" ref={heading} tabIndex={-1} className="text-xl font-semibold outline-none">
           Review {review.items.length} {review.items.length === 1 ? "entry" : "entries"}
         </h2>
         <p className="text-sm text-muted-foreground">
