@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readLinkedInCsv } from "#app/services/history-import/linkedin.ts";
 import { historyDate } from "#app/services/history-import/dates.ts";
+import { RATE_LIMIT_MESSAGE, RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
 import { createAccount, get, postForm, toastFrom } from "./helpers.ts";
 import {
   PATH,
@@ -358,6 +359,18 @@ describe("who may import", () => {
     expect(response.status).toBe(302);
     expect(await achievementsOf(other.id)).toEqual([]);
     expect(await achievementsOf(person.id)).toHaveLength(4);
+  });
+
+  it(`reads at most ${RATE_LIMITS["history-import"].max} files a minute per person`, async () => {
+    const person = await createAccount();
+    const read = () => readHistory(person.cookie, [csvFile("Positions.csv", "Company Name,Title\nAcme,Analyst\n")]);
+    for (let index = 0; index < RATE_LIMITS["history-import"].max; index++) expect((await read()).status).toBe(200);
+    const refused = await read();
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain(RATE_LIMIT_MESSAGE);
+    // Another person is not held back.
+    const other = await createAccount();
+    expect((await readHistory(other.cookie, [linkedInZip()])).status).toBe(200);
   });
 
   it("a page with the review needs no JavaScript: the list is a form posted to the same page", async () => {
