@@ -10,10 +10,12 @@ export const HISTORY_MAX_ITEMS = 500;
 /** An entry as the review list posts it back: the proposal's key and the (maybe edited) fields. */
 export type HistoryEntry = {
   key: string;
+  /** Where it was read: a LinkedIn file (`Positions.csv`) or a JSON Resume section (`work`). */
   source: string;
   title: string;
   company: string;
   description: string;
+  /** YYYY-MM-DD, or "" when the file gave none that could be read. */
   date: string;
   type: AchievementType;
 };

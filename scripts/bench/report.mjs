@@ -188,41 +188,13 @@ export function buildReport(results) {
     "",
     `For each sample the demo member Sam opens 'Add to wallet' for that credential through the passport's form. The Learner Credential Wallet's own libraries (scripts/wallet/lcw-didauth.mjs) sign a DIDAuth presentation over the challenge the page's deep link names, with a new did:key, posted to the exchange as the wallet posts it (which verifies it and signs the credential again for that DID); and an OpenID4VCI wallet takes the page's credential offer: the token (with the page's transaction code), a nonce, and the credential with a \`jwt\` proof by a new Ed25519 did:key. Each request is measured alone, ${results.wallet.exchange.samples} times after a warm-up of 3, each from a client network of its own; Worker CPU is read as for /verify, D1 round trips from X-D1-Round-Trips.`,
     "",
-    ...table(
-      ["Request", "Worker CPU p50", "p95", "max", "Wall p50", "D1 round trips (max)", "Errors"],
-      WALLET_REQUESTS.map(([key, request]) => {
-        const figures = results.wallet[key];
-        return [
-          request,
-          ms(figures.cpuP50),
-          ms(figures.cpuP95),
-          ms(figures.cpuMax),
-          ms(figures.wallP50),
-          String(figures.roundTripsMax),
-          `${figures.errors}/${figures.samples}`,
-        ];
-      }),
-    ),
+    ...requestTable(WALLET_REQUESTS, results.wallet, "D1 round trips (max)"),
     "",
     "## Import history (issue 32)",
     "",
     `For each sample the demo member Alex uploads a LinkedIn export ZIP whose Positions.csv has ${results.historyImport.items} positions (notes above the header, descriptions over two lines, new titles each time) to 'Import history', reads the review list the page answers (${results.historyImport.entriesReviewed} entries), and posts it back as its form does, every entry ticked: ${results.historyImport.items} achievements added in one batch. Each request is measured alone, ${results.historyImport.read.samples} times after a warm-up of 2; Worker CPU is read as for /verify, D1 round trips from X-D1-Round-Trips less the session guard's (${results.historyImport.guardRoundTrips}, measured by a post the route refuses after its guard).`,
     "",
-    ...table(
-      ["Request", "Worker CPU p50", "p95", "max", "Wall p50", "D1 round trips beyond the guard (max)", "Errors"],
-      HISTORY_REQUESTS.map(([key, request]) => {
-        const figures = results.historyImport[key];
-        return [
-          request,
-          ms(figures.cpuP50),
-          ms(figures.cpuP95),
-          ms(figures.cpuMax),
-          ms(figures.wallP50),
-          String(figures.roundTripsMax),
-          `${figures.errors}/${figures.samples}`,
-        ];
-      }),
-    ),
+    ...requestTable(HISTORY_REQUESTS, results.historyImport, "D1 round trips beyond the guard (max)"),
     "",
     "## Budgets",
     "",
@@ -324,6 +296,25 @@ function budgetChecks({ load, d1, bytes, vitals, signedIn, workerSize, verify, w
   checks.push(...walletChecks(wallet));
   checks.push(...historyChecks(historyImport));
   return checks;
+}
+
+/** Requests measured one at a time: their Worker CPU, wall time, D1 round trips and errors. */
+function requestTable(requests, measured, roundTripsHeader) {
+  return table(
+    ["Request", "Worker CPU p50", "p95", "max", "Wall p50", roundTripsHeader, "Errors"],
+    requests.map(([key, request]) => {
+      const figures = measured[key];
+      return [
+        request,
+        ms(figures.cpuP50),
+        ms(figures.cpuP95),
+        ms(figures.cpuMax),
+        ms(figures.wallP50),
+        String(figures.roundTripsMax),
+        `${figures.errors}/${figures.samples}`,
+      ];
+    }),
+  );
 }
 
 /** The two requests of 'Import history', as the report names them. */

@@ -22,6 +22,7 @@ import { requireViewer } from "#app/utils/session.server.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { addHistoryIntent } from "./add-history.server.ts";
 import { readHistoryIntent } from "./read-history.server.ts";
+import { ACHIEVEMENT_TYPE_LABELS } from "#app/utils/achievement-types.ts";
 
 // /passport/import-history (issue 32, decision 067): a LinkedIn export or a JSON Resume becomes
 // a review list, server-rendered so it works without JavaScript, then the person's own
@@ -127,8 +128,6 @@ function ChooseFile({ errors, formErrors }: { errors?: string[]; formErrors?: st
   );
 }
 
-const TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
-
 function ReviewList({ review }: { review: Review }) {
   const hydrated = useHydrated();
   const initial = review.items.filter((item) => item.selected).length;
@@ -202,7 +201,7 @@ function ReviewEntry({ item, index }: { item: ReviewItem; index: number }) {
             {item.company ? <span className="font-normal text-muted-foreground"> · {item.company}</span> : null}
           </label>
           <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-            <Badge variant="outline">{TYPE_LABELS[item.type]}</Badge>
+            <Badge variant="outline">{ACHIEVEMENT_TYPE_LABELS[item.type]}</Badge>
             <span>{item.date || "No date"}</span>
             <span>· {SOURCE_LABELS[item.source] ?? item.source}</span>
             {item.alreadyAdded ? <Badge variant="secondary">Already on your passport</Badge> : null}
@@ -243,7 +242,7 @@ function ReviewEntry({ item, index }: { item: ReviewItem; index: number }) {
               <div className="grid gap-1.5">
                 <Label htmlFor={id("type")}>Type</Label>
                 <NativeSelect id={id("type")} name={name("type")} defaultValue={item.type}>
-                  {Object.entries(TYPE_LABELS).map(([value, label]) => (
+                  {Object.entries(ACHIEVEMENT_TYPE_LABELS).map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}
                     </option>

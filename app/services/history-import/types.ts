@@ -1,16 +1,7 @@
-import type { AchievementType } from "#db/enums.ts";
+import type { HistoryEntry } from "#app/utils/history-import.ts";
 
-/** One entry of an imported history, as proposed for the review list (before any edit). */
-export type HistoryProposal = {
-  /** Where it was read: a LinkedIn file (`Positions.csv`) or a JSON Resume section (`work`). */
-  source: string;
-  title: string;
-  company: string;
-  description: string;
-  /** YYYY-MM-DD, or "" when the file gave none that could be read. */
-  date: string;
-  type: AchievementType;
-};
+/** One entry of an imported history, as proposed for the review list (before any edit or key). */
+export type HistoryProposal = Omit<HistoryEntry, "key">;
 
 /** A file the import could not read, with the reason in plain words. */
 export class HistoryFileError extends Error {}
