@@ -220,6 +220,7 @@ describe("importing a LinkedIn export", () => {
             `Fabrikam,Writer,${"y".repeat(1001)},2013`,
             "Fabrikam,Lead,,someday",
             "Fabrikam,Director,,Jan 2020",
+            "Fabrikam,Evil\u202Egnp.exe,,2012",
           ].join("\n"),
         ),
       ]),
@@ -230,8 +231,10 @@ describe("importing a LinkedIn export", () => {
       "Description must be less than 1000 characters",
       "Date is required",
       null,
+      // The Add Self Achievement form's rules for plain text (decision 011).
+      "Title cannot contain text direction override characters",
     ]);
-    expect(entries.map((entry) => entry.selected)).toEqual([false, false, false, false, true]);
+    expect(entries.map((entry) => entry.selected)).toEqual([false, false, false, false, true, false]);
 
     // Ticking one that breaks a rule adds nothing, and the list comes back as it was posted.
     entries[3]!.selected = true;
