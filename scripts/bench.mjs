@@ -5,13 +5,15 @@
 // member, /passport, /settings), signed in as the seeded demo accounts: page weight and web vitals;
 // then the Worker CPU of checking one of our own credentials on /verify (issue 29), and of what
 // wallets ask of 'Add to wallet' (the exchange, OpenID4VCI) and of 'Accept with my wallet', with
-// their D1 round trips (issue 31).
+// their D1 round trips (issue 31), and of 'Import history' reading and adding a LinkedIn export of
+// 500 entries (issue 32).
 // And the size of the Worker `wrangler deploy` would upload, against the plan's limit.
 // Writes bench/results.md (and bench/bundles.md, the JavaScript per route from the build) and
 // exits non-zero when a budget is missed. See README "Benchmark".
 //
 // Environment: BENCH_PORT (8797), BENCH_SECONDS per load scenario (5), BENCH_RUNS of Chromium
-// per page (5), BENCH_SAMPLES of /verify and of the wallet exchange (25), BENCH_SKIP_BUILD=1 to
+// per page (5), BENCH_SAMPLES of /verify and of the wallet exchange (25), BENCH_HISTORY_SAMPLES of
+// 'Import history' (5), BENCH_SKIP_BUILD=1 to
 // reuse build/ while iterating on the bench itself, BENCH_VIA=cli to start wrangler by its command
 // (DevTools inspector on) instead of its API.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,6 +29,7 @@ import { build, prepareState, startServer } from "./bench/server.mjs";
 import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { issueBenchCredential, measureVerify } from "./bench/verify.mjs";
 import { measureWalletRequests } from "./bench/wallet.mjs";
+import { measureHistoryImport } from "./bench/history-import.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 import { measureWorkerSize } from "./bench/worker-size.mjs";
 
@@ -35,6 +38,8 @@ const config = {
   durationMs: Number(process.env.BENCH_SECONDS ?? 5) * 1000,
   vitalsRuns: Number(process.env.BENCH_RUNS ?? 5),
   verifySamples: Number(process.env.BENCH_SAMPLES ?? 25),
+  // Each sample adds 500 achievements to the demo member's passport: fewer than the others.
+  historySamples: Number(process.env.BENCH_HISTORY_SAMPLES ?? 5),
   connections: [8, 32],
   skipBuild: process.env.BENCH_SKIP_BUILD === "1",
   /**
@@ -155,12 +160,22 @@ async function measure({ origin, pid }) {
     credential,
     samples: config.verifySamples,
   });
-  log(`wallets: the exchanges (add, accept) and OpenID4VCI's token, nonce and credential, ${config.verifySamples} samples`);
+  log(
+    `wallets: the exchanges (add, accept) and OpenID4VCI's token, nonce and credential, ${config.verifySamples} samples`,
+  );
   const wallet = await measureWalletRequests({
     origin,
     port: config.port,
     serverPid: pid,
     samples: config.verifySamples,
+  });
+
+  log(`'Import history': a LinkedIn export of 500 entries read and added, ${config.historySamples} samples`);
+  const historyImport = await measureHistoryImport({
+    origin,
+    port: config.port,
+    serverPid: pid,
+    samples: config.historySamples,
   });
 
   return {
@@ -184,6 +199,7 @@ async function measure({ origin, pid }) {
     vitals,
     verify,
     wallet,
+    historyImport,
     signedIn: Object.fromEntries(
       Object.entries(SIGNED_IN_PAGES).map(([page, { path, account }]) => [
         page,

@@ -9,7 +9,7 @@ import { readerOf } from "#app/utils/session.server.ts";
 import { PassportNotFound, PublicPassportView } from "#app/components/passport/public-passport-view.tsx";
 import { Pager } from "#app/components/pager.tsx";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
-import { PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
+import { PRINTED_ENTRIES_MAX, PRODUCT_NAME, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
 import { socialMeta } from "#app/utils/social-meta.ts";
 
 // Visitors get the page without scripts; the owner's page hydrates for the upload controls.
@@ -41,11 +41,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { searchParams } = new URL(request.url);
-  // The first entries, or (View More, ?all=1) the full list a page at a time.
+  // The first entries, or (View More, ?all=1) the full list a page at a time. The first page
+  // reads enough to print a passport of up to PRINTED_ENTRIES_MAX entries whole.
   const showAll = searchParams.get("all") === "1";
-  const page = showAll
-    ? pageRequestFrom(searchParams, "", PAGE_SIZES.passport)
-    : { size: PUBLIC_PASSPORT_INITIAL_ENTRIES };
+  const page = showAll ? pageRequestFrom(searchParams, "", PAGE_SIZES.passport) : { size: PRINTED_ENTRIES_MAX };
   const found = await readPublicPassport(context, {
     userIdParam: params.userId,
     page,
@@ -54,6 +53,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   });
   if (!found)
     return data({ passport: null, showAll, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
+  // A longer passport prints its first entries and the print view's address, as it always has.
+  const { passport } = found;
+  if (!showAll && passport.total > PRINTED_ENTRIES_MAX)
+    passport.achievements = passport.achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
   return { ...found, showAll };
 }
 

@@ -82,15 +82,32 @@ export const giveAchievementSchema = z
   })
   .superRefine(notInTheFuture);
 
+const companyField = requiredText({
+  label: "Company name",
+  required: "Company/Organization is required",
+  max: 200,
+  tooLong: "Company name must be less than 200 characters",
+});
+
 export const selfAchievementSchema = z
   .object({
     intent: z.literal("add-self-achievement"),
     ...achievementFields,
-    company: requiredText({
-      label: "Company name",
-      required: "Company/Organization is required",
-      max: 200,
-      tooLong: "Company name must be less than 200 characters",
-    }),
+    company: companyField,
+  })
+  .superRefine(notInTheFuture);
+
+/**
+ * One achievement of an imported history (a LinkedIn export or a JSON Resume), as the review
+ * list shows it: a self achievement's text fields under the same rules and messages.
+ */
+export const historyItemSchema = z
+  .object({
+    title: achievementFields.title,
+    company: companyField,
+    description: achievementFields.description,
+    date: achievementFields.date,
+    type: achievementFields.type,
+    timeZone: achievementFields.timeZone,
   })
   .superRefine(notInTheFuture);

@@ -17,6 +17,12 @@ export const GOVERNING_LAW = "England and Wales";
 export const RETENTION_MONTHS = 12;
 
 export const PUBLIC_PASSPORT_INITIAL_ENTRIES = 8;
+/**
+ * A public passport with at most this many entries prints every one of them (Ctrl+P on the page
+ * itself: they are on the page, shown on paper only); a longer one prints its first entries and
+ * the address of its print view (issue 32).
+ */
+export const PRINTED_ENTRIES_MAX = 50;
 /** The organisation switcher's page parameters (`switcher.after`, `switcher.before`), on any signed-in page. */
 export const ORGANIZATION_SWITCHER_PREFIX = "switcher.";
 export const REDIRECT_DELAY_MS = 2000;

@@ -32,6 +32,8 @@ export const RATE_LIMITS = {
   "other-address-mail": { max: 10, windowSeconds: 60 * 60 },
   // Per person, not per address: an export reads every row and file of the account.
   "data-export": { max: 3, windowSeconds: 3600 },
+  // Per person: reading a 500-entry history costs ~200 ms of Worker CPU (issue 32, decision 067).
+  "history-import": { max: 20, windowSeconds: 60 },
   // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.
   "verify-credential": { max: 20, windowSeconds: 60 },
   // Per person: each check of a domain is a DNS-over-HTTPS request to the resolver.

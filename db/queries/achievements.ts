@@ -10,8 +10,9 @@ import {
   sql,
   type SQL,
 } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { AchievementType } from "../schema.ts";
-import { insertWhen, type Db } from "../client.ts";
+import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../client.ts";
 import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
 import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
@@ -223,26 +224,79 @@ export function savedSubmissionQuery(
 export const achievementExists = (id: string) =>
   sql`exists (select 1 from ${achievements} where ${achievements.id} = ${id})`;
 
-/**
- * A person's own achievement: stored as "title - company", no organisation, accepted at once.
- * Null when already saved.
- */
+/** A person's own achievement as stored: "title - company", no organisation, accepted at once. */
+function selfAchievementRow(userId: string, { company, ...rest }: NewAchievement & { company: string }) {
+  return {
+    ...rest,
+    title: `${rest.title} - ${company}`,
+    userId,
+    createdBy: userId,
+    organizationId: null,
+    status: "accepted" as const,
+    isVisible: true,
+  };
+}
+
+/** A person's own achievement (one form's). Null when already saved. */
 export async function insertSelfAchievement(db: Db, userId: string, input: NewAchievement & { company: string }) {
-  const { company, ...rest } = input;
   const [row] = await db
     .insert(achievements)
-    .values({
-      ...rest,
-      title: `${rest.title} - ${company}`,
-      userId,
-      createdBy: userId,
-      organizationId: null,
-      status: "accepted",
-      isVisible: true,
-    })
+    .values(selfAchievementRow(userId, input))
     .onConflictDoNothing()
     .returning({ id: achievements.id });
   return row?.id ?? null;
+}
+
+// Every column of an achievement is bound (defaults too: drizzle binds them as values).
+const SELF_ACHIEVEMENTS_PER_INSERT = rowsPerInsert(14);
+
+/**
+ * Many of a person's own achievements at once (an imported history), as statements for one
+ * batch, each within D1's 100 parameters. Each row's `submissionKey` is its import key: a row
+ * already imported is left as it is (the unique index), so each statement returns only the new.
+ */
+export function selfAchievementsInserts(
+  db: Db,
+  userId: string,
+  inputs: (NewAchievement & { company: string; submissionKey: string })[],
+) {
+  // Each returns the ids it wrote: `{ id: string }[]`.
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let start = 0; start < inputs.length; start += SELF_ACHIEVEMENTS_PER_INSERT) {
+    const rows = inputs.slice(start, start + SELF_ACHIEVEMENTS_PER_INSERT).map((input) => ({
+      id: crypto.randomUUID(),
+      createdAt: new Date(),
+      imageUrl: null,
+      videoUrl: null,
+      ...selfAchievementRow(userId, input),
+    }));
+    statements.push(db.insert(achievements).values(rows).onConflictDoNothing().returning({ id: achievements.id }));
+  }
+  return statements;
+}
+
+// The person's id twice (recipient and creator) besides the keys.
+const KEYS_PER_QUERY = inListLimit(2);
+
+/** Which of these import keys the person's passport already holds, as statements for one batch. */
+export function savedImportKeysQueries(db: Db, userId: string, keys: string[]) {
+  // Each returns `{ key: string | null }[]`.
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    statements.push(
+      db
+        .select({ key: achievements.submissionKey })
+        .from(achievements)
+        .where(
+          and(
+            eq(achievements.createdBy, userId),
+            eq(achievements.userId, userId),
+            inArray(achievements.submissionKey, keys.slice(start, start + KEYS_PER_QUERY)),
+          ),
+        ),
+    );
+  }
+  return statements;
 }
 
 /** How many live achievements the organisation has given the person (a statement for a batch). */

@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { PRINTED_ENTRIES_MAX, PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
 import { PAGE_SIZES } from "#db/queries/paging.ts";
 import { createOrganisation, uniqueName } from "./factories.ts";
 import { createAccount, get, joinByInviteLink, ORIGIN, postForm } from "./helpers.ts";
@@ -157,12 +158,15 @@ describe("the print view (/passport/{id}/print)", () => {
     expect(varied.headers.get("Location")).toBe(`/passport/${person.id}/print`);
   });
 
-  it("the first page offers it to visitors, and prints a pointer to it", async () => {
+  it("the first page offers it to visitors, and a passport too long to print whole prints a pointer to it", async () => {
     const person = await createAccount({ name: "Pat Pointer" });
-    await seedEntries(person.id, 12);
+    // Up to PRINTED_ENTRIES_MAX entries print whole (tests/workers/passport-print.test.ts).
+    await seedEntries(person.id, PRINTED_ENTRIES_MAX + 1);
     const html = await (await get(`/passport/${person.id}`)).text();
     expect(html).toContain(`href="/passport/${person.id}/print"`);
-    expect(html).toContain(`4 more achievements: ${ORIGIN}/passport/${person.id}/print`);
+    expect(html).toContain(
+      `${PRINTED_ENTRIES_MAX + 1 - PUBLIC_PASSPORT_INITIAL_ENTRIES} more achievements: ${ORIGIN}/passport/${person.id}/print`,
+    );
   });
 
   it("is not found for a private, archived or unknown passport", async () => {

@@ -13,6 +13,7 @@ import {
 import { issuedCredential } from "./credentials-helpers.ts";
 import { createOrganisation, createPersonWithAchievements, giveAchievement, uniqueName } from "./factories.ts";
 import { today } from "#tests/today.ts";
+import { addHistory, csvFile, readHistory, reviewOf } from "./history-import-helpers.ts";
 
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
@@ -233,6 +234,19 @@ describe("public passport at the edge", () => {
           { cookie: person.cookie },
         ),
       (html) => expect(html).toContain(">Brand New</h3>"),
+    ],
+    [
+      "importing a history",
+      async (person) =>
+        addHistory(
+          person.cookie,
+          await reviewOf(
+            await readHistory(person.cookie, [
+              csvFile("Positions.csv", "Company Name,Title,Started On\nFabrikam,Imported Role,2020\n"),
+            ]),
+          ),
+        ),
+      (html) => expect(html).toContain(">Imported Role</h3>"),
     ],
     [
       "editing the biography",

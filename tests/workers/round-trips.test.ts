@@ -187,6 +187,27 @@ const CASES: Case[] = [
     },
   },
   {
+    // Issue 32: the largest import there is, written in one batch (decision 067).
+    action: "import history, 500 entries",
+    budget: 1,
+    arrange: async () => {
+      const person = await createAccount();
+      const fields: Record<string, string> = { intent: "add-history" };
+      for (let index = 0; index < 500; index++) {
+        const entry = (field: string, value: string) => (fields[`entries[${index}].${field}`] = value);
+        entry("key", `history:${String(index).padStart(24, "k")}`);
+        entry("source", "Positions.csv");
+        entry("selected", "on");
+        entry("title", `Role ${index}`);
+        entry("company", "Fabrikam");
+        entry("date", "2020-01-01");
+        entry("type", "milestone");
+        entry("description", "A description of a fair length, as a LinkedIn position has one.");
+      }
+      return { cookie: person.cookie, path: "/passport/import-history", fields };
+    },
+  },
+  {
     action: "feedback",
     arrange: async () => {
       const person = await createAccount();

@@ -17,14 +17,13 @@ import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import type { FormReply } from "#app/utils/form-reply.ts";
+import { ACHIEVEMENT_TYPE_LABELS } from "#app/utils/achievement-types.ts";
 
 /** Today in the browser's own time zone, as YYYY-MM-DD. */
 function localToday() {
   const now = new Date();
   return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 }
-
-const ACHIEVEMENT_TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
 
 export type Member = { userId: string; fullName: string };
 type AchievementField =

@@ -6,8 +6,8 @@ import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.
 import { formatLongDate } from "#app/utils/dates.ts";
 import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
 import type { PassportAchievement } from "./types.ts";
+import { ACHIEVEMENT_TYPE_LABELS } from "#app/utils/achievement-types.ts";
 
-const TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
 const DEFAULT_ORGANISATION_LABEL = "Organization";
 
 export function AchievementCard({
@@ -30,7 +30,7 @@ export function AchievementCard({
       <div className="space-y-2 p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <Badge variant={achievement.isSelf ? "outline" : "default"}>
-            {achievement.isSelf ? "Self Achievement" : TYPE_LABELS[achievement.type]}
+            {achievement.isSelf ? "Self Achievement" : ACHIEVEMENT_TYPE_LABELS[achievement.type]}
           </Badge>
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
         </div>

@@ -65,8 +65,11 @@ export function PublicPassportView({
   const name = profile.fullName?.trim() || FALLBACK_NAME;
   const NameHeading = headingLevel === 1 ? "h1" : "h2";
   const visible = expanded ? achievements : achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
+  // On paper every loaded entry shows: a short passport's are all loaded (PRINTED_ENTRIES_MAX).
+  const printedOnly = expanded ? [] : achievements.slice(PUBLIC_PASSPORT_INITIAL_ENTRIES);
   // More entries than this page shows: on another page of the full list, or not loaded yet.
   const hasMore = total > visible.length;
+  const printedAll = visible.length + printedOnly.length >= total;
   const offerMore = hasMore && !showAll;
   // Public pages are served without scripts: the profile dialog then opens through the
   // browser's Popover API; once hydrated (the owner's page), it is the radix Dialog.
@@ -139,8 +142,15 @@ export function PublicPassportView({
           </div>
         ) : (
           <ol className="relative space-y-6 border-l-2 border-border pl-6 sm:pl-8">
-            {visible.map((achievement, index) => (
-              <li key={achievement.id} className="relative print:break-inside-avoid">
+            {[...visible, ...printedOnly].map((achievement, index) => (
+              <li
+                key={achievement.id}
+                className={
+                  index < visible.length
+                    ? "relative print:break-inside-avoid"
+                    : "relative hidden print:block print:break-inside-avoid"
+                }
+              >
                 <span
                   className="absolute top-6 -left-[calc(1.5rem+7px)] size-3 rounded-full border-2 border-background bg-primary sm:-left-[calc(2rem+7px)]"
                   aria-hidden
@@ -151,9 +161,9 @@ export function PublicPassportView({
           </ol>
         )}
         {pager}
-        {hasMore && canonicalUrl ? (
+        {!printedAll && canonicalUrl ? (
           <p className="mt-6 hidden text-sm print:block">
-            {`${total - visible.length} more achievements: ${canonicalUrl}/print`}
+            {`${total - visible.length - printedOnly.length} more achievements: ${canonicalUrl}/print`}
           </p>
         ) : null}
         {printHref && variant === "page" ? (

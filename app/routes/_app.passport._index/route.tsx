@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import ExternalLink from "lucide-react/icons/external-link";
 import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
+import FileUp from "lucide-react/icons/file-up";
 import Plus from "lucide-react/icons/plus";
 import Printer from "lucide-react/icons/printer";
 import { Suspense } from "react";
@@ -142,20 +143,30 @@ export default function OwnPassport() {
           <h2 id="achievements-title" className="text-xl font-semibold">
             Achievements
           </h2>
-          <AchievementDialog
-            kind="self"
-            id="self"
-            trigger={
-              <>
-                <Plus aria-hidden /> Add Self Achievement
-              </>
-            }
-          />
+          <div className="flex flex-wrap gap-2">
+            <Link to="/passport/import-history" className={buttonVariants({ variant: "outline" })}>
+              <FileUp aria-hidden /> Import history
+            </Link>
+            <AchievementDialog
+              kind="self"
+              id="self"
+              trigger={
+                <>
+                  <Plus aria-hidden /> Add Self Achievement
+                </>
+              }
+            />
+          </div>
         </div>
         {achievements.accepted.total === 0 ? (
           <div className="rounded-xl border border-dashed p-10 text-center">
             <p className="font-medium">No achievements yet</p>
             <p className="text-sm text-muted-foreground">Start adding your professional story</p>
+            <p className="mt-3 text-sm">
+              <Link to="/passport/import-history" className="font-medium underline underline-offset-4">
+                Import your LinkedIn export or a JSON Resume
+              </Link>
+            </p>
           </div>
         ) : (
           <ul className="grid gap-4" aria-label="Your achievements">

@@ -460,6 +460,40 @@ export const ROWS: Row[] = [
     cells: RECIPIENT,
   }),
 
+  // 'Import history' (issue 32, decision 067): always into the caller's own passport.
+  loaderRow({ route: "routes/_app.passport.import-history", path: "/passport/import-history", ok: [200], cells: OWN }),
+  actionRow({
+    route: "routes/_app.passport.import-history",
+    intent: "read-history",
+    path: "/passport/import-history",
+    body: () =>
+      multipart(
+        { intent: "read-history" },
+        {
+          file: new File(["Company Name,Title,Started On\nAcme,Matrix,2020\n"], "Positions.csv", { type: "text/csv" }),
+        },
+      ),
+    ok: [200],
+    cells: OWN,
+  }),
+  actionRow({
+    route: "routes/_app.passport.import-history",
+    intent: "add-history",
+    path: "/passport/import-history",
+    body: () =>
+      form({
+        intent: "add-history",
+        "entries[0].key": `history:${"m".repeat(24)}`,
+        "entries[0].selected": "on",
+        "entries[0].title": "Matrix",
+        "entries[0].company": "Acme",
+        "entries[0].date": "2020-01-01",
+        "entries[0].type": "milestone",
+      }),
+    ok: [302],
+    cells: OWN,
+  }),
+
   // 'Add to wallet' (issue 31): only for the person's own credential (the member's, seeded);
   // another person's exchange is not shown (the page answers without it).
   loaderRow({

@@ -1,0 +1,132 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import { historyItemSchema } from "#app/utils/achievement-schemas.ts";
+import {
+  HISTORY_KEY_PATTERN,
+  HISTORY_MAX_ITEMS,
+  type HistoryEntry,
+  type ReviewItem,
+} from "#app/utils/history-import.ts";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
+import { savedImportKeysQueries, selfAchievementsInserts } from "#db/queries/achievements.ts";
+import type { ServiceContext } from "./context.server.ts";
+import { readHistoryFiles, type HistoryFile } from "./history-import/read.ts";
+import { HistoryFileError, type HistoryProposal } from "./history-import/types.ts";
+
+// 'Import history' (issue 32, decision 067): a LinkedIn export or a JSON Resume becomes a review
+// list, and the entries the person keeps become their own achievements, under the rules of the
+// Add Self Achievement form. Each entry has an import key, a hash of what the file said (type,
+// title, company, date), stored as the achievement's submission key: the unique index on it
+// makes a second import of the same entry (the same file twice, or LinkedIn then a résumé
+// saying the same) add nothing.
+
+const READ_FAILED = "Import failed";
+
+/** The import key of a proposed entry: what the file said, not the person's edits. */
+async function importKey(proposal: HistoryProposal) {
+  const said = [proposal.type, proposal.title, proposal.company, proposal.date].map((part) =>
+    part.normalize("NFC").trim().toLowerCase(),
+  );
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(said)));
+  const bytes = new Uint8Array(digest).slice(0, 18);
+  return `history:${btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")}`;
+}
+
+/**
+ * An entry under the rules of a self achievement: as it will be stored (trimmed), or the first
+ * rule it breaks in the form's own words.
+ */
+export function checkEntry(
+  entry: HistoryEntry,
+  timeZone?: string,
+): { entry: HistoryEntry; problem: null } | { entry: null; problem: string } {
+  const result = historyItemSchema.safeParse({ ...entry, timeZone });
+  if (!result.success) return { entry: null, problem: result.error.issues[0]?.message ?? "This entry cannot be added" };
+  const { title, company, description, date, type } = result.data;
+  return { entry: { ...entry, title, company, description: description ?? "", date, type }, problem: null };
+}
+
+/**
+ * Reads the uploaded files into the review list: every entry proposed (each once), those that
+ * break a rule unticked with the reason, those already on the passport unticked and marked.
+ * One D1 round trip, for the keys already imported.
+ */
+export async function reviewHistory(
+  context: ServiceContext,
+  userId: string,
+  files: HistoryFile[],
+  timeZone?: string,
+): Promise<{ items: ReviewItem[]; leftOut: number }> {
+  let proposals: HistoryProposal[];
+  try {
+    proposals = readHistoryFiles(files);
+  } catch (error) {
+    if (!(error instanceof HistoryFileError)) throw error;
+    throw new Refusal({ title: READ_FAILED, description: error.message }, 400, { file: [error.message] });
+  }
+  const unique = new Map<string, HistoryProposal>();
+  for (const proposal of proposals) {
+    const key = await importKey(proposal);
+    if (!unique.has(key)) unique.set(key, proposal);
+  }
+  if (unique.size === 0) {
+    const description = "This file holds no positions, certifications, honours, courses or education to import.";
+    throw new Refusal({ title: READ_FAILED, description }, 400, { file: [description] });
+  }
+  const entries = [...unique].slice(0, HISTORY_MAX_ITEMS);
+  const saved = new Set<string>();
+  const queries = savedImportKeysQueries(
+    context.db,
+    userId,
+    entries.map(([key]) => key),
+  );
+  const results = await context.db.batch(queries as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  for (const rows of results as { key: string | null }[][]) for (const row of rows) if (row.key) saved.add(row.key);
+  const items = entries.map(([key, proposal]) => {
+    const alreadyAdded = saved.has(key);
+    const problem = alreadyAdded ? null : checkEntry({ ...proposal, key }, timeZone).problem;
+    return { ...proposal, key, alreadyAdded, problem, selected: !alreadyAdded && !problem };
+  });
+  return { items, leftOut: unique.size - entries.length };
+}
+
+/**
+ * Adds the ticked entries as the person's own achievements, all in one batch (one D1 round
+ * trip). An entry already imported is not added again. Every entry must have passed the rules
+ * (`checkEntry`, whose value it is); the caller answers those that did not.
+ */
+export async function addHistory(context: ServiceContext, userId: string, entries: HistoryEntry[]) {
+  const valid = entries.filter((entry) => HISTORY_KEY_PATTERN.test(entry.key));
+  const statements = selfAchievementsInserts(
+    context.db,
+    userId,
+    valid.map(({ key, title, company, description, date, type }) => ({
+      title,
+      company,
+      description: description.trim() || null,
+      date,
+      type,
+      submissionKey: key,
+    })),
+  );
+  const added = statements.length
+    ? (await context.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])).flat().length
+    : 0;
+  if (added > 0) await invalidatePassports(context.env, userId);
+  return {
+    added,
+    toast:
+      added > 0
+        ? ({
+            title: "Achievements added",
+            description: `${added} ${added === 1 ? "achievement was" : "achievements were"} added to your passport`,
+          } satisfies Toast)
+        : ({
+            title: "Nothing new to add",
+            description: "Every entry you ticked is already on your passport.",
+          } satisfies Toast),
+  };
+}

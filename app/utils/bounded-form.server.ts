@@ -1,0 +1,33 @@
+// A form body read whole, but never past a cap: a declared length over it is refused unread,
+// and a body that goes on past it (chunked, or lying about its length) is cut off and refused.
+
+/** The form, or null when the body is larger than `maxBytes`. */
+export async function readBoundedForm(request: Request, maxBytes: number): Promise<FormData | null> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) return null;
+  if (!request.body) return new FormData();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  const type = request.headers.get("Content-Type") ?? "application/x-www-form-urlencoded";
+  try {
+    return await new Response(body, { headers: { "Content-Type": type } }).formData();
+  } catch {
+    return new FormData();
+  }
+}
