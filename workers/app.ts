@@ -6,6 +6,12 @@ import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { loadContext } from "./middleware/load-context.ts";
+import {
+  AUTH_FORM_MAX_BYTES,
+  bodyCap,
+  STRIPE_EVENT_MAX_BYTES,
+  VERIFY_FORM_MAX_BYTES,
+} from "./middleware/body-limit.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
 import { AUTH_API_ENDPOINTS, AUTH_BASE_PATH, authRoutes } from "./routes/auth.ts";
 import { credentialRoutes } from "./routes/credentials.ts";
@@ -28,6 +34,11 @@ export const app = new Hono<WorkerEnv>()
   .use(sameOriginMutations)
   .use(countD1RoundTrips)
   .use(passportEdgeCache(build.assets.version))
+  .use("/auth", bodyCap(AUTH_FORM_MAX_BYTES))
+  .use("/auth/*", bodyCap(AUTH_FORM_MAX_BYTES))
+  .use(`${AUTH_BASE_PATH}/*`, bodyCap(AUTH_FORM_MAX_BYTES))
+  .use("/verify", bodyCap(VERIFY_FORM_MAX_BYTES))
+  .use(STRIPE_WEBHOOK_PATH, bodyCap(STRIPE_EVENT_MAX_BYTES))
   .use(loadContext)
   .route(AUTH_BASE_PATH, authRoutes)
   .route("/media", mediaRoutes)
