@@ -199,9 +199,33 @@ export function listedKey(
   );
   const methods = ([] as unknown[]).concat(didDocument.verificationMethod ?? [], listed) as JsonObject[];
   const method = methods.find((entry) => typeof entry === "object" && entry?.id === verificationMethod);
-  const ed25519 = method?.type === "Multikey" || method?.type === "Ed25519VerificationKey2020";
-  if (!allowed || !ed25519 || typeof method.publicKeyMultibase !== "string") return null;
+  if (!allowed || !method) return null;
+  const jwk = method.publicKeyJwk as JsonObject | undefined;
+  // A JsonWebKey2020 (or a JsonWebKey of the Controlled Identifiers spec), as VC-JWT issuers publish theirs.
+  if ((method.type === "JsonWebKey2020" || method.type === "JsonWebKey") && jwk?.kty === "OKP") {
+    return jwk.crv === "Ed25519" && typeof jwk.x === "string" ? base64urlBytes(jwk.x, 32) : null;
+  }
+  const ed25519 = method.type === "Multikey" || method.type === "Ed25519VerificationKey2020";
+  if (!ed25519 || typeof method.publicKeyMultibase !== "string") return null;
   return publicKeyFromMultibase(method.publicKeyMultibase);
+}
+
+/**
+ * An issuer's did:web DID document for one check that spends from `budget` (an import's): ours
+ * from D1, another host's through fetchOutside; or why it could not be read.
+ */
+export function resolveIssuerDid(resolver: Resolver, did: string, budget: OutsideBudget) {
+  return resolveDid({ resolver, budget, didDocuments: new Map() }, did);
+}
+
+/** The bytes of a base64url text when they are `length` bytes long, else null. */
+function base64urlBytes(text: string, length: number) {
+  try {
+    const bytes = Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    return bytes.length === length ? bytes : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,0 +1,78 @@
+import { env } from "cloudflare:test";
+import { inject } from "vitest";
+import type { CredentialRequest, OpenBadge2Request } from "../../scripts/badges/outside-issuer.d.mts";
+import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { verifierFor } from "#app/services/credentials/verify.server.ts";
+import { verifyImport } from "#app/services/imports/verify-import.server.ts";
+import type { ImportSource } from "#app/services/imports/read-input.server.ts";
+import type { Recipient } from "#app/services/imports/recipient.server.ts";
+import { readEnv } from "#app/utils/env.server.ts";
+import { createDb } from "#db/client.ts";
+import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
+import type { Served } from "./credentials-helpers.ts";
+
+// Badges from other issuers (tests/workers/outside-issuer.ts), published where the app reads the
+// web outside production (the /dev/web.json stand-in), and the import verifier run on them.
+
+async function ask<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${inject("outsideIssuerUrl")}${path}`, { method: "POST", body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(await response.text());
+  return (await response.json()) as T;
+}
+
+type Documents = Record<string, Served>;
+
+/** Puts an issuer's documents on the stand-in web. */
+export async function publish(documents: Documents) {
+  const db = createDb(env.DB);
+  for (const [url, served] of Object.entries(documents)) {
+    await putDevWebDocument(db, { url, contentType: served.contentType, body: served.body });
+  }
+}
+
+export async function outsideCredential(request: CredentialRequest) {
+  const made = await ask<{ credential: Record<string, unknown>; issuer: string; documents: Documents }>(
+    "/credential",
+    request,
+  );
+  await publish(made.documents);
+  return made;
+}
+
+export const outsideJwt = (request: { email?: string; validUntil?: string; signer?: "issuer" | "other" }) =>
+  ask<{ token: string; issuer: string }>("/jwt", request);
+export const joseVerifies = (token: string) => ask<{ verified: boolean }>("/jwt-verify", { token });
+
+export async function outsideOpenBadge2(request: OpenBadge2Request) {
+  const made = await ask<{ assertion?: Record<string, unknown>; token?: string; documents: Documents }>(
+    "/ob2",
+    request,
+  );
+  await publish(made.documents);
+  return made;
+}
+
+export const bakedPng = async (text: string, compressed = false) =>
+  Uint8Array.from(atob(await ask<string>("/bake-png", { text, compressed })), (c) => c.charCodeAt(0));
+export const bakedSvg = (text: string, asVerify = false) => ask<string>("/bake-svg", { text, asVerify });
+
+export const RECIPIENT_EMAIL = "rita.recipient@example.com";
+export const asText = (value: unknown): ImportSource => ({
+  kind: "text",
+  text: typeof value === "string" ? value : JSON.stringify(value),
+});
+export const asFile = (bytes: Uint8Array | string, fileName = "badge"): ImportSource => ({
+  kind: "file",
+  bytes: typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes,
+  fileName,
+});
+
+/** The import verifier as the app runs it outside production: the web is the stand-in. */
+export function verifyAsImport(source: ImportSource, recipient: Partial<Recipient> = {}, now?: Date) {
+  const resolver = verifierFor(issuing(createDb(env.DB), readEnv({ ...env }))!, "test");
+  return verifyImport(source, {
+    resolver,
+    recipient: { addresses: [RECIPIENT_EMAIL], holderDids: [], ...recipient },
+    now,
+  });
+}
