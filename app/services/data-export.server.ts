@@ -10,6 +10,7 @@ import {
   listReceivedAchievements,
   pagesOfExportCredentials,
 } from "#db/queries/data-export.ts";
+import { ownImports } from "#db/queries/imported-credentials.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { servableCredential } from "./credentials/reissue.server.ts";
@@ -21,7 +22,7 @@ import { zipStream, type ZipEntry } from "#app/utils/zip-stream.server.ts";
 
 /** What `data.json` and `resume.json` are built from; also serves the résumé download alone. */
 export async function readPersonData(context: ServiceContext, userId: string) {
-  const [profile, received, given, memberships, roles, notifications, feedback] = await Promise.all([
+  const [profile, received, given, memberships, roles, notifications, feedback, imports] = await Promise.all([
     findExportProfile(context.db, userId),
     listReceivedAchievements(context.db, userId),
     listGivenAchievements(context.db, userId),
@@ -29,9 +30,10 @@ export async function readPersonData(context: ServiceContext, userId: string) {
     listExportRoles(context.db, userId),
     listExportNotifications(context.db, userId),
     listExportFeedback(context.db, userId),
+    ownImports(context.db, userId),
   ]);
   if (!profile) throw new NotFound("Not found");
-  return { profile, received, given, memberships, roles, notifications, feedback };
+  return { profile, received, given, memberships, roles, notifications, feedback, imports };
 }
 type PersonData = Awaited<ReturnType<typeof readPersonData>>;
 
@@ -95,6 +97,10 @@ export function exportFileName(now = new Date()) {
   return `career-passport-${now.toISOString().slice(0, 10)}.zip`;
 }
 
+/** Where an imported credential's original file sits in the archive (decision 069). */
+const importPath = (row: { achievementId: string; originalName: string }) =>
+  `imports/${row.achievementId}/${row.originalName.replace(/[^\w.-]+/g, "_") || "credential"}`;
+
 /** The whole export as a ZIP byte stream; media is read from R2 one file at a time. */
 export function exportArchive(context: ServiceContext, data: PersonData, origin: string) {
   const now = new Date();
@@ -119,6 +125,7 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
     organisationRoles: data.roles,
     notifications: data.notifications,
     feedback: data.feedback,
+    importedCredentials: data.imports.map(({ originalKey: _key, ...row }) => ({ ...row, original: importPath(row) })),
   };
   const bucket = context.cloudflare.env.MEDIA;
   async function* entries(): AsyncGenerator<ZipEntry> {
@@ -130,6 +137,13 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
         lastModified: now,
         // A file gone from R2 (a half-finished delete) is left out rather than failing the export.
         stream: async () => (await bucket.get(key))?.body ?? null,
+      };
+    }
+    for (const row of data.imports) {
+      yield {
+        name: importPath(row),
+        lastModified: now,
+        stream: async () => (await bucket.get(row.originalKey))?.body ?? null,
       };
     }
     yield* credentialEntries(context, profile.id);

@@ -24,9 +24,13 @@ export type OpenBadge2Request = {
   tamper?: boolean;
 };
 export function outsideIssuer(): Promise<{
-  credential(
-    request: CredentialRequest,
-  ): Promise<{ credential: Record<string, unknown>; issuer: string; documents: Record<string, Served> }>;
+  credential(request: CredentialRequest): Promise<{
+    credential: Record<string, unknown>;
+    issuer: string;
+    documents: Record<string, Served>;
+    /** With `status`: the same list signed once this credential is revoked, to publish later. */
+    revokedLater: Record<string, Served>;
+  }>;
   jwt(request: {
     email?: string;
     salt?: string;

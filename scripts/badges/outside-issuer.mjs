@@ -120,6 +120,7 @@ export async function outsideIssuer() {
       credentialSubject: subject,
     };
     const documents = { ...issuer.documents };
+    const revokedLater = {};
     if (status) {
       unsigned.credentialStatus = {
         id: `${status.url}#7`,
@@ -139,9 +140,25 @@ export async function outsideIssuer() {
         documentLoader,
       });
       documents[status.url] = json(signedList);
+      // The same list, signed by the same issuer, once it has revoked this credential: to publish later.
+      list.setStatus(7, true);
+      const revokedCredential = await statusList.createCredential({
+        id: status.url,
+        list,
+        statusPurpose: "revocation",
+      });
+      revokedCredential.issuer = issuer.did;
+      revokedCredential.validFrom = validFrom;
+      revokedLater[status.url] = json(
+        await vc.issue({
+          credential: revokedCredential,
+          suite: suiteFor("eddsa-rdfc-2022", issuer.key),
+          documentLoader,
+        }),
+      );
     }
     const signed = await vc.issue({ credential: unsigned, suite: suiteFor(suite, issuer.key), documentLoader });
-    return { credential: signed, issuer: issuer.did, documents };
+    return { credential: signed, issuer: issuer.did, documents, revokedLater };
   }
 
   /** A VC-JWT (VC Data Model 1.1's JWT encoding) signed with EdDSA by a fresh did:key, by `jose`. */

@@ -10,6 +10,7 @@ import { readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
 import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 import type { Served } from "./credentials-helpers.ts";
+import { postForm, postMultipart } from "./helpers.ts";
 
 // Badges from other issuers (tests/workers/outside-issuer.ts), published where the app reads the
 // web outside production (the /dev/web.json stand-in), and the import verifier run on them.
@@ -31,10 +32,12 @@ export async function publish(documents: Documents) {
 }
 
 export async function outsideCredential(request: CredentialRequest) {
-  const made = await ask<{ credential: Record<string, unknown>; issuer: string; documents: Documents }>(
-    "/credential",
-    request,
-  );
+  const made = await ask<{
+    credential: Record<string, unknown>;
+    issuer: string;
+    documents: Documents;
+    revokedLater: Documents;
+  }>("/credential", request);
   await publish(made.documents);
   return made;
 }
@@ -76,3 +79,26 @@ export function verifyAsImport(source: ImportSource, recipient: Partial<Recipien
     now,
   });
 }
+
+const htmlDecode = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+
+/** /passport/import's 'Check', as a browser without JavaScript posts it: the page, and the nonce 'Add' needs. */
+export async function checkOnPage(cookie: string, fields: { source?: string; file?: File }) {
+  const form = new FormData();
+  if (fields.file) form.append("file", fields.file);
+  form.append("source", fields.source ?? "");
+  form.append("intent", "check-import");
+  const response = await postMultipart("/passport/import", form, { cookie });
+  const html = htmlDecode(await response.text());
+  return { response, html, nonce: /name="nonce" value="([0-9a-f-]{36})"/.exec(html)?.[1] ?? null };
+}
+
+/** 'Add to passport' for the check that answered `nonce`. */
+export const addOnPage = (cookie: string, nonce: string) =>
+  postForm("/passport/import", { intent: "add-import", nonce }, { cookie });
+
+export { htmlDecode };

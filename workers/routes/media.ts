@@ -4,7 +4,8 @@ import type { WorkerEnv } from "../types.ts";
 // Serves uploaded media from R2 by key, with range requests for video seeking.
 export const mediaRoutes = new Hono<WorkerEnv>().get("/*", async (c) => {
   const key = decodeURIComponent(new URL(c.req.url).pathname.replace(/^\/media\//, ""));
-  if (!key || key.split("/").some((part) => part === ".." || part === "")) {
+  // Imported originals are their owner's alone (decision 069): served by /passport/imports only.
+  if (!key || key.startsWith("imports/") || key.split("/").some((part) => part === ".." || part === "")) {
     return c.text("Not found", 404);
   }
   const object = await c.env.MEDIA.get(key, {

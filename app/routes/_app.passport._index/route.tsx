@@ -5,8 +5,11 @@ import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
 import Plus from "lucide-react/icons/plus";
 import Printer from "lucide-react/icons/printer";
+import Download from "lucide-react/icons/download";
+import FileUp from "lucide-react/icons/file-up";
 import { Suspense } from "react";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
@@ -35,6 +38,7 @@ import { acceptIntent } from "./accept.server.ts";
 import { acceptWithWalletIntent, loadWalletAcceptance } from "./accept-with-wallet.server.ts";
 import { addToWalletIntent, loadWalletOffer } from "./add-to-wallet.server.ts";
 import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
+import { deleteImportIntent } from "./delete-import.server.ts";
 import { rejectIntent } from "./reject.server.ts";
 import { setVisibilityIntent } from "./set-visibility.server.ts";
 import { updateBioIntent } from "./update-bio.server.ts";
@@ -71,6 +75,7 @@ const INTENTS = {
   accept: acceptIntent,
   "accept-with-wallet": acceptWithWalletIntent,
   "add-to-wallet": addToWalletIntent,
+  "delete-import": deleteImportIntent,
   reject: rejectIntent,
   "set-visibility": setVisibilityIntent,
 };
@@ -142,15 +147,20 @@ export default function OwnPassport() {
           <h2 id="achievements-title" className="text-xl font-semibold">
             Achievements
           </h2>
-          <AchievementDialog
-            kind="self"
-            id="self"
-            trigger={
-              <>
-                <Plus aria-hidden /> Add Self Achievement
-              </>
-            }
-          />
+          <div className="flex flex-wrap gap-2">
+            <Link to="/passport/import" className={buttonVariants({ variant: "outline" })}>
+              <FileUp aria-hidden /> Import
+            </Link>
+            <AchievementDialog
+              kind="self"
+              id="self"
+              trigger={
+                <>
+                  <Plus aria-hidden /> Add Self Achievement
+                </>
+              }
+            />
+          </div>
         </div>
         {achievements.accepted.total === 0 ? (
           <div className="rounded-xl border border-dashed p-10 text-center">
@@ -200,6 +210,28 @@ export default function OwnPassport() {
                     {achievement.isVisible ? "Hide" : "Show"}
                   </SubmitButton>
                 </Form>
+                {achievement.importStatus ? (
+                  <div className="flex flex-wrap items-center justify-end gap-2">
+                    <a
+                      href={`/passport/imports/${achievement.id}/original`}
+                      className={buttonVariants({ size: "sm", variant: "ghost" })}
+                      aria-label={`Download the original file: ${achievement.title}`}
+                    >
+                      <Download aria-hidden /> Original file
+                    </a>
+                    <ConfirmAction
+                      id={`delete-import-${achievement.id}`}
+                      intent="delete-import"
+                      fields={{ achievementId: achievement.id }}
+                      trigger="Delete"
+                      triggerSize="sm"
+                      triggerVariant="ghost"
+                      title="Delete this imported credential?"
+                      description="It leaves your passport, and its original file is deleted. You can import it again."
+                      confirm="Delete"
+                    />
+                  </div>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -108,10 +108,13 @@ export function text(value: unknown, max: number) {
   return trimmed ? trimmed.slice(0, max) : null;
 }
 
-/** An image as a credential gives it (a URL or an Image object): https or data: only. */
+/** The longest image address kept: a data: image past it is left out rather than stored in every page. */
+const IMAGE_URL_MAX = 200 * 1024;
+
+/** An image as a credential gives it (a URL or an Image object): https or data: only, never fetched here. */
 export function imageOf(value: unknown) {
   const url = isObject(value) ? value.id : value;
-  return typeof url === "string" && /^(https:\/\/|data:image\/)/i.test(url) ? url : null;
+  return typeof url === "string" && url.length <= IMAGE_URL_MAX && /^(https:\/\/|data:image\/)/i.test(url) ? url : null;
 }
 
 const MILESTONES = /degree|diploma|doctora|membership|apprentice|journeyman|mastercertificate|milestone/i;
