@@ -26,6 +26,7 @@ import { build, prepareState, startServer } from "./bench/server.mjs";
 import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { issueBenchCredential, measureVerify } from "./bench/verify.mjs";
 import { measureWalletRequests } from "./bench/wallet.mjs";
+import { measureImport } from "./bench/import.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 import { measureWorkerSize } from "./bench/worker-size.mjs";
 
@@ -161,6 +162,8 @@ async function measure({ origin, pid }) {
     serverPid: pid,
     samples: config.verifySamples,
   });
+  log("/passport/import: another issuer's credential (did:key), Worker CPU");
+  const imported = await measureImport({ origin, port: config.port, serverPid: pid, samples: config.verifySamples });
 
   return {
     date: new Date().toISOString(),
@@ -183,6 +186,7 @@ async function measure({ origin, pid }) {
     vitals,
     verify,
     wallet,
+    imported,
     signedIn: Object.fromEntries(
       Object.entries(SIGNED_IN_PAGES).map(([page, { path, account }]) => [
         page,
