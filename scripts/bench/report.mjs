@@ -164,19 +164,12 @@ export function buildReport(results) {
     "",
     `The demo member Sam accepts an achievement of the demo organisation, which issues its credential (\`/credentials/${results.verify.credentialId}\`, ${kB(results.verify.credentialBytes)} of JSON); the JSON is then posted to /verify as the page's form posts it without JavaScript (the whole page rendered with its result), ${results.verify.samples} times one at a time after a warm-up of 5, each as a client of its own (the page allows 20 checks a minute per client), interleaved with as many requests of \`/api/auth/ok\` (the floor: a request that reads nothing). Worker CPU is the time on CPU of every thread of the workerd process that runs the Worker (/proc/<pid>/task/*/schedstat), from before the request until 50 ms after its answer: it includes local D1's SQLite, which runs in that process, so it is an upper bound; wrangler's dev proxy (another workerd) is not counted.`,
     "",
-    ...table(
-      ["Request", "Worker CPU p50", "p95", "max", "Wall p50", "Errors"],
+    ...cpuTable(
       [
         ["POST /verify (our own credential)", results.verify.verify],
         ["GET /api/auth/ok (floor)", results.verify.floor],
-      ].map(([request, figures]) => [
-        request,
-        ms(figures.cpuP50),
-        ms(figures.cpuP95),
-        ms(figures.cpuMax),
-        ms(figures.wallP50),
-        `${figures.errors}/${results.verify.samples}`,
-      ]),
+      ],
+      results.verify.samples,
     ),
     "",
     `Worker CPU of each /verify, in the order taken: ${results.verify.verify.cpuSamples.map((value) => value.toFixed(1)).join(", ")} ms. The budget holds the p95, as scripts/bench/verify.mjs explains: in some runs about one request in 25 has cost several times the others, which the floor's requests never did.`,
@@ -187,19 +180,12 @@ export function buildReport(results) {
     "",
     `Another issuer (scripts/badges/outside-issuer.mjs, the Digital Credentials Consortium's libraries) signs an Open Badges 3.0 credential (eddsa-rdfc-2022, a fresh did:key: its key resolves from the DID itself, nothing is read from another host) for the demo member Sam's address, ${kB(results.imported.credentialBytes)} of JSON. Sam posts it to /passport/import's 'Check' as the page's form posts it without JavaScript (every check, and the whole page rendered with them), ${results.imported.samples} times one at a time after a warm-up of 3 (the page allows a person 20 checks a minute), interleaved with the floor; Worker CPU is read as for /verify. The first answer ${results.imported.verified ? "passed every check" : "did not pass every check"}.`,
     "",
-    ...table(
-      ["Request", "Worker CPU p50", "p95", "max", "Wall p50", "Errors"],
+    ...cpuTable(
       [
         ["POST /passport/import check-import (did:key issuer)", results.imported.check],
         ["GET /api/auth/ok (floor)", results.imported.floor],
-      ].map(([request, figures]) => [
-        request,
-        ms(figures.cpuP50),
-        ms(figures.cpuP95),
-        ms(figures.cpuMax),
-        ms(figures.wallP50),
-        `${figures.errors}/${results.imported.samples}`,
-      ]),
+      ],
+      results.imported.samples,
     ),
     "",
     "## Wallets (issue 31)",
@@ -380,6 +366,21 @@ function verifyChecks({ verify, result, samples, outsideDocumentsStored }) {
       answered && noOutsideRead ? true : null,
     ),
   ];
+}
+
+/** Requests measured one at a time against the floor: Worker CPU and wall time, as /verify's and an import's. */
+function cpuTable(rows, samples) {
+  return table(
+    ["Request", "Worker CPU p50", "p95", "max", "Wall p50", "Errors"],
+    rows.map(([request, figures]) => [
+      request,
+      ms(figures.cpuP50),
+      ms(figures.cpuP95),
+      ms(figures.cpuMax),
+      ms(figures.wallP50),
+      `${figures.errors}/${samples}`,
+    ]),
+  );
 }
 
 function table(header, rows) {

@@ -1,5 +1,4 @@
-import CircleCheck from "lucide-react/icons/circle-check";
-import CircleX from "lucide-react/icons/circle-x";
+import { CheckList } from "#app/components/credentials/verification-result.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import type { ImportOutcome } from "#app/services/imports/import-result.ts";
 
@@ -26,20 +25,7 @@ export function ImportChecks({ outcome }: { outcome: ImportOutcome }) {
           {outcome.reason}
         </p>
       ) : null}
-      <ul className="grid gap-2">
-        {outcome.checks.map((check) => (
-          <li key={check.name} className="flex items-start gap-2 text-sm">
-            {check.passed ? (
-              <CircleCheck className="mt-0.5 size-4 shrink-0 text-primary" aria-label="Passed" role="img" />
-            ) : (
-              <CircleX className="mt-0.5 size-4 shrink-0 text-destructive" aria-label="Failed" role="img" />
-            )}
-            <span className="min-w-0 break-words">
-              <span className="font-medium">{check.name}:</span> {check.detail}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <CheckList checks={outcome.checks} />
     </section>
   );
 }

@@ -14,7 +14,7 @@ import {
   type Verified,
 } from "./checks.server.ts";
 import { checkRecipient } from "./recipient.server.ts";
-import { decodeCompact } from "./w3c.server.ts";
+import { decodeJwt } from "#app/services/credentials/proof-jwt.server.ts";
 
 /**
  * Open Badges 2.0 assertions, verified as the 1EdTech specification describes: a hosted one is
@@ -127,13 +127,9 @@ function pemToSpki(pem: string) {
   }
 }
 
-function base64urlBytes(part: string) {
-  return Uint8Array.from(atob(part.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-}
-
 export async function verifySigned(session: ImportSession, token: string): Promise<Verified> {
   const format: ImportFormat = "Open Badges 2.0, signed";
-  const { header, payload: assertion } = decodeCompact(token)!;
+  const { header, payload: assertion, signingInput, signature } = decodeJwt(token)!;
   if (header.alg !== "RS256") {
     addCheck(session, "Format", false, `It is signed with ${String(header.alg)}; Open Badges 2.0 signs with RS256.`);
     return { format };
@@ -178,13 +174,7 @@ export async function verifySigned(session: ImportSession, token: string): Promi
     const key = await crypto.subtle.importKey("spki", spki!, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, [
       "verify",
     ]);
-    const [encodedHeader, encodedPayload, signature] = token.split(".") as [string, string, string];
-    signed = await crypto.subtle.verify(
-      "RSASSA-PKCS1-v1_5",
-      key,
-      base64urlBytes(signature),
-      new TextEncoder().encode(`${encodedHeader}.${encodedPayload}`),
-    );
+    signed = await crypto.subtle.verify("RSASSA-PKCS1-v1_5", key, signature, new TextEncoder().encode(signingInput));
   } catch {
     signed = false;
   }

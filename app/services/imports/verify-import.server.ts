@@ -4,7 +4,8 @@ import { addCheck, importSession, readOutsideJson, type ImportSession, type Veri
 import { isOpenBadge2, verifyHosted, verifySigned } from "./open-badges-2.server.ts";
 import { readImport, type Carried, type ImportSource } from "./read-input.server.ts";
 import type { Recipient } from "./recipient.server.ts";
-import { credentialOfJwt, decodeCompact, isW3cCredential, verifyJwt, verifyLinkedData } from "./w3c.server.ts";
+import { decodeJwt } from "#app/services/credentials/proof-jwt.server.ts";
+import { credentialOfJwt, isW3cCredential, verifyJwt, verifyLinkedData } from "./w3c.server.ts";
 
 /**
  * Verifies a badge or credential someone imports (issue 32, decision 069), before anything is
@@ -44,7 +45,7 @@ async function verifyCarried(session: ImportSession, carried: Carried): Promise<
     document = read;
     fetchedFrom = carried.url;
   } else if (carried.kind === "compact") {
-    const decoded = decodeCompact(carried.token);
+    const decoded = decodeJwt(carried.token);
     if (decoded && credentialOfJwt(decoded.payload)) return verifyJwt(session, carried.token);
     if (decoded && isOpenBadge2(decoded.payload)) return verifySigned(session, carried.token);
     addCheck(session, "Format", false, "This token is neither a VC-JWT nor a signed Open Badges 2.0 assertion.");

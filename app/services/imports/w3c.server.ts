@@ -6,6 +6,7 @@ import {
 } from "#app/services/credentials/contexts.server.ts";
 import { verifySignature, type JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import { didKeyPublicKey } from "#app/services/credentials/did-auth.server.ts";
+import { decodeJwt } from "#app/services/credentials/proof-jwt.server.ts";
 import { statusListCredential, statusListUrl } from "#app/services/credentials/issuer.server.ts";
 import { decodeList, isSet } from "#app/services/credentials/status-list.server.ts";
 import { assertionKey, resolveIssuerDid } from "#app/services/credentials/verify.server.ts";
@@ -225,29 +226,6 @@ async function checkStatus(session: ImportSession, credential: JsonObject, issue
   return addCheck(session, "Revocation", true, "Not revoked: checked against the issuer's status list.");
 }
 
-function base64urlJson(part: string): unknown {
-  try {
-    const binary = atob(part.replace(/-/g, "+").replace(/_/g, "/"));
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
-  } catch {
-    return null;
-  }
-}
-
-function base64urlBytes(part: string) {
-  const binary = atob(part.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-/** The header and payload of a compact JWS, or null when it is not one. */
-export function decodeCompact(token: string) {
-  const [header, payload, signature] = token.split(".");
-  const decodedHeader = base64urlJson(header ?? "");
-  const decodedPayload = base64urlJson(payload ?? "");
-  if (!isObject(decodedHeader) || !isObject(decodedPayload) || signature === undefined) return null;
-  return { header: decodedHeader, payload: decodedPayload };
-}
-
 /** Whether a JWT's payload is a Verifiable Credential: VC-JWT 1.1's `vc` claim, or VC-JOSE 2.0's whole payload. */
 export function credentialOfJwt(payload: JsonObject): JsonObject | null {
   if (isObject(payload.vc) && isW3cCredential({ "@context": payload.vc["@context"] })) return payload.vc;
@@ -256,8 +234,7 @@ export function credentialOfJwt(payload: JsonObject): JsonObject | null {
 
 export async function verifyJwt(session: ImportSession, token: string): Promise<Verified> {
   const format: ImportFormat = "VC-JWT";
-  const decoded = decodeCompact(token)!;
-  const { header, payload } = decoded;
+  const { header, payload, signingInput, signature } = decodeJwt(token)!;
   const credential = credentialOfJwt(payload)!;
   if (header.alg !== "EdDSA" && header.alg !== "Ed25519") {
     addCheck(
@@ -286,18 +263,12 @@ export async function verifyJwt(session: ImportSession, token: string): Promise<
   if (!addCheck(session, "Issuer key", typeof key !== "string", typeof key === "string" ? key : keyDetail(issuerId))) {
     return { format };
   }
-  const [encodedHeader, encodedPayload, signature] = token.split(".") as [string, string, string];
   let signed = false;
   try {
     const publicKey = await crypto.subtle.importKey("raw", Uint8Array.from(key as Uint8Array), "Ed25519", false, [
       "verify",
     ]);
-    signed = await crypto.subtle.verify(
-      "Ed25519",
-      publicKey,
-      base64urlBytes(signature),
-      new TextEncoder().encode(`${encodedHeader}.${encodedPayload}`),
-    );
+    signed = await crypto.subtle.verify("Ed25519", publicKey, signature, new TextEncoder().encode(signingInput));
   } catch {
     signed = false;
   }
