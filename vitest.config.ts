@@ -38,6 +38,8 @@ export default defineWorkersConfig(async () => ({
       "./tests/workers/dcc-verifier.ts",
       // And the Learner Credential Wallet's DIDAuth, signed by its own libraries (Node).
       "./tests/workers/lcw-wallet.ts",
+      // And other issuers' badges and credentials, made by their libraries (Node; issue 32).
+      "./tests/workers/outside-issuer.ts",
     ],
     // Tests drive whole flows (sign-up, confirm, several posts) through workerd; on a busy
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the

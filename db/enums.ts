@@ -19,11 +19,19 @@ export const DOMAIN_STATUSES = ["pending", "verified", "lapsed"] as const;
 // "issue": hand an accepted credential to the wallet; "accept": accept a pending achievement by signing (decision 066).
 export const WALLET_EXCHANGE_PURPOSES = ["issue", "accept"] as const;
 
+/**
+ * Where an imported credential stands (issue 32): every check held ("verified"), only its validity
+ * ended ("expired"), its issuer revoked it ("revoked"), or a later re-check could not verify it
+ * ("unverified": an issuer's document unreadable, say). Only "verified" shows the verified icon.
+ */
+export const IMPORT_STATUSES = ["verified", "expired", "revoked", "unverified"] as const;
+
 export type UserType = (typeof USER_TYPES)[number];
 export type Role = (typeof ROLES)[number];
 export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
 export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 /** What an OpenID4VCI row is (decision 065): a credential offer's pre-authorised code, an access token, a c_nonce. */
 export const OPENID4VCI_GRANT_KINDS = ["offer", "token", "nonce"] as const;

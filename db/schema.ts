@@ -32,6 +32,7 @@ export * from "./enums.ts";
 import {
   ACHIEVEMENT_TYPES,
   DOMAIN_STATUSES,
+  IMPORT_STATUSES,
   ACHIEVEMENT_STATUSES,
   MEMBERSHIP_STATUSES,
   NOTIFICATION_TYPES,
@@ -699,6 +700,42 @@ export const credentialHolders = sqliteTable(
     uniqueIndex("credential_holders_credential_holder_idx").on(t.credentialId, t.holder),
     // Settings lists a person's DIDs, newest first; forgetting deletes by (user, holder).
     index("credential_holders_user_holder_idx").on(t.userId, t.holder, t.issuedAt),
+  ],
+);
+
+// A badge or credential someone imported (issue 32, decision 069): its timeline entry is an
+// achievement of their own (organization_id null), and this row says what was verified. The
+// original file is kept in R2 at `original_key`, offered back to its owner; the daily cron re-checks
+// rows in order of `checked_at` (a bounded batch per run) and records a revocation.
+export const importedCredentials = sqliteTable(
+  "imported_credentials",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    achievementId: text("achievement_id")
+      .notNull()
+      .references(() => achievements.id, { onDelete: "cascade" }),
+    // The issuer and the credential's id (or its content's hash): one person imports an award once.
+    importKey: text("import_key").notNull(),
+    format: text("format").notNull(),
+    // The issuer in words: a did:web's or an OB 2.0 issuer's host, or 'Issuer not identified'.
+    issuerIdentity: text("issuer_identity").notNull(),
+    status: text("status", { enum: IMPORT_STATUSES }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    checkedAt: integer("checked_at", { mode: "timestamp_ms" }).notNull(),
+    originalKey: text("original_key").notNull(),
+    originalName: text("original_name").notNull(),
+    originalType: text("original_type").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("imported_credentials_status_check", inList("status", IMPORT_STATUSES)),
+    uniqueIndex("imported_credentials_user_key_idx").on(t.userId, t.importKey),
+    uniqueIndex("imported_credentials_achievement_idx").on(t.achievementId),
+    // The daily re-check takes the longest unchecked first.
+    index("imported_credentials_checked_idx").on(t.checkedAt),
   ],
 );
 

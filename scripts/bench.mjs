@@ -30,6 +30,7 @@ import { closestStaticAsset } from "./bench/static-asset.mjs";
 import { issueBenchCredential, measureVerify } from "./bench/verify.mjs";
 import { measureWalletRequests } from "./bench/wallet.mjs";
 import { measureHistoryImport } from "./bench/history-import.mjs";
+import { measureImport } from "./bench/import.mjs";
 import { THROTTLING, launchBrowser, measureVitals } from "./bench/vitals.mjs";
 import { measureWorkerSize } from "./bench/worker-size.mjs";
 
@@ -169,6 +170,8 @@ async function measure({ origin, pid }) {
     serverPid: pid,
     samples: config.verifySamples,
   });
+  log("/passport/import: another issuer's credential (did:key), Worker CPU");
+  const imported = await measureImport({ origin, port: config.port, serverPid: pid, samples: config.verifySamples });
 
   log(`'Import history': a LinkedIn export of 500 entries read and added, ${config.historySamples} samples`);
   const historyImport = await measureHistoryImport({
@@ -200,6 +203,7 @@ async function measure({ origin, pid }) {
     verify,
     wallet,
     historyImport,
+    imported,
     signedIn: Object.fromEntries(
       Object.entries(SIGNED_IN_PAGES).map(([page, { path, account }]) => [
         page,

@@ -1,4 +1,5 @@
 import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/services/account-purge.server.ts";
+import { recheckImports } from "#app/services/imports/imported-credentials.server.ts";
 import { recheckDueDomains } from "#app/services/organization-domains.server.ts";
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
 import { backgroundContext } from "./load-context.ts";
@@ -37,5 +38,9 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   });
   await run("domain checks", async () => {
     log("info", "checked issuer domains", { cron: controller.cron, ...(await recheckDueDomains(context, now)) });
+  });
+  // Imported credentials, a bounded batch a day (decision 069): a revoked one leaves the public passport.
+  await run("import checks", async () => {
+    log("info", "re-checked imported credentials", { cron: controller.cron, ...(await recheckImports(context, now)) });
   });
 };

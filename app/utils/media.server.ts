@@ -6,6 +6,9 @@ export const BUCKETS = {
   avatars: "avatars",
 } as const;
 
+/** Where a person's imported originals live (decision 069): never served by /media, only to their owner. */
+export const importsPrefix = (userId: string) => `imports/${userId}/`;
+
 export function mediaUrl(key: string) {
   return MEDIA_PREFIX + key.split("/").map(encodeURIComponent).join("/");
 }
@@ -38,6 +41,7 @@ export function userMediaPrefixes(userId: string) {
     `${BUCKETS.videos}/intro-${userId}-`,
     `${BUCKETS.images}/self-achievements/${userId}/`,
     `${BUCKETS.videos}/self-achievements/${userId}/`,
+    importsPrefix(userId),
   ];
 }
 

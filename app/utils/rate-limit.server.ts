@@ -36,6 +36,9 @@ export const RATE_LIMITS = {
   "history-import": { max: 20, windowSeconds: 60 },
   // Checking a pasted credential costs two canonicalisations (~20 ms CPU) and may fetch.
   "verify-credential": { max: 20, windowSeconds: 60 },
+  // Per person: checking or adding an import verifies it (a canonicalisation or two) and may read
+  // up to six outside documents (decision 069).
+  "import-credential": { max: 20, windowSeconds: 60 },
   // Per person: each check of a domain is a DNS-over-HTTPS request to the resolver.
   "verify-domain": { max: 10, windowSeconds: 60 },
   // A wallet answering a one-time exchange (decision 064): one post per exchange, each checked

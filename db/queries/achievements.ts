@@ -13,7 +13,15 @@ import {
 import type { BatchItem } from "drizzle-orm/batch";
 import type { AchievementType } from "../schema.ts";
 import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../client.ts";
-import { achievements, credentials, LIVE_ACHIEVEMENT_STATUSES, organizations, profiles } from "../schema.ts";
+import {
+  achievements,
+  credentials,
+  importedCredentials,
+  LIVE_ACHIEVEMENT_STATUSES,
+  organizations,
+  profiles,
+  type ImportStatus,
+} from "../schema.ts";
 import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
 import { issuerIdentityColumns } from "./organization-domains.ts";
@@ -35,6 +43,10 @@ const passportColumns = {
   credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
   // Who stands behind the giver's name (decision 055), said on the card of a credential.
   ...issuerIdentityColumns(achievements.organizationId),
+  // An imported badge's standing (decision 069): null for any other entry.
+  importStatus: sql<ImportStatus | null>`${importedCredentials.status}`.as("import_status"),
+  importIssuer: sql<string | null>`${importedCredentials.issuerIdentity}`.as("import_issuer"),
+  importRevokedAt: sql<number | null>`${importedCredentials.revokedAt}`.as("import_revoked_at"),
   // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
   createdAt: achievements.createdAt,
 };
@@ -48,6 +60,8 @@ const passportCursor = (row: { date: string; createdAt: Date; id: string }): Cur
 
 /** An achievement whose credential was revoked leaves every passport (its owner's too). */
 const notRevoked = sql`${credentials.revokedAt} is null`;
+/** An imported credential its issuer revoked leaves the public passport; its owner still sees it, marked. */
+const importNotRevoked = sql`(${importedCredentials.status} is null or ${importedCredentials.status} != 'revoked')`;
 
 const shownOnPassport = (userId: string | Placeholder) =>
   and(
@@ -55,6 +69,7 @@ const shownOnPassport = (userId: string | Placeholder) =>
     eq(achievements.status, "accepted"),
     eq(achievements.isVisible, true),
     notRevoked,
+    importNotRevoked,
   );
 
 /**
@@ -85,6 +100,7 @@ function passportStatements(db: Db) {
       .select({ value: count() })
       .from(achievements)
       .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
       .where(shownOnPassport(userId))
       .prepare(),
   };
@@ -99,6 +115,7 @@ function passportEntries(db: Db, userId: string | Placeholder, page: PageRequest
     .from(achievements)
     .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
     .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+    .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
     .where(and(shownOnPassport(userId), where))
     .orderBy(...orderBy)
     .$dynamic()
@@ -378,6 +395,7 @@ export async function loadOwnAchievements(
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
       .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
       .where(and(pendingWhere, pendingPage.where))
       .orderBy(...pendingPage.orderBy)
       .limit(pendingPage.limit),
@@ -386,6 +404,7 @@ export async function loadOwnAchievements(
       .from(achievements)
       .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
       .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
       .where(and(acceptedWhere, acceptedPage.where))
       .orderBy(...acceptedPage.orderBy)
       .limit(acceptedPage.limit),
@@ -394,6 +413,7 @@ export async function loadOwnAchievements(
       .select({ value: count() })
       .from(achievements)
       .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
       .where(acceptedWhere),
   ]);
   return {

@@ -88,6 +88,11 @@ export async function dccVerify(credential: Credential) {
     await edgeCache().delete(listUrl);
     documents[listUrl] = await served(listUrl);
   }
+  return dccVerifyWith(credential, documents);
+}
+
+/** verifier-core on `credential`, its fetch answered only from `documents` (an outside issuer's, say). */
+export async function dccVerifyWith(credential: Credential, documents: Record<string, Served>) {
   const response = await fetch(`${inject("dccVerifierUrl")}/verify`, {
     method: "POST",
     body: JSON.stringify({ credential, documents }),

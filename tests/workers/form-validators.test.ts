@@ -16,6 +16,7 @@ describe("form validators", () => {
       "feedbackValidator",
       "forgotPasswordValidator",
       "giveAchievementValidator",
+      "importCheckValidator",
       "orgSignUpValidator",
       "passwordValidator",
       "preferencesValidator",

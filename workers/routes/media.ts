@@ -13,7 +13,8 @@ function mediaKeyOf(pathname: string) {
 }
 export const mediaRoutes = new Hono<WorkerEnv>().get("/*", async (c) => {
   const key = mediaKeyOf(new URL(c.req.url).pathname);
-  if (!key || key.split("/").some((part) => part === ".." || part === "")) {
+  // Imported originals are their owner's alone (decision 069): served by /passport/imports only.
+  if (!key || key.startsWith("imports/") || key.split("/").some((part) => part === ".." || part === "")) {
     return c.text("Not found", 404);
   }
   const object = await c.env.MEDIA.get(key, {

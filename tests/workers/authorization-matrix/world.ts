@@ -98,6 +98,19 @@ export async function seedWorld() {
   await postForm("/auth/forgot-password", { intent: "forgot-password", email: another.email });
   const resetToken = (await passwordResetToken(another.email))!;
 
+  // The member imported a badge (decision 069): its timeline entry, its row and its original file.
+  const importedAchievement = crypto.randomUUID();
+  const importOriginal = `imports/${member.id}/${crypto.randomUUID()}`;
+  await env.DB.batch([
+    env.DB.prepare(
+      "insert into achievements (id, user_id, created_by, title, date, type, status, is_visible, created_at) values (?, ?, ?, 'Imported badge - Example Issuer', '2024-05-01', 'award', 'accepted', 1, 0)",
+    ).bind(importedAchievement, member.id, member.id),
+    env.DB.prepare(
+      "insert into imported_credentials (id, user_id, achievement_id, import_key, format, issuer_identity, status, checked_at, original_key, original_name, original_type, created_at) values (?, ?, ?, 'matrix', 'Open Badges 2.0, hosted (JSON)', 'example.org', 'verified', 0, ?, 'badge.json', 'application/json', 0)",
+    ).bind(crypto.randomUUID(), member.id, importedAchievement, importOriginal),
+  ]);
+  await env.MEDIA.put(importOriginal, "{}", { httpMetadata: { contentType: "application/json" } });
+
   const mediaKey = `avatars/${recipient.id}/avatar.png`;
   await env.MEDIA.put(mediaKey, PNG_BYTES, { httpMetadata: { contentType: "image/png" } });
 
@@ -155,6 +168,7 @@ export async function seedWorld() {
     otherAddressId,
     otherAddressToken,
     mediaKey,
+    importedAchievement,
     pendingMembership: await membershipOf({ organizationId: orgA, userId: pending.id }),
     memberMembership: member.membershipId,
     recipientMembership,

@@ -1,0 +1,142 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData } from "@remix-run/react";
+import ArrowLeft from "lucide-react/icons/arrow-left";
+import { FormError } from "#app/components/form-messages.tsx";
+import { TextareaField } from "#app/components/forms.tsx";
+import { ImportChecks } from "#app/components/passport/import-checks.tsx";
+import { SubmitButton } from "#app/components/submit-button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import type { ImportOutcome } from "#app/services/imports/import-result.ts";
+import { IMPORT_REFUSED } from "#app/services/imports/imported-credentials.server.ts";
+import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { replyFailure } from "#app/utils/form-reply.server.ts";
+import type { FormReply } from "#app/utils/form-reply.ts";
+import { importCheckValidator } from "#app/utils/form-validators.ts";
+import { runIntent } from "#app/utils/intent.server.ts";
+import { consumeUserRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { requireViewer } from "#app/utils/session.server.ts";
+import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { addImportIntent } from "./add-import.server.ts";
+import { checkImportIntent } from "./check-import.server.ts";
+
+export const meta: MetaFunction = () => [{ title: `Import a badge or credential · ${PRODUCT_NAME}` }];
+
+/** A file of 5 MB and the form's framing: anything larger is refused before it is read. */
+const MAX_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireViewer(request, context);
+  return null;
+}
+
+const INTENTS = { "check-import": checkImportIntent, "add-import": addImportIntent };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request, context);
+  const refuse = (description: string, status: number) =>
+    replyFailure({
+      formId: "check-import",
+      toast: { title: IMPORT_REFUSED, description },
+      status,
+      formErrors: [description],
+    });
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
+    return refuse("The file is larger than 5 MB; a badge or credential is far smaller.", 413);
+  }
+  if (!(await consumeUserRateLimit(context.db, viewer.id, "import-credential"))) return refuse(RATE_LIMIT_MESSAGE, 429);
+  const fields = await request.formData().catch(() => null);
+  if (!fields) return refuse("Choose a badge file or paste its JSON, JWT or address.", 400);
+  return runIntent({ request, context }, INTENTS, { viewer, fields, back: "/passport/import" });
+}
+
+type Checked = { checked: ImportOutcome; nonce: string | null; source: string };
+
+export default function ImportCredential() {
+  const answer = useActionData<typeof action>() as Checked | FormReply | undefined;
+  const checked = answer && "checked" in answer ? answer : null;
+  const reply = answer && "formId" in answer && answer.formId === "check-import" ? answer : undefined;
+  const { fields, form, formProps } = useValidatedForm({
+    id: "check-import",
+    validator: importCheckValidator,
+    actionData: reply,
+    defaultValue: { source: checked?.source ?? "" },
+  });
+  return (
+    <div className="mx-auto grid max-w-3xl gap-6">
+      <div className="grid gap-2">
+        <Link to="/passport" className={buttonVariants({ variant: "ghost", size: "sm", className: "w-fit" })}>
+          <ArrowLeft aria-hidden /> My passport
+        </Link>
+        <h1 className="text-3xl font-bold tracking-tight">Import a badge or credential</h1>
+        <p className="text-muted-foreground">
+          Bring a badge earned elsewhere. It is checked first: who signed it, that it was not changed or revoked, its
+          dates, and that it was issued to you. Nothing is added until you choose to.
+        </p>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">Your badge</CardTitle>
+          <CardDescription>
+            A baked badge image (PNG or SVG), an Open Badges 2.0 or 3.0 file, a Verifiable Credential (JSON or JWT), or
+            the address of a hosted badge. At most 5 MB.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Form method="post" encType="multipart/form-data" {...formProps} className="grid gap-4">
+            <div className="grid gap-2">
+              <Label htmlFor="import-file">Badge file</Label>
+              <input
+                id="import-file"
+                name="file"
+                type="file"
+                accept=".png,.svg,.json,.jwt,.txt,image/png,image/svg+xml,application/json,application/ld+json,text/plain"
+                className="text-sm file:mr-3 file:rounded-md file:border file:bg-background file:px-3 file:py-1.5 file:text-foreground"
+              />
+            </div>
+            <TextareaField
+              field={fields.source}
+              label="Or paste its JSON, JWT or address"
+              rows={5}
+              className="[&_textarea]:font-mono [&_textarea]:text-xs"
+              spellCheck={false}
+            />
+            <FormError errors={form.errors} />
+            <SubmitButton intent="check-import" className="w-fit" pendingText="Checking...">
+              Check
+            </SubmitButton>
+          </Form>
+        </CardContent>
+      </Card>
+      {checked ? (
+        <Card aria-labelledby="import-result-title">
+          <CardHeader>
+            <CardTitle as="h2" id="import-result-title">
+              {checked.checked.status === "refused" ? "This cannot be imported" : checked.checked.badge.name}
+            </CardTitle>
+            <CardDescription>
+              {checked.checked.status === "refused"
+                ? "Nothing was saved."
+                : `Issued by ${checked.checked.badge.issuerName} (${checked.checked.badge.issuerIdentity})`}
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <ImportChecks outcome={checked.checked} />
+            {checked.checked.status !== "refused" && checked.nonce ? (
+              <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
+                <input type="hidden" name="nonce" value={checked.nonce} />
+                <SubmitButton intent="add-import" pendingText="Adding...">
+                  Add to passport
+                </SubmitButton>
+                <Link to="/passport" className={buttonVariants({ variant: "outline" })}>
+                  Cancel
+                </Link>
+              </Form>
+            ) : null}
+          </CardContent>
+        </Card>
+      ) : null}
+    </div>
+  );
+}

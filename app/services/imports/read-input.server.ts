@@ -1,0 +1,164 @@
+import { readCapped } from "#app/services/outside-web.server.ts";
+import type { ImportContainer } from "./import-result.ts";
+
+/**
+ * What a person hands to Import: a file (a badge image, a JSON credential, a JWT) or a pasted text
+ * (JSON, a JWT or JWS, or an https address). Read here into the credential it carries, without
+ * fetching anything: at most IMPORT_MAX_BYTES, a PNG walked chunk by chunk (its `iTXt` chunk
+ * `openbadges`, compressed or not, inflated within the cap), an SVG searched for its
+ * `openbadges:assertion` (or `openbadges:credential`) element.
+ */
+
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+export type ImportSource =
+  { kind: "file"; bytes: Uint8Array; fileName?: string; contentType?: string } | { kind: "text"; text: string };
+
+/** A credential as JSON, a compact JWS/JWT, or the https address of a hosted one. */
+export type Carried =
+  { kind: "json"; value: Record<string, unknown> } | { kind: "compact"; token: string } | { kind: "url"; url: string };
+
+export type ReadOutcome = { carried: Carried; container: ImportContainer } | { refused: string };
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+export const TOO_LARGE = "The file is larger than 5 MB; a badge or credential is far smaller.";
+const UNREADABLE =
+  "This is not a badge or credential this app can read: upload an Open Badges image (PNG or SVG), " +
+  "a JSON credential or a JWT, or paste its JSON or address.";
+
+export async function readImport(source: ImportSource): Promise<ReadOutcome> {
+  if (source.kind === "text") {
+    if (new TextEncoder().encode(source.text).byteLength > IMPORT_MAX_BYTES) return { refused: TOO_LARGE };
+    return readText(source.text);
+  }
+  const { bytes } = source;
+  if (bytes.byteLength > IMPORT_MAX_BYTES) return { refused: TOO_LARGE };
+  if (bytes.byteLength === 0) return { refused: "The file is empty." };
+  if (PNG_SIGNATURE.every((byte, index) => bytes[index] === byte)) return readPng(bytes);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { refused: UNREADABLE };
+  }
+  if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(text)) {
+    return readSvg(text);
+  }
+  return readText(text);
+}
+
+function readText(raw: string): ReadOutcome {
+  const text = raw.trim().replace(/^\uFEFF/, "");
+  if (!text) return { refused: "Nothing was pasted." };
+  const carried = carriedIn(text);
+  if (!carried) return { refused: UNREADABLE };
+  const container: ImportContainer = carried.kind === "json" ? "JSON" : carried.kind === "compact" ? "JWT" : "URL";
+  return { carried, container };
+}
+
+/** The credential a text is: JSON object, compact JWS, or https URL; null for anything else. */
+function carriedIn(text: string): Carried | null {
+  if (text.startsWith("{")) {
+    try {
+      const value = JSON.parse(text) as unknown;
+      return value && typeof value === "object" && !Array.isArray(value)
+        ? { kind: "json", value: value as Record<string, unknown> }
+        : null;
+    } catch {
+      return null;
+    }
+  }
+  if (COMPACT.test(text)) return { kind: "compact", token: text };
+  if (/^https:\/\/\S+$/i.test(text)) {
+    try {
+      return { kind: "url", url: new URL(text).href };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The `openbadges` text of a PNG (iTXt as Open Badges 2.0 and 3.0 bake it; tEXt as 1.0 did), read
+ * chunk by chunk up to the image data's end.
+ */
+async function readPng(bytes: Uint8Array): Promise<ReadOutcome> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const latin1 = new TextDecoder("latin1");
+  let offset = 8;
+  while (offset + 12 <= bytes.byteLength) {
+    const length = view.getUint32(offset);
+    const type = latin1.decode(bytes.subarray(offset + 4, offset + 8));
+    const start = offset + 8;
+    const end = start + length;
+    if (end + 4 > bytes.byteLength) break;
+    const data = bytes.subarray(start, end);
+    if (type === "iTXt" || type === "tEXt") {
+      const text = await chunkText(type, data);
+      if (text !== undefined) {
+        if (text === null) return { refused: "The image's badge data cannot be read." };
+        const carried = carriedIn(text.trim());
+        return carried ? { carried, container: "PNG" } : { refused: "The image's badge data is not a credential." };
+      }
+    }
+    if (type === "IEND") break;
+    offset = end + 4;
+  }
+  return { refused: "This image carries no Open Badges data (no 'openbadges' chunk): it is not a baked badge." };
+}
+
+/** The text of an `openbadges` chunk, null when it cannot be read, undefined for another keyword. */
+async function chunkText(type: string, data: Uint8Array): Promise<string | null | undefined> {
+  const keywordEnd = data.indexOf(0);
+  if (keywordEnd < 0 || new TextDecoder("latin1").decode(data.subarray(0, keywordEnd)) !== "openbadges") {
+    return undefined;
+  }
+  if (type === "tEXt") return new TextDecoder("latin1").decode(data.subarray(keywordEnd + 1));
+  const compressed = data[keywordEnd + 1] === 1;
+  // Past the flag and method: a language tag and a translated keyword, each ended by a zero byte.
+  const languageEnd = data.indexOf(0, keywordEnd + 3);
+  const translatedEnd = languageEnd < 0 ? -1 : data.indexOf(0, languageEnd + 1);
+  if (translatedEnd < 0) return null;
+  const body = data.subarray(translatedEnd + 1);
+  try {
+    const text = compressed
+      ? await readCapped(
+          new Blob([Uint8Array.from(body)]).stream().pipeThrough(new DecompressionStream("deflate")),
+          IMPORT_MAX_BYTES,
+        )
+      : body;
+    return text ? new TextDecoder("utf-8", { fatal: true }).decode(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+const unescapeXml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, name: string) =>
+    name.startsWith("#x") || name.startsWith("#X")
+      ? String.fromCodePoint(parseInt(name.slice(2), 16))
+      : name.startsWith("#")
+        ? String.fromCodePoint(Number(name.slice(1)))
+        : (XML_ENTITIES[name.toLowerCase()] ?? ""),
+  );
+
+/**
+ * An SVG's baked badge: the `openbadges:assertion` (2.0) or `openbadges:credential` (3.0)
+ * element's content (JSON, in CDATA or escaped), else its `verify` attribute (a JWS or address).
+ */
+function readSvg(text: string): ReadOutcome {
+  const element = /<openbadges:(assertion|credential)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/openbadges:\1\s*>)/i.exec(text);
+  if (!element) {
+    return { refused: "This image carries no Open Badges data (no openbadges:assertion): it is not a baked badge." };
+  }
+  const [, , attributes = "", content = ""] = element;
+  const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(content);
+  const body = (cdata ? cdata[1]! : unescapeXml(content)).trim();
+  const verify = /\bverify\s*=\s*("([^"]*)"|'([^']*)')/.exec(attributes);
+  const candidate = body || unescapeXml(verify?.[2] ?? verify?.[3] ?? "").trim();
+  const carried = candidate ? carriedIn(candidate) : null;
+  return carried ? { carried, container: "SVG" } : { refused: "The image's badge data is not a credential." };
+}

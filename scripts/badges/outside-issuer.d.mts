@@ -1,0 +1,46 @@
+// Types of outside-issuer.mjs for the TypeScript tests that use it (tests/workers/outside-issuer.ts).
+type Served = { status: number; contentType: string; body: string };
+export type CredentialRequest = {
+  version?: 1 | 2;
+  suite?: "eddsa-rdfc-2022" | "Ed25519Signature2020";
+  email?: string;
+  salt?: string;
+  subjectDid?: string;
+  validFrom?: string;
+  validUntil?: string;
+  /** A Bitstring Status List at `url` (index 7 is the credential's), that bit set when `revoked`. */
+  status?: { url: string; revoked?: boolean };
+  /** A did:web issuer on this host instead of a new did:key; its DID document comes back among the documents. */
+  webHost?: string;
+  achievementType?: string;
+  name?: string;
+};
+export type OpenBadge2Request = {
+  kind?: "hosted" | "signed";
+  email: string;
+  host?: string;
+  expires?: string;
+  revoked?: boolean;
+  tamper?: boolean;
+};
+export function outsideIssuer(): Promise<{
+  credential(request: CredentialRequest): Promise<{
+    credential: Record<string, unknown>;
+    issuer: string;
+    documents: Record<string, Served>;
+    /** With `status`: the same list signed once this credential is revoked, to publish later. */
+    revokedLater: Record<string, Served>;
+  }>;
+  jwt(request: {
+    email?: string;
+    salt?: string;
+    validUntil?: string;
+    signer?: "issuer" | "other";
+  }): Promise<{ token: string; issuer: string }>;
+  verifyJwt(request: { token: string }): Promise<{ verified: boolean; error?: string }>;
+  openBadge2(
+    request: OpenBadge2Request,
+  ): Promise<{ assertion?: Record<string, unknown>; token?: string; documents: Record<string, Served> }>;
+  bakePng(request: { text: string; compressed?: boolean }): string;
+  bakeSvg(request: { text: string; asVerify?: boolean }): string;
+}>;

@@ -1,0 +1,198 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readPersonData } from "#app/services/data-export.server.ts";
+import { OTHER_ADDRESS } from "#app/services/imports/import-result.ts";
+import { readEnv } from "#app/utils/env.server.ts";
+import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
+import { createDb } from "#db/client.ts";
+import { countRows, createAccount, get, mailsTo, postForm, toastFrom, uniqueEmail } from "./helpers.ts";
+import {
+  addOnPage,
+  bakedPng,
+  checkOnPage,
+  htmlDecode,
+  outsideCredential,
+  outsideOpenBadge2,
+} from "./import-helpers.ts";
+
+// Issue 32, "Import a badge or credential" kept on the passport: /passport/import checks first and
+// saves nothing; 'Add to passport' verifies again and writes one timeline entry, once; the owner
+// hides, shows, deletes it and gets the original back; the public passport shows only what verifies.
+
+const check = checkOnPage;
+const add = addOnPage;
+
+const importsOf = (userId: string) =>
+  countRows("select count(*) as n from imported_credentials where user_id = ?", userId);
+const entriesOf = (userId: string) => countRows("select count(*) as n from achievements where user_id = ?", userId);
+
+async function importedEntry(userId: string) {
+  return env.DB.prepare(
+    "select a.id, a.title, a.type, a.date, a.image_url as image, i.status, i.issuer_identity as issuer, i.original_key as originalKey from achievements a join imported_credentials i on i.achievement_id = a.id where a.user_id = ?",
+  )
+    .bind(userId)
+    .first<{
+      id: string;
+      title: string;
+      type: string;
+      date: string;
+      image: string;
+      status: string;
+      issuer: string;
+      originalKey: string;
+    }>();
+}
+
+describe("/passport/import", () => {
+  it("shows each check before anything is saved, then adds the badge to the passport once", async () => {
+    const person = await createAccount({ name: "Ines Importer" });
+    const made = await outsideCredential({
+      email: person.email,
+      webHost: "academy.example",
+      achievementType: "Course",
+    });
+    const checked = await check(person.cookie, { source: JSON.stringify(made.credential) });
+    expect(checked.response.status).toBe(200);
+    expect(checked.html).toContain("Every check passed.");
+    expect(checked.html).toContain(`Issued to your address ${person.email}.`);
+    expect(checked.html).toContain("Listed in the DID document of did:web:academy.example.");
+    expect(checked.nonce).not.toBeNull();
+    expect(await entriesOf(person.id)).toBe(0);
+
+    const added = await add(person.cookie, checked.nonce!);
+    expect(added.status).toBe(302);
+    expect(added.headers.get("Location")).toBe("/passport");
+    expect(toastFrom(added)).toMatchObject({ title: "Credential added" });
+    expect(await importedEntry(person.id)).toMatchObject({
+      title: "Open Source Contributor - Example Badge Issuer",
+      type: "training",
+      date: "2024-05-01",
+      image: "https://badges.example/oss.png",
+      status: "verified",
+      issuer: "academy.example",
+    });
+
+    // A second submit of the same form (or the same badge checked again) adds nothing.
+    expect(toastFrom(await add(person.cookie, checked.nonce!))).toMatchObject({ title: "Already on your passport" });
+    const again = await check(person.cookie, { source: JSON.stringify(made.credential) });
+    await add(person.cookie, again.nonce!);
+    expect(await importsOf(person.id)).toBe(1);
+    expect(await entriesOf(person.id)).toBe(1);
+
+    const own = htmlDecode(await (await get("/passport", person.cookie)).text());
+    expect(own).toContain("Imported credential");
+    expect(own).toContain("Issuer: academy.example");
+    const publicPage = htmlDecode(await (await get(`/passport/${person.id}`)).text());
+    expect(publicPage).toContain("Open Source Contributor");
+    expect(publicPage).toContain("Imported credential");
+    expect(publicPage).toContain('aria-label="Verified credential"');
+  });
+
+  it("refuses what fails a check with its reason, and saves nothing", async () => {
+    const person = await createAccount();
+    const made = await outsideCredential({ email: "someone.else@example.com" });
+    const checked = await check(person.cookie, { source: JSON.stringify(made.credential) });
+    expect(checked.response.status).toBe(200);
+    expect(checked.html).toContain("This cannot be imported");
+    expect(checked.html).toContain(OTHER_ADDRESS);
+    expect(checked.nonce).toBeNull();
+    const unsupported = await check(person.cookie, { source: '{"hello":"world"}' });
+    expect(unsupported.html).toContain("This is neither an Open Badges assertion (2.0)");
+    expect(await entriesOf(person.id)).toBe(0);
+    expect((await env.MEDIA.list({ prefix: `imports/${person.id}/` })).objects).toHaveLength(0);
+  });
+
+  it("accepts a badge issued to one of the person's other addresses once they confirmed it in Settings", async () => {
+    const person = await createAccount();
+    const address = uniqueEmail("former-job");
+    const made = await outsideCredential({ email: address });
+    const source = JSON.stringify(made.credential);
+    expect(
+      (await postForm("/settings", { intent: "add-other-address", address }, { cookie: person.cookie })).status,
+    ).toBe(302);
+    // Added, not yet confirmed: not theirs yet.
+    expect((await check(person.cookie, { source })).html).toContain(OTHER_ADDRESS);
+    const [mail] = await mailsTo(address, "Confirm your email address for%");
+    const token = new URL(
+      /(https?:\/\/\S+\/settings\/addresses\/confirm\?token=\S+)/.exec(mail!.text)![1]!,
+    ).searchParams.get("token")!;
+    expect((await postForm("/settings/addresses/confirm", { token }, { cookie: person.cookie })).status).toBe(302);
+    const confirmed = await check(person.cookie, { source });
+    expect(confirmed.html).not.toContain(OTHER_ADDRESS);
+    expect(confirmed.nonce).not.toBeNull();
+  });
+
+  it("asks for a file or a paste, keeping what was typed, and refuses more than 5 MB", async () => {
+    const person = await createAccount();
+    const empty = await check(person.cookie, {});
+    expect(empty.response.status).toBe(400);
+    expect(empty.html).toContain("Choose a badge file or paste its JSON, JWT or address.");
+    const big = await check(person.cookie, { file: new File([new Uint8Array(5 * 1024 * 1024 + 1)], "big.png") });
+    expect(big.html).toContain("The file is larger than 5 MB");
+    expect(await entriesOf(person.id)).toBe(0);
+  });
+
+  it("adds a baked image, offers the original back to its owner only, and deletes it with the entry", async () => {
+    const person = await createAccount();
+    const other = await createAccount();
+    const { assertion } = await outsideOpenBadge2({ email: person.email, host: "keep-png.example" });
+    const png = await bakedPng(JSON.stringify(assertion));
+    const checked = await check(person.cookie, { file: new File([png], "robotics.png", { type: "image/png" }) });
+    expect(checked.html).toContain("Matches the copy its issuer hosts at keep-png.example.");
+    expect((await add(person.cookie, checked.nonce!)).status).toBe(302);
+    const entry = (await importedEntry(person.id))!;
+
+    const original = await get(`/passport/imports/${entry.id}/original`, person.cookie);
+    expect(original.status).toBe(200);
+    expect(original.headers.get("Content-Disposition")).toBe('attachment; filename="robotics.png"');
+    expect(new Uint8Array(await original.arrayBuffer())).toEqual(png);
+    expect((await get(`/passport/imports/${entry.id}/original`, other.cookie)).status).toBe(404);
+    expect((await get(`/media/${entry.originalKey}`)).status).toBe(404);
+
+    // The data export lists it with its original.
+    const data = await readPersonData({ db: createDb(env.DB), env: {} as never, cloudflare: {} as never }, person.id);
+    expect(data.imports).toMatchObject([{ achievementId: entry.id, issuerIdentity: "keep-png.example" }]);
+
+    // Hidden and shown like a self achievement.
+    const hidden = await postForm(
+      "/passport",
+      { intent: "set-visibility", achievementId: entry.id, visible: "false" },
+      { cookie: person.cookie },
+    );
+    expect(toastFrom(hidden)).toMatchObject({ title: "Achievement hidden" });
+    expect(await (await get(`/passport/${person.id}`)).text()).not.toContain("Awesome Robotics Badge");
+
+    expect(
+      (await postForm("/passport", { intent: "delete-import", achievementId: entry.id }, { cookie: other.cookie }))
+        .status,
+    ).toBe(404);
+    const deleted = await postForm(
+      "/passport",
+      { intent: "delete-import", achievementId: entry.id },
+      { cookie: person.cookie },
+    );
+    expect(toastFrom(deleted)).toMatchObject({ title: "Credential deleted" });
+    expect(await entriesOf(person.id)).toBe(0);
+    expect(await env.MEDIA.head(entry.originalKey)).toBeNull();
+  });
+
+  it("keeps an expired badge as Expired, and a revoked one leaves the public passport", async () => {
+    const person = await createAccount();
+    const made = await outsideCredential({ email: person.email, validUntil: "2025-01-31T00:00:00Z" });
+    const checked = await check(person.cookie, { source: JSON.stringify(made.credential) });
+    expect(checked.html).toContain("it has expired");
+    await add(person.cookie, checked.nonce!);
+    const entry = (await importedEntry(person.id))!;
+    expect(entry.status).toBe("expired");
+    const publicPage = await (await get(`/passport/${person.id}`)).text();
+    expect(publicPage).toContain("Expired");
+    expect(publicPage).not.toContain('aria-label="Verified credential"');
+
+    await env.DB.prepare("update imported_credentials set status = 'revoked', revoked_at = ? where achievement_id = ?")
+      .bind(Date.parse("2026-03-02T10:00:00Z"), entry.id)
+      .run();
+    await invalidatePassports(readEnv({ ...env }), person.id);
+    expect(await (await get(`/passport/${person.id}`)).text()).not.toContain("Open Source Contributor");
+    expect(await (await get("/passport", person.cookie)).text()).toContain("Revoked by the issuer on 2 March 2026");
+  });
+});

@@ -1,0 +1,104 @@
+import { env } from "cloudflare:test";
+import { inject } from "vitest";
+import type { CredentialRequest, OpenBadge2Request } from "../../scripts/badges/outside-issuer.d.mts";
+import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { verifierFor } from "#app/services/credentials/verify.server.ts";
+import { verifyImport } from "#app/services/imports/verify-import.server.ts";
+import type { ImportSource } from "#app/services/imports/read-input.server.ts";
+import type { Recipient } from "#app/services/imports/recipient.server.ts";
+import { readEnv } from "#app/utils/env.server.ts";
+import { createDb } from "#db/client.ts";
+import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
+import type { Served } from "./credentials-helpers.ts";
+import { postForm, postMultipart } from "./helpers.ts";
+
+// Badges from other issuers (tests/workers/outside-issuer.ts), published where the app reads the
+// web outside production (the /dev/web.json stand-in), and the import verifier run on them.
+
+async function ask<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${inject("outsideIssuerUrl")}${path}`, { method: "POST", body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(await response.text());
+  return (await response.json()) as T;
+}
+
+type Documents = Record<string, Served>;
+
+/** Puts an issuer's documents on the stand-in web. */
+export async function publish(documents: Documents) {
+  const db = createDb(env.DB);
+  for (const [url, served] of Object.entries(documents)) {
+    await putDevWebDocument(db, { url, contentType: served.contentType, body: served.body });
+  }
+}
+
+export async function outsideCredential(request: CredentialRequest) {
+  const made = await ask<{
+    credential: Record<string, unknown>;
+    issuer: string;
+    documents: Documents;
+    revokedLater: Documents;
+  }>("/credential", request);
+  await publish(made.documents);
+  return made;
+}
+
+export const outsideJwt = (request: { email?: string; validUntil?: string; signer?: "issuer" | "other" }) =>
+  ask<{ token: string; issuer: string }>("/jwt", request);
+export const joseVerifies = (token: string) => ask<{ verified: boolean }>("/jwt-verify", { token });
+
+export async function outsideOpenBadge2(request: OpenBadge2Request) {
+  const made = await ask<{ assertion?: Record<string, unknown>; token?: string; documents: Documents }>(
+    "/ob2",
+    request,
+  );
+  await publish(made.documents);
+  return made;
+}
+
+export const bakedPng = async (text: string, compressed = false) =>
+  Uint8Array.from(atob(await ask<string>("/bake-png", { text, compressed })), (c) => c.charCodeAt(0));
+export const bakedSvg = (text: string, asVerify = false) => ask<string>("/bake-svg", { text, asVerify });
+
+export const RECIPIENT_EMAIL = "rita.recipient@example.com";
+export const asText = (value: unknown): ImportSource => ({
+  kind: "text",
+  text: typeof value === "string" ? value : JSON.stringify(value),
+});
+export const asFile = (bytes: Uint8Array | string, fileName = "badge"): ImportSource => ({
+  kind: "file",
+  bytes: typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes,
+  fileName,
+});
+
+/** The import verifier as the app runs it outside production: the web is the stand-in. */
+export function verifyAsImport(source: ImportSource, recipient: Partial<Recipient> = {}, now?: Date) {
+  const resolver = verifierFor(issuing(createDb(env.DB), readEnv({ ...env }))!, "test");
+  return verifyImport(source, {
+    resolver,
+    recipient: { addresses: [RECIPIENT_EMAIL], holderDids: [], ...recipient },
+    now,
+  });
+}
+
+const htmlDecode = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+
+/** /passport/import's 'Check', as a browser without JavaScript posts it: the page, and the nonce 'Add' needs. */
+export async function checkOnPage(cookie: string, fields: { source?: string; file?: File }) {
+  const form = new FormData();
+  if (fields.file) form.append("file", fields.file);
+  form.append("source", fields.source ?? "");
+  form.append("intent", "check-import");
+  const response = await postMultipart("/passport/import", form, { cookie });
+  const html = htmlDecode(await response.text());
+  return { response, html, nonce: /name="nonce" value="([0-9a-f-]{36})"/.exec(html)?.[1] ?? null };
+}
+
+/** 'Add to passport' for the check that answered `nonce`. */
+export const addOnPage = (cookie: string, nonce: string) =>
+  postForm("/passport/import", { intent: "add-import", nonce }, { cookie });
+
+export { htmlDecode };
