@@ -49,7 +49,7 @@ function hex(bytes: ArrayBuffer | Uint8Array) {
 }
 
 /** The recipient as OB 3.0 identifies them: a salted SHA-256 of the address, never the address. */
-async function hashedEmail(email: string) {
+export async function hashedEmail(email: string) {
   const salt = hex(crypto.getRandomValues(new Uint8Array(16)));
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email.trim().toLowerCase() + salt));
   return {
