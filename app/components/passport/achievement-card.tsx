@@ -5,6 +5,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
+import { anniversaryText, latestAnniversary, membershipHeading } from "#app/utils/membership-entry.ts";
 import type { PassportAchievement } from "./types.ts";
 
 const TYPE_LABELS = { award: "Award", training: "Training", milestone: "Milestone" } as const;
@@ -20,7 +21,13 @@ export function AchievementCard({
 }) {
   const { title, company } = achievement.isSelf
     ? splitSelfTitle(achievement.title)
-    : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
+    : achievement.isMembership
+      ? { title: membershipHeading(achievement.title, achievement.date, achievement.membershipEndedOn), company: null }
+      : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
+  // Shown, not issued: an anniversary is no new credential (decision 070).
+  const anniversary = achievement.isMembership
+    ? latestAnniversary(achievement.date, achievement.membershipEndedOn, new Date().toISOString().slice(0, 10))
+    : null;
   return (
     <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm print:break-inside-avoid print:shadow-none">
       {/* Paper gets the text of a CV, not photos and video frames. */}
@@ -30,11 +37,21 @@ export function AchievementCard({
       <div className="space-y-2 p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <Badge variant={achievement.isSelf ? "outline" : "default"}>
-            {achievement.isSelf ? "Self Achievement" : TYPE_LABELS[achievement.type]}
+            {achievement.isSelf
+              ? "Self Achievement"
+              : achievement.isMembership
+                ? "Membership"
+                : TYPE_LABELS[achievement.type]}
           </Badge>
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
+          {anniversary ? <Badge variant="outline">{anniversaryText(anniversary)}</Badge> : null}
         </div>
-        <h3 className="text-lg leading-snug font-semibold break-words">{title}</h3>
+        <h3 className="flex items-start gap-1.5 text-lg leading-snug font-semibold break-words">
+          <span className="min-w-0 break-words">{title}</span>
+          {achievement.isMembership && achievement.credentialId ? (
+            <BadgeCheck className="mt-1 size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
+          ) : null}
+        </h3>
         {company ? (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{company}</span>

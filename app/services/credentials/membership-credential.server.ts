@@ -1,4 +1,5 @@
 import type { Issuance } from "#db/queries/credentials.ts";
+import { MEMBERSHIP_TITLE_PREFIX } from "#db/queries/achievements.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { sign, xsdDateTime } from "./data-integrity.server.ts";
 import { credentialUrl, hashedEmail, organizationDid, statusListUrl, type Issuing } from "./issuer.server.ts";
@@ -23,7 +24,6 @@ export type MembershipFacts = {
   replaces: string | null;
 };
 
-export const MEMBERSHIP_TITLE_PREFIX = "Member of ";
 export const membershipTitle = (organizationName: string) => `${MEMBERSHIP_TITLE_PREFIX}${organizationName}`;
 /** The organisation's name as its entry recorded it (it outlives the organisation). */
 export const organizationNameOfEntry = (title: string) =>
