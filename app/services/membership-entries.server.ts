@@ -47,7 +47,8 @@ type SigningState = { latestKey?: RegisteredKey; openList?: { id: string; nextIn
  * entry exists. A failed signing leaves the entry for the cron to sign. Never throws: the
  * membership stands whatever happens here.
  */
-export async function recordMembership(context: Stores, key: MemberKey) {
+export async function recordMembership(context: Stores, { userId, organizationId }: MemberKey) {
+  const key = { userId, organizationId };
   try {
     await recordOnce(context, key);
   } catch (error) {
@@ -118,7 +119,8 @@ async function recordOnce({ db, env }: Stores, key: MemberKey) {
  * replaced by a dated one naming it; the first is superseded, not revoked. Never throws: a
  * failure leaves the entry for the cron to sign.
  */
-export async function endMembership(context: Stores, key: MemberKey, endedAt = new Date()) {
+export async function endMembership(context: Stores, { userId, organizationId }: MemberKey, endedAt = new Date()) {
+  const key = { userId, organizationId };
   try {
     const { db } = context;
     const [[entry], [latestKey], [openList]] = await db.batch([
