@@ -130,9 +130,15 @@ export async function endMembership(context: Stores, { userId, organizationId }:
     ]);
     if (!entry) return;
     const endedOn = day(endedAt);
-    // Dated at once, whatever the signing does; the cron signs if this request does not.
-    await db.batch([endEntryUpdate(db, entry.id, endedOn, Boolean(issuing(db, context.env)))]);
-    await signEntry(context, { ...entry, endedOn }, { latestKey, openList });
+    // Dated in the batch that stores the dated credential; if signing fails, dated alone, for
+    // the cron to sign.
+    const signed = await signEntry(context, { ...entry, endedOn }, { latestKey, openList }, [
+      endEntryUpdate(db, entry.id, endedOn, false),
+    ]).catch((error: unknown) => {
+      logFailure("membership credential signing failed", { entryId: entry.id }, error);
+      return undefined;
+    });
+    if (!signed) await db.batch([endEntryUpdate(db, entry.id, endedOn, Boolean(issuing(db, context.env)))]);
     await invalidatePassports(context.env, key.userId);
   } catch (error) {
     logFailure("ending a membership entry failed", { ...key }, error);
@@ -149,6 +155,7 @@ async function signEntry(
   { db, env }: Stores,
   entry: MembershipEntry,
   state: SigningState,
+  first: BatchItem<"sqlite">[] = [],
 ): Promise<SigningState | null | undefined> {
   const signer = issuing(db, env);
   if (!signer) return undefined;
@@ -159,6 +166,7 @@ async function signEntry(
     ? sql`exists (select 1 from ${credentials} where ${credentials.id} = ${entry.credentialId} and ${credentials.supersededBy} = ${newId})`
     : sql`not exists (select 1 from ${credentials} where ${credentials.achievementId} = ${entry.id})`;
   const statements: BatchItem<"sqlite">[] = [
+    ...first,
     ...(entry.credentialId
       ? [supersedeCredentialUpdate(db, { oldId: entry.credentialId, newId, entryId: entry.id })]
       : []),

@@ -77,7 +77,7 @@ export function buildResume({ profile, achievements, memberships, origin, userId
 }
 
 /**
- * Where the person worked, most recent first: each shown membership entry (its dates; a hidden one
+ * Where the person worked, current first: each shown membership entry (its dates; a hidden one
  * stays out, as on the passport), and each approved membership that has no entry (the
  * organisation turned membership credentials off, or it began before them).
  */
@@ -104,5 +104,7 @@ function workOf(
       )
       .map((membership) => ({ name: membership.organizationName, startDate: isoDate(membership.approvedAt!) })),
   ];
-  return work.sort((a, b) => String(b.startDate).localeCompare(String(a.startDate)));
+  // Current work first, then by when it ended, then by when it began.
+  const order = (entry: Record<string, unknown>) => `${String(entry.endDate ?? "9999")} ${String(entry.startDate)}`;
+  return work.sort((a, b) => order(b).localeCompare(order(a)));
 }

@@ -177,6 +177,13 @@ describe("a membership becomes a credential", () => {
     const [old, renewed] = await entriesOf(member.id);
     expect(old).toEqual(entry);
     expect(renewed).toMatchObject({ ended: null, title: `Member of ${organizationName}` });
+    // resume.json: both periods as work, never as awards.
+    const resume = (await (await get("/settings/resume.json", member.cookie)).json()) as Record<string, unknown[]>;
+    expect(resume.work).toEqual([
+      { name: organizationName, startDate: today() },
+      { name: organizationName, startDate: today(), endDate: today() },
+    ]);
+    expect(resume.awards).toEqual([]);
   });
 
   it("removal by an admin does the same", async () => {

@@ -46,10 +46,14 @@ export function AchievementCard({
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
           {anniversary ? <Badge variant="outline">{anniversaryText(anniversary)}</Badge> : null}
         </div>
-        <h3 className="flex items-start gap-1.5 text-lg leading-snug font-semibold break-words">
-          <span className="min-w-0 break-words">{title}</span>
+        <h3 className="text-lg leading-snug font-semibold break-words">
+          {title}
           {achievement.isMembership && achievement.credentialId ? (
-            <BadgeCheck className="mt-1 size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
+            <BadgeCheck
+              className="ml-1.5 inline size-4 align-[-0.125em] text-primary"
+              aria-label="Verified credential"
+              role="img"
+            />
           ) : null}
         </h3>
         {company ? (
