@@ -138,7 +138,9 @@ const entryColumns = {
   createdAt: achievements.createdAt,
   email: users.email,
   // The current credential (superseded ones no longer belong to the entry).
-  credentialId: sql<string | null>`(select ${credentials.id} from ${credentials} where ${credentials.achievementId} = ${achievements.id})`,
+  credentialId: sql<
+    string | null
+  >`(select ${credentials.id} from ${credentials} where ${credentials.achievementId} = ${achievements.id})`,
   // When the current credential says the membership started (its validFrom), else the entry's date.
   startedAt: sql<
     string | null
@@ -192,7 +194,10 @@ export function entrySignedUpdate(db: Db, entryId: string) {
  * The older credential steps aside for the one that replaces it: superseded (not revoked), it
  * still verifies, but no longer belongs to the entry. Written only while it is still the entry's.
  */
-export function supersedeCredentialUpdate(db: Db, { oldId, newId, entryId }: { oldId: string; newId: string; entryId: string }) {
+export function supersedeCredentialUpdate(
+  db: Db,
+  { oldId, newId, entryId }: { oldId: string; newId: string; entryId: string },
+) {
   return db
     .update(credentials)
     .set({ achievementId: null, supersededBy: newId })
