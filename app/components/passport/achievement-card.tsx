@@ -65,7 +65,10 @@ export function AchievementCard({
             ) : null}
           </p>
         ) : null}
-        {achievement.credentialId ? <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact /> : null}
+        {/* A membership entry has no organization_id, which the identity columns read. */}
+        {achievement.credentialId && !achievement.isMembership ? (
+          <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact />
+        ) : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
