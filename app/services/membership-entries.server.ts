@@ -1,6 +1,12 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "#db/client.ts";
-import { isIssuanceRace, issuanceWrites, type Issuance } from "#db/queries/credentials.ts";
+import {
+  isIssuanceRace,
+  issuanceWrites,
+  latestKeyOfOrganizationQuery,
+  openStatusListOfOrganizationQuery,
+  type Issuance,
+} from "#db/queries/credentials.ts";
 import type { MemberKey } from "#db/queries/memberships/keys.ts";
 import {
   approvedWithoutOpenEntry,
@@ -9,10 +15,8 @@ import {
   entryExists,
   entryInsert,
   entrySignedUpdate,
-  latestKeyOfOrganizationQuery,
   membershipToRecordQuery,
   openEntryQuery,
-  openStatusListOfOrganizationQuery,
   setMembershipCredentials,
   supersedeCredentialUpdate,
   type MembershipEntry,

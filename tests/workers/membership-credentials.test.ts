@@ -9,6 +9,7 @@ import { createAccount, get, joinByInviteLink, postForm } from "./helpers.ts";
 import { addMember, createOrganisation, membershipOf, uniqueName } from "./factories.ts";
 import { credentialJson, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
 import { today } from "#tests/today.ts";
+import { formatLongDate } from "#app/utils/dates.ts";
 
 type Entry = {
   id: string;
@@ -57,24 +58,7 @@ const pageText = async (path: string, cookie?: string) =>
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/\s+/g, " ");
 
-const longToday = () => {
-  const [year, month, day] = today().split("-").map(Number) as [number, number, number];
-  const months = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-  ];
-  return `${day} ${months[month - 1]} ${year}`;
-};
+const longToday = () => formatLongDate(today());
 
 /** The ended entry's credential: dated, naming the one it replaced, which stays valid but superseded. */
 async function expectReplaced(entry: Entry, firstId: string) {

@@ -1,9 +1,16 @@
 import type { Issuance } from "#db/queries/credentials.ts";
 import { MEMBERSHIP_TITLE_PREFIX } from "#db/queries/achievements.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
-import { sign, xsdDateTime } from "./data-integrity.server.ts";
-import { credentialUrl, hashedEmail, organizationDid, statusListUrl, type Issuing } from "./issuer.server.ts";
-import { signingKeyFor, type RegisteredKey } from "./keys.server.ts";
+import { xsdDateTime } from "./data-integrity.server.ts";
+import {
+  credentialUrl,
+  hashedEmail,
+  organizationDid,
+  signIssuance,
+  statusEntryFor,
+  type Issuing,
+} from "./issuer.server.ts";
+import type { RegisteredKey } from "./keys.server.ts";
 
 /** A membership entry as its credential says it (decision 070). */
 export type MembershipFacts = {
@@ -41,11 +48,9 @@ export async function signMembershipCredential(
   { latestKey, openList }: { latestKey?: RegisteredKey; openList?: { id: string; nextIndex: number } },
 ): Promise<Issuance> {
   const { organizationId, organizationName } = facts;
-  const statusListId = openList?.id ?? crypto.randomUUID();
-  const statusIndex = openList?.nextIndex ?? 0;
+  const entry = statusEntryFor(issuing, openList);
   const id = crypto.randomUUID();
   const did = organizationDid(issuing, organizationId);
-  const listUrl = statusListUrl(issuing.origin, statusListId);
   const issuedAt = new Date();
   const started = xsdDateTime(facts.startedAt);
   const title = membershipTitle(organizationName);
@@ -83,28 +88,15 @@ export async function signMembershipCredential(
         ...(facts.endedOn ? { version: "2" } : {}),
       },
     },
-    credentialStatus: {
-      id: `${listUrl}#${statusIndex}`,
-      type: "BitstringStatusListEntry",
-      statusPurpose: "revocation",
-      statusListIndex: String(statusIndex),
-      statusListCredential: listUrl,
-    },
+    credentialStatus: entry.credentialStatus,
   };
-  const { key, register } = await signingKeyFor(issuing.secret, organizationId, did, latestKey);
-  const signed = await sign(credential, key, issuedAt);
-  return {
-    credential: {
-      id,
-      achievementId: facts.entryId,
-      organizationId,
-      userId: facts.userId,
-      statusListId,
-      statusIndex,
-      json: JSON.stringify(signed),
-      issuedAt,
-    },
-    newList: !openList,
-    newKey: register,
-  };
+  return signIssuance(issuing, credential, {
+    id,
+    achievementId: facts.entryId,
+    organizationId,
+    userId: facts.userId,
+    entry,
+    issuedAt,
+    latestKey,
+  });
 }

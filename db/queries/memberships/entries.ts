@@ -1,14 +1,12 @@
 // Membership entries (decision 070): the 'Member of …' passport entry of a membership, an
 // achievements row without organization_id (so no recognition count or analytics sees it) that
 // names its organisation in membership_organization_id, and its credentials.
-import { and, desc, eq, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
 import { insertWhen } from "../../client.ts";
 import {
   achievements,
   credentials,
-  credentialStatusLists,
-  organizationKeys,
   organizationMembers,
   organizationRoles,
   organizations,
@@ -23,30 +21,6 @@ const openEntryOf = ({ userId, organizationId }: MemberKey) =>
     eq(achievements.userId, userId),
     isNull(achievements.membershipEndedOn),
   );
-
-/** The organisation's newest signing key (a statement for a batch). */
-export function latestKeyOfOrganizationQuery(db: Db, organizationId: string) {
-  return db
-    .select({
-      version: organizationKeys.version,
-      publicKeyMultibase: organizationKeys.publicKeyMultibase,
-      retiredAt: organizationKeys.retiredAt,
-    })
-    .from(organizationKeys)
-    .where(eq(organizationKeys.organizationId, organizationId))
-    .orderBy(desc(organizationKeys.version))
-    .limit(1);
-}
-
-/** The organisation's newest status list with room left (a statement for a batch). */
-export function openStatusListOfOrganizationQuery(db: Db, organizationId: string, size: number) {
-  return db
-    .select({ id: credentialStatusLists.id, nextIndex: credentialStatusLists.nextIndex })
-    .from(credentialStatusLists)
-    .where(and(eq(credentialStatusLists.organizationId, organizationId), lt(credentialStatusLists.nextIndex, size)))
-    .orderBy(desc(credentialStatusLists.createdAt))
-    .limit(1);
-}
 
 /**
  * What starting a membership's entry needs, in one statement: the approved membership, whether the
@@ -149,30 +123,29 @@ const entryColumns = {
   issuerDomain: issuerIdentityColumns(achievements.membershipOrganizationId).issuerDomain,
 };
 
-/** The person's open entry in the organisation, as ending it needs it (a statement for a batch). */
-export function openEntryQuery(db: Db, key: MemberKey) {
-  return db
+/** Entries as signing their credential needs them, oldest first. */
+const entriesWhere = (db: Db, where: SQL | undefined, limit: number) =>
+  db
     .select(entryColumns)
     .from(achievements)
     .innerJoin(users, eq(users.id, achievements.userId))
     .leftJoin(organizations, eq(organizations.id, achievements.membershipOrganizationId))
-    .where(openEntryOf(key))
-    .limit(1);
-}
+    .where(where)
+    .orderBy(achievements.createdAt, achievements.id)
+    .limit(limit);
+
+/** The person's open entry in the organisation, as ending it needs it (a statement for a batch). */
+export const openEntryQuery = (db: Db, key: MemberKey) => entriesWhere(db, openEntryOf(key), 1);
 
 export type MembershipEntry = Awaited<ReturnType<typeof openEntryQuery>>[number];
 
 /** Entries whose credential is to be (re)signed, oldest first: the cron's bounded batch. */
-export function dueEntries(db: Db, limit: number) {
-  return db
-    .select(entryColumns)
-    .from(achievements)
-    .innerJoin(users, eq(users.id, achievements.userId))
-    .leftJoin(organizations, eq(organizations.id, achievements.membershipOrganizationId))
-    .where(and(eq(achievements.membershipSignDue, true), isNotNull(achievements.membershipOrganizationId)))
-    .orderBy(achievements.createdAt, achievements.id)
-    .limit(limit);
-}
+export const dueEntries = (db: Db, limit: number) =>
+  entriesWhere(
+    db,
+    and(eq(achievements.membershipSignDue, true), isNotNull(achievements.membershipOrganizationId)),
+    limit,
+  );
 
 /**
  * Ends the entry on `endedOn` (once: an ended entry keeps its date). With `signDue` the cron
