@@ -168,22 +168,13 @@ function MembershipCredentials({ enabled, organizationName }: { enabled: boolean
       </CardHeader>
       <CardContent>
         <Form method="post" id="set-membership-credentials" className="grid gap-4">
-          <div className="flex items-start gap-3">
-            <Checkbox
-              id="membershipCredentials"
-              name="membershipCredentials"
-              defaultChecked={enabled}
-              key={refused ? "refused" : location.key}
-              className="mt-0.5"
-              aria-describedby="membership-credentials-note"
-            />
-            <div className="grid gap-1">
-              <Label htmlFor="membershipCredentials">Give members a membership credential</Label>
-              <p id="membership-credentials-note" className="text-sm text-muted-foreground">
-                Turning this off stops new entries; entries already given stay, and are dated when a membership ends.
-              </p>
-            </div>
-          </div>
+          <SettingCheckbox
+            name="membershipCredentials"
+            checked={enabled}
+            resetKey={refused ? "refused" : location.key}
+            label="Give members a membership credential"
+            note="Turning this off stops new entries; entries already given stay, and are dated when a membership ends."
+          />
           {error ? (
             <p role="alert" className="text-sm text-destructive">
               {error}
@@ -219,25 +210,18 @@ function AdminSignIn({ setting }: { setting: ReturnType<typeof useLoaderData<typ
       </CardHeader>
       <CardContent>
         <Form method="post" id="set-admin-sign-in" className="grid gap-4">
-          <div className="flex items-start gap-3">
-            <Checkbox
-              id="requireTwoFactor"
-              name="requireTwoFactor"
-              defaultChecked={setting.requireTwoFactor}
-              // A refused save shows the saved state again.
-              key={refused ? "refused" : location.key}
-              className="mt-0.5"
-              aria-describedby="admin-sign-in-note"
-            />
-            <div className="grid gap-1">
-              <Label htmlFor="requireTwoFactor">Require two-factor authentication or a passkey for admins</Label>
-              <p id="admin-sign-in-note" className="text-sm text-muted-foreground">
-                {without === 0
-                  ? "Every admin has two-factor authentication or a passkey."
-                  : `${without === 1 ? "1 admin has" : `${without} admins have`} no two-factor authentication or passkey yet.`}
-              </p>
-            </div>
-          </div>
+          <SettingCheckbox
+            name="requireTwoFactor"
+            checked={setting.requireTwoFactor}
+            // A refused save shows the saved state again.
+            resetKey={refused ? "refused" : location.key}
+            label="Require two-factor authentication or a passkey for admins"
+            note={
+              without === 0
+                ? "Every admin has two-factor authentication or a passkey."
+                : `${without === 1 ? "1 admin has" : `${without} admins have`} no two-factor authentication or passkey yet.`
+            }
+          />
           {error || ownFirst ? (
             <p role={error ? "alert" : undefined} className={error ? "text-sm text-destructive" : "text-sm"}>
               {error ?? OWN_STRONG_FACTOR_FIRST}{" "}
@@ -254,6 +238,40 @@ function AdminSignIn({ setting }: { setting: ReturnType<typeof useLoaderData<typ
         </Form>
       </CardContent>
     </Card>
+  );
+}
+
+/** An organisation setting's checkbox, its label and a note under it. */
+function SettingCheckbox({
+  name,
+  checked,
+  resetKey,
+  label,
+  note,
+}: {
+  name: string;
+  checked: boolean;
+  resetKey: string;
+  label: string;
+  note: string;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <Checkbox
+        id={name}
+        name={name}
+        defaultChecked={checked}
+        key={resetKey}
+        className="mt-0.5"
+        aria-describedby={`${name}-note`}
+      />
+      <div className="grid gap-1">
+        <Label htmlFor={name}>{label}</Label>
+        <p id={`${name}-note`} className="text-sm text-muted-foreground">
+          {note}
+        </p>
+      </div>
+    </div>
   );
 }
 
