@@ -270,6 +270,15 @@ describe("a membership becomes a credential", () => {
     const stat = (text: string, label: string) => new RegExp(`${label} (\\d+)`).exec(text)?.[1];
 
     expect(stat(await pageText("/dashboard", admin.cookie), "Achievements")).toBe("0");
+    // Nor in the given-achievements list, nor the rollup the analytics and 'Needs recognition' read.
+    expect(await pageText("/dashboard/achievements", admin.cookie)).not.toContain("Member of");
+    const tallies = await env.DB.prepare(
+      `select (select count(*) from recognition_days where organization_id = ?1) as days,
+         (select last_recognised_at from organization_members where organization_id = ?1 and user_id = ?2) as last`,
+    )
+      .bind(organizationId, member.id)
+      .first();
+    expect(tallies).toEqual({ days: 0, last: null });
     const analytics = await loadRecognitionAnalytics(createDb(env.DB), organizationId, 30);
     expect(JSON.stringify(analytics)).not.toMatch(/"(given|live|total|current)":[1-9]/);
     expect(await pageText("/passport", member.cookie)).toContain("Member of");
