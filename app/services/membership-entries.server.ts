@@ -17,6 +17,7 @@ import {
   entrySignedUpdate,
   membershipToRecordQuery,
   openEntryQuery,
+  organizationsWithOpenEntry,
   setMembershipCredentials,
   supersedeCredentialUpdate,
   type MembershipEntry,
@@ -147,6 +148,12 @@ export async function endMembership(context: Stores, { userId, organizationId }:
   } catch (error) {
     logFailure("ending a membership entry failed", { ...key }, error);
   }
+}
+
+/** Archiving drops every membership of the account: each open entry ends that day. */
+export async function endMembershipsOf(context: Stores, userId: string) {
+  for (const organizationId of await organizationsWithOpenEntry(context.db, userId))
+    await endMembership(context, { userId, organizationId });
 }
 
 /**

@@ -217,6 +217,16 @@ describe("a membership becomes a credential", () => {
     }
   });
 
+  it("archiving the account, which drops its memberships, ends its entries too", async () => {
+    const { organizationId } = await createOrganisation({ name: uniqueName("Archivers") });
+    const member = await addMember(organizationId);
+    const first = (await onlyEntry(member.id)).credentialId!;
+    expect((await postForm("/settings", { intent: "archive" }, { cookie: member.cookie })).status).toBe(302);
+    const entry = await onlyEntry(member.id);
+    expect(entry.ended).toBe(today());
+    await expectReplaced(entry, first);
+  });
+
   it("an organisation that turns membership credentials off gives no entry; only its admin may turn it off", async () => {
     const { admin, organizationId } = await createOrganisation({ name: uniqueName("Quiet") });
     const kept = await addMember(organizationId);

@@ -139,6 +139,21 @@ export const openEntryQuery = (db: Db, key: MemberKey) => entriesWhere(db, openE
 
 export type MembershipEntry = Awaited<ReturnType<typeof openEntryQuery>>[number];
 
+/** The organisations where the person has an open entry (a handful: one per membership). */
+export async function organizationsWithOpenEntry(db: Db, userId: string) {
+  const rows = await db
+    .select({ organizationId: sql<string>`${achievements.membershipOrganizationId}` })
+    .from(achievements)
+    .where(
+      and(
+        eq(achievements.userId, userId),
+        isNotNull(achievements.membershipOrganizationId),
+        isNull(achievements.membershipEndedOn),
+      ),
+    );
+  return rows.map((row) => row.organizationId);
+}
+
 /** Entries whose credential is to be (re)signed, oldest first: the cron's bounded batch. */
 export const dueEntries = (db: Db, limit: number) =>
   entriesWhere(
