@@ -10,6 +10,7 @@ import { addMember, createOrganisation, membershipOf, uniqueName } from "./facto
 import { credentialJson, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
 import { today } from "#tests/today.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
+import { anniversaryText, latestAnniversary } from "#app/utils/membership-entry.ts";
 
 type Entry = {
   id: string;
@@ -301,5 +302,25 @@ describe("a membership becomes a credential", () => {
     await giveAndAccept(admin.cookie, member.cookie, member.id, "Star of the Month");
     expect(stat(await pageText("/dashboard", admin.cookie), "Achievements")).toBe("1");
     expect(stat(await pageText("/dashboard", member.cookie), "Total Achievements")).toBe("1");
+  });
+});
+
+describe("anniversaries shown on the entry (not credentials)", () => {
+  it.each([
+    { from: "2025-03-01", ended: null, today: "2026-02-28", expected: null },
+    { from: "2025-03-01", ended: null, today: "2026-03-01", expected: { years: 1, on: "2026-03-01" } },
+    { from: "2020-03-01", ended: null, today: "2024-12-31", expected: { years: 1, on: "2021-03-01" } },
+    { from: "2020-03-01", ended: null, today: "2025-03-01", expected: { years: 5, on: "2025-03-01" } },
+    { from: "2010-06-15", ended: null, today: "2026-01-01", expected: { years: 15, on: "2025-06-15" } },
+    // Counted up to the end of the membership, not to today.
+    { from: "2010-06-15", ended: "2019-01-01", today: "2026-01-01", expected: { years: 5, on: "2015-06-15" } },
+    // A 29 February start falls on 28 February in other years.
+    { from: "2024-02-29", ended: null, today: "2025-02-28", expected: { years: 1, on: "2025-02-28" } },
+  ])("from $from, ended $ended, on $today: $expected", ({ from, ended, today: on, expected }) => {
+    expect(latestAnniversary(from, ended, on)).toEqual(expected);
+  });
+
+  it("reads as the card shows it", () => {
+    expect(anniversaryText({ years: 5, on: "2025-03-01" })).toBe("5-year anniversary, 1 March 2025");
   });
 });
