@@ -203,6 +203,9 @@ export const organizations = sqliteTable(
     // Its admins must hold a strong factor (two-factor on, or a passkey) to act as admins
     // (decision 062); set on "Organisation profile".
     requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
+    // Approved members get a 'Member of …' passport entry backed by a credential (issue 33,
+    // decision 070); set on "Organisation profile".
+    membershipCredentials: integer("membership_credentials", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
   // Search and the "all organisations" list are ordered by name, case-insensitively.
@@ -378,10 +381,29 @@ export const achievements = sqliteTable(
     // The idempotency key of the form render that created it (decision 012): a resubmitted form
     // finds its row instead of adding a second one. Null for rows made without a form.
     submissionKey: text("submission_key"),
+    // A membership entry ('Member of …', decision 070): the organisation it records, kept
+    // without a foreign key so the entry outlives the organisation. Such an entry has no
+    // organization_id, so recognition counts, analytics and their triggers never see it.
+    membershipOrganizationId: text("membership_organization_id"),
+    // The member's role when the entry's credential was signed ('admin' is said in it).
+    membershipRole: text("membership_role", { enum: ROLES }),
+    // YYYY-MM-DD when the membership ended (left, removed, organisation deleted); null while it lasts.
+    membershipEndedOn: text("membership_ended_on"),
+    // The entry's credential must be (re)signed: signing failed, or the organisation was deleted
+    // (a trigger ends its entries; the cron signs their replacements in bounded batches).
+    membershipSignDue: integer("membership_sign_due", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     check("achievements_type_check", inList("type", ACHIEVEMENT_TYPES)),
+    // At most one open membership entry per person and organisation; also what ending one finds.
+    uniqueIndex("achievements_open_membership_idx")
+      .on(t.membershipOrganizationId, t.userId)
+      .where(sql`membership_organization_id is not null and membership_ended_on is null`),
+    // The cron's queue of entries whose credential is to be signed.
+    index("achievements_membership_sign_due_idx")
+      .on(t.membershipOrganizationId)
+      .where(sql`membership_sign_due = 1`),
     uniqueIndex("achievements_submission_key_idx").on(t.createdBy, t.userId, t.submissionKey),
     check("achievements_status_check", inList("status", ACHIEVEMENT_STATUSES)),
     // Public and own passport, paged (keyset) newest first: a user's accepted achievements by
@@ -604,6 +626,9 @@ export const credentials = sqliteTable(
     json: text("json"),
     issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    // The credential that replaced this one (a membership's dated credential, decision 070): this
+    // one is superseded, not revoked, still verifies, and no longer belongs to an achievement.
+    supersededBy: text("superseded_by"),
   },
   (t) => [
     uniqueIndex("credentials_achievement_idx").on(t.achievementId),

@@ -2,8 +2,17 @@ import { cleanUpExpiredRows, purgeExpiredAccounts } from "#app/services/account-
 import { recheckImports } from "#app/services/imports/imported-credentials.server.ts";
 import { recheckDueDomains } from "#app/services/organization-domains.server.ts";
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
+import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
+
+/** The frequent run (wrangler.toml): only the membership credentials still to sign. */
+export const FREQUENT_CRON = "*/10 * * * *";
+/**
+ * Membership credentials signed per run (about 10 ms of CPU each): a deleted organisation of
+ * 10,000 members has its members' dated credentials within a day of runs (decision 070).
+ */
+export const MEMBERSHIP_SIGNINGS_PER_RUN = 200;
 
 /** The daily run: each job is logged on its own, and one job's failure never skips the next. */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env, ctx) => {
@@ -17,6 +26,12 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
       log("error", `${job} failed`, { cron: controller.cron, error: String(error) });
     }
   };
+  await run("membership credentials", async () => {
+    const result = await signDueMembershipEntries(context, MEMBERSHIP_SIGNINGS_PER_RUN);
+    if (result.signed + result.failed > 0)
+      log(result.failed ? "error" : "info", "signed membership credentials", { cron: controller.cron, ...result });
+  });
+  if (controller.cron === FREQUENT_CRON) return;
   // First: a subscription whose payer no longer runs its organisation ends (decision 059).
   await run("billing sweep", async () => {
     log("info", "ended subscriptions of former admins", {

@@ -19,6 +19,7 @@ import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
 import { endEverySubscriptionPaidBy, endSubscriptionsPaidBy, type BillingWork } from "./payer-subscriptions.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
 import { invalidatePassports, type PassportCacheEnv } from "#app/utils/passport-cache.server.ts";
+import { endMembershipsOf } from "./membership-entries.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media.server.ts";
 
 /**
@@ -42,6 +43,8 @@ export async function archiveUser(context: ServiceContext, userId: string, keepS
     await cancelStripeSubscriptionOf(context, membershipId);
   }
   await archiveAccount(context.db, userId, keepSessionId);
+  // Its memberships are gone: their 'Member of …' entries end today (decision 070).
+  await endMembershipsOf(context, userId);
   // Archived, the person runs no organisation: what they pay for anywhere ends, and a Stripe
   // failure is left to the daily sweep rather than undo the archive (decision 059).
   await endSubscriptionsPaidBy(context, { payerId: userId }, "archived");

@@ -139,6 +139,18 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
     })),
     achievementsGiven: data.given,
     memberships: data.memberships,
+    // Every membership the passport records (decision 070), ended ones too, with its credential.
+    membershipHistory: data.received
+      .filter((entry) => entry.membershipOrganizationId)
+      .map((entry) => ({
+        organizationId: entry.membershipOrganizationId,
+        organizationName: entry.organizationName,
+        role: entry.membershipRole,
+        from: entry.date,
+        to: entry.membershipEndedOn,
+        shownOnPassport: entry.isVisible,
+        credentialId: entry.credentialId,
+      })),
     organisationRoles: data.roles,
     notifications: data.notifications,
     feedback: data.feedback,

@@ -19,6 +19,7 @@ import { announce } from "./notifications.server.ts";
 import { cancelStripeSubscription } from "#app/utils/stripe.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
+import { endMembership, recordMembership } from "./membership-entries.server.ts";
 import { endPaidSubscriptions, paidSubscriptionsRead, type EndedSubscriptions } from "./payer-subscriptions.server.ts";
 
 const LAST_ADMIN = new Refusal({
@@ -93,6 +94,7 @@ export async function joinByInvite(
     return { organization, outcome: "requested", toast } as const;
   }
   const created = await insertApprovedMembership(context.db, { userId: user.id, organizationId: organization.id });
+  if (created) await recordMembership(context, { userId: user.id, organizationId: organization.id });
   return { organization, outcome: created ? "joined" : "already-member" } as const;
 }
 
@@ -114,6 +116,8 @@ export async function approve(context: ServiceContext, adminId: string, membersh
     ),
     approveMembershipStatements(context.db, membership),
   );
+  // The 'Member of …' entry and its credential (decision 070); once, however often approved.
+  await recordMembership(context, membership);
   return { title: "Member approved", description: "The member has been added to your organisation." } satisfies Toast;
 }
 
@@ -153,6 +157,8 @@ export async function rejectOrRemove(
   announce(context, inserted);
   if (kind === "reject")
     return { title: "Request rejected", description: "The membership request has been declined." } satisfies Toast;
+  // Removed, the person's entry is dated and its credential replaced (decision 070).
+  await endMembership(context, membership);
   const paid = await endPaidSubscriptions(context, paidRows, "removed");
   return { title: "Member removed", ...paidNote(paid, `${membership.memberName} paid for`) } satisfies Toast;
 }
@@ -169,6 +175,7 @@ export async function leave(context: ServiceContext, userId: string, organizatio
     paidSubscriptionsRead(context, { payerId: userId, organizationId }),
     ...deleteMembershipStatements(context.db, membership),
   ]);
+  await endMembership(context, membership);
   const paid = await endPaidSubscriptions(context, paidRows, "left");
   return { title: "Left organisation", ...paidNote(paid, "you paid for") } satisfies Toast;
 }

@@ -17,8 +17,11 @@ export type ResumeInput = {
     organizationName: string | null;
     /** When the issuer revoked the achievement's credential (null: not revoked, or none). */
     credentialRevokedAt: Date | null;
+    /** Set for a 'Member of …' entry (decision 070): a `work` entry, not an award. */
+    membershipOrganizationId?: string | null;
+    membershipEndedOn?: string | null;
   }[];
-  memberships: { organizationName: string; status: string; approvedAt: Date | null }[];
+  memberships: { organizationId: string; organizationName: string; status: string; approvedAt: Date | null }[];
   /** The app's origin, for the passport URL and the picture. */
   origin: string;
   userId: string;
@@ -47,11 +50,9 @@ export function buildResume({ profile, achievements, memberships, origin, userId
       // A private passport's link leads nowhere for a reader: it is left out.
       url,
     }),
-    work: memberships
-      .filter((membership) => membership.status === "approved" && membership.approvedAt)
-      .map((membership) => ({ name: membership.organizationName, startDate: isoDate(membership.approvedAt!) })),
+    work: workOf(achievements, shown, memberships),
     awards: shown
-      .filter((achievement) => achievement.type !== "training")
+      .filter((achievement) => achievement.type !== "training" && !achievement.membershipOrganizationId)
       .map((achievement) =>
         present({
           title: achievement.title,
@@ -73,4 +74,37 @@ export function buildResume({ profile, achievements, memberships, origin, userId
       ),
     meta: { canonical: url, version: "v1.0.0", lastModified: new Date().toISOString().slice(0, 19) },
   };
+}
+
+/**
+ * Where the person worked, current first: each shown membership entry (its dates; a hidden one
+ * stays out, as on the passport), and each approved membership that has no entry (the
+ * organisation turned membership credentials off, or it began before them).
+ */
+function workOf(
+  achievements: ResumeInput["achievements"],
+  shown: ResumeInput["achievements"],
+  memberships: ResumeInput["memberships"],
+) {
+  const withEntry = new Set(
+    achievements
+      .filter((entry) => entry.membershipOrganizationId && !entry.membershipEndedOn)
+      .map((entry) => entry.membershipOrganizationId),
+  );
+  const work = [
+    ...shown
+      .filter((entry) => entry.membershipOrganizationId)
+      .map((entry) =>
+        present({ name: entry.organizationName ?? undefined, startDate: entry.date, endDate: entry.membershipEndedOn }),
+      ),
+    ...memberships
+      .filter(
+        (membership) =>
+          membership.status === "approved" && membership.approvedAt && !withEntry.has(membership.organizationId),
+      )
+      .map((membership) => ({ name: membership.organizationName, startDate: isoDate(membership.approvedAt!) })),
+  ];
+  // Current work first, then by when it ended, then by when it began.
+  const order = (entry: Record<string, unknown>) => `${String(entry.endDate ?? "9999")} ${String(entry.startDate)}`;
+  return work.sort((a, b) => order(b).localeCompare(order(a)));
 }

@@ -6,6 +6,7 @@ import {
   eq,
   fillPlaceholders,
   inArray,
+  isNull,
   type Placeholder,
   sql,
   type SQL,
@@ -26,6 +27,9 @@ import { keyset, toPage, type Cursor, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
 import { issuerIdentityColumns } from "./organization-domains.ts";
 
+/** How a membership entry's title begins (decision 070): 'Member of {organisation}'. */
+export const MEMBERSHIP_TITLE_PREFIX = "Member of ";
+
 const passportColumns = {
   id: achievements.id,
   title: achievements.title,
@@ -34,8 +38,17 @@ const passportColumns = {
   type: achievements.type,
   imageUrl: achievements.imageUrl,
   videoUrl: achievements.videoUrl,
-  organizationName: organizations.name,
-  isSelf: sql<boolean>`${achievements.organizationId} is null`.mapWith(Boolean),
+  // A membership entry (decision 070) names its organisation in its title, which outlives it.
+  organizationName: sql<
+    string | null
+  >`coalesce(${organizations.name}, case when ${achievements.membershipOrganizationId}
+    is not null then substr(${achievements.title}, ${MEMBERSHIP_TITLE_PREFIX.length + 1}) end)`,
+  isSelf:
+    sql<boolean>`(${achievements.organizationId} is null and ${achievements.membershipOrganizationId} is null)`.mapWith(
+      Boolean,
+    ),
+  isMembership: sql<boolean>`(${achievements.membershipOrganizationId} is not null)`.mapWith(Boolean),
+  membershipEndedOn: achievements.membershipEndedOn,
   // The Open Badges credential behind an organisation achievement (decision 020); its verified
   // mark shows only with one.
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
@@ -167,7 +180,12 @@ export async function loadAllPassportEntries(db: Db, userId: string, chunk: numb
 
 /** The personal dashboard: counts and the latest few of the user's live achievements (a batch part). */
 export function personalSummaryPart(db: Db, userId: string, recent: number) {
-  const live = and(eq(achievements.userId, userId), inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES));
+  // Membership entries are not recognition (decision 070): no figure here counts or lists them.
+  const live = and(
+    eq(achievements.userId, userId),
+    inArray(achievements.status, LIVE_ACHIEVEMENT_STATUSES),
+    isNull(achievements.membershipOrganizationId),
+  );
   return batchPart(
     [
       db

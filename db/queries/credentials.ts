@@ -89,10 +89,11 @@ export const acceptedWithoutCredentialYet = (achievementId: string) =>
       and not exists (select 1 from ${credentials} where ${eq(credentials.achievementId, achievementId)})`;
 
 /**
- * The newest signing key registered for the achievement's organisation (none before its first),
- * retired or not: a retired newest version means signing moves on to the next one.
+ * The newest signing key registered for an organisation (none before its first), retired or not:
+ * a retired newest version means signing moves on to the next one. `organizationId` may be SQL
+ * (the organisation of an achievement, read in the same statement).
  */
-export function latestKeyOfAchievementQuery(db: Db, achievementId: AchievementKey) {
+export function latestKeyOfOrganizationQuery(db: Db, organizationId: string | SQL) {
   return db
     .select({
       version: organizationKeys.version,
@@ -100,25 +101,28 @@ export function latestKeyOfAchievementQuery(db: Db, achievementId: AchievementKe
       retiredAt: organizationKeys.retiredAt,
     })
     .from(organizationKeys)
-    .where(eq(organizationKeys.organizationId, organizationOfAchievement(achievementId)))
+    .where(eq(organizationKeys.organizationId, organizationId))
     .orderBy(desc(organizationKeys.version))
     .limit(1);
 }
 
-/** The newest status list of the achievement's organisation with room left, and its next entry. */
-export function openStatusListOfAchievementQuery(db: Db, achievementId: AchievementKey, size: number) {
+/** The newest status list of an organisation with room left, and its next entry. */
+export function openStatusListOfOrganizationQuery(db: Db, organizationId: string | SQL, size: number) {
   return db
     .select({ id: credentialStatusLists.id, nextIndex: credentialStatusLists.nextIndex })
     .from(credentialStatusLists)
-    .where(
-      and(
-        eq(credentialStatusLists.organizationId, organizationOfAchievement(achievementId)),
-        lt(credentialStatusLists.nextIndex, size),
-      ),
-    )
+    .where(and(eq(credentialStatusLists.organizationId, organizationId), lt(credentialStatusLists.nextIndex, size)))
     .orderBy(desc(credentialStatusLists.createdAt))
     .limit(1);
 }
+
+/** The newest signing key of the achievement's organisation. */
+export const latestKeyOfAchievementQuery = (db: Db, achievementId: AchievementKey) =>
+  latestKeyOfOrganizationQuery(db, organizationOfAchievement(achievementId));
+
+/** The newest status list of the achievement's organisation with room left, and its next entry. */
+export const openStatusListOfAchievementQuery = (db: Db, achievementId: AchievementKey, size: number) =>
+  openStatusListOfOrganizationQuery(db, organizationOfAchievement(achievementId), size);
 
 /**
  * A credential signed and ready to store, with what storing it takes: its status-list entry

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import {
@@ -14,6 +14,7 @@ import {
   users,
 } from "../schema.ts";
 import { retiredKeyVersionsOf } from "./credentials.ts";
+import { MEMBERSHIP_TITLE_PREFIX } from "./achievements.ts";
 import { exportedMembershipsPage, exportedRolesPage } from "./memberships/export.ts";
 
 // Everything a person takes out with "Download my data": their own rows only, read page by page
@@ -77,7 +78,15 @@ export function listReceivedAchievements(db: Db, userId: string) {
         type: achievements.type,
         status: achievements.status,
         isVisible: achievements.isVisible,
-        organizationName: organizations.name,
+        // A membership entry (decision 070) names its organisation in its title, which outlives it.
+        organizationName: sql<
+          string | null
+        >`coalesce(${organizations.name}, case when ${achievements.membershipOrganizationId}
+          is not null then substr(${achievements.title}, ${MEMBERSHIP_TITLE_PREFIX.length + 1}) end)`,
+        membershipOrganizationId: achievements.membershipOrganizationId,
+        membershipRole: achievements.membershipRole,
+        membershipEndedOn: achievements.membershipEndedOn,
+        credentialId: credentials.id,
         imageUrl: achievements.imageUrl,
         videoUrl: achievements.videoUrl,
         // When the organisation revoked its credential: such an achievement leaves the passport.

@@ -58,14 +58,16 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
   await expect(image).toHaveAttribute("src", /^\/media\/achievement-images\//);
   await expect(image).toHaveAttribute("width", "640");
   expect(await image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
-  await expect(visitor.getByText(name)).toBeVisible();
+  // Exactly: the member's 'Member of …' entry names the organisation too (decision 070).
+  await expect(visitor.getByText(name, { exact: true })).toBeVisible();
   await expect(visitor.getByText("Not For Me")).toHaveCount(0);
 
   // Hidden by its owner, it leaves the public passport.
   await member.getByRole("button", { name: "Hide Safety Champion" }).click();
   await expect(toast(member, "Achievement hidden")).toBeVisible();
   await visitor.reload();
-  await expect(visitor.getByText("No achievements yet")).toBeVisible();
+  await expect(visitor.getByRole("heading", { name: `Member of ${name}` })).toBeVisible();
+  await expect(visitor.getByText("Safety Champion")).toHaveCount(0);
 });
 
 test("a person adds a self achievement and edits the biography", async ({ page }) => {

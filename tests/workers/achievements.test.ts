@@ -17,7 +17,8 @@ const give = (cookie: string, fields: Record<string, string>) =>
 
 const achievementsOf = (userId: string) =>
   env.DB.prepare(
-    "select id, title, status, is_visible as visible, organization_id as org, created_by as creator from achievements where user_id = ? order by created_at",
+    // Recognitions only: a member's 'Member of …' entry (decision 070) is not one.
+    "select id, title, status, is_visible as visible, organization_id as org, created_by as creator from achievements where user_id = ? and membership_organization_id is null order by created_at",
   )
     .bind(userId)
     .all<{
@@ -112,7 +113,7 @@ describe("giving an achievement", () => {
     // An admin of another organisation cannot give to this one's member.
     const otherAdmin = await createAccount({ organizationName: "Elsewhere" });
     await give(otherAdmin.cookie, { userId: member.id });
-    expect(await countRows("select count(*) as n from achievements")).toBe(0);
+    expect(await countRows("select count(*) as n from achievements where membership_organization_id is null")).toBe(0);
   });
 });
 

@@ -220,7 +220,8 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
   it("shows the verified mark only with a credential", async () => {
     const { member } = await issuedCredential({ title: "Credentialed" });
     const html = await (await get(`/passport/${member.id}`)).text();
-    expect(html.match(/aria-label="Verified credential"/g)).toHaveLength(1);
+    // The achievement's, and the 'Member of …' entry's (decision 070).
+    expect(html.match(/aria-label="Verified credential"/g)).toHaveLength(2);
   });
 
   it("reports a pasted non-credential and non-JSON plainly", async () => {

@@ -85,11 +85,13 @@ describe("download my data", () => {
     const { results: issued } = await env.DB.prepare("select id, json from credentials where user_id = ?")
       .bind(rex.id)
       .all<{ id: string; json: string }>();
-    expect(issued).toHaveLength(3);
+    // Three achievements' and the membership's (decision 070).
+    expect(issued).toHaveLength(4);
     expect(credentialFiles.sort()).toEqual(issued.map(({ id }) => `credentials/${id}.json`).sort());
     for (const { id, json } of issued) expect(strFromU8(files[`credentials/${id}.json`]!)).toBe(json);
     expect(credentialFiles.map((name) => json(name).credentialSubject.achievement.name as string).sort()).toEqual([
       "Forklift Licence",
+      expect.stringMatching(/^Member of Exporters/),
       "Star of the Month",
       "Ten Years",
     ]);
@@ -115,7 +117,11 @@ describe("download my data", () => {
       "Declined Honour": "rejected",
       "Still Pending": "pending",
       "Marathon - City Run": "accepted",
+      [`Member of ${data.memberships[0].organizationName}`]: "accepted",
     });
+    expect(data.membershipHistory).toEqual([
+      expect.objectContaining({ organizationId, from: today(), to: null, shownOnPassport: true, role: "member" }),
+    ]);
     expect(data.achievementsReceived.find((row: { title: string }) => row.title === "Star of the Month")).toMatchObject(
       {
         organizationName: expect.stringContaining("Exporters"),

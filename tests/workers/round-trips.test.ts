@@ -67,6 +67,12 @@ const giveFields = (userId: string) => ({
  */
 const GIVE_BUDGET = 1;
 
+/**
+ * A membership that starts or ends also writes its 'Member of …' entry and credential (decision
+ * 070): one read (the membership or entry, the organisation's key and status list) and one batch.
+ */
+const MEMBERSHIP_ENTRY_BUDGET = ACTION_BUDGET + 2;
+
 const CASES: Case[] = [
   {
     action: "give",
@@ -129,6 +135,7 @@ const CASES: Case[] = [
   },
   {
     action: "approve",
+    budget: MEMBERSHIP_ENTRY_BUDGET,
     arrange: async () => {
       const { admin, membershipId } = await organisationWithRequest();
       return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "approve", membershipId } };
@@ -143,6 +150,7 @@ const CASES: Case[] = [
   },
   {
     action: "remove",
+    budget: MEMBERSHIP_ENTRY_BUDGET,
     arrange: async () => {
       const { admin, membershipId } = await organisationWithMember();
       return { cookie: admin.cookie, path: "/dashboard", fields: { intent: "remove", membershipId } };
@@ -150,6 +158,7 @@ const CASES: Case[] = [
   },
   {
     action: "leave",
+    budget: MEMBERSHIP_ENTRY_BUDGET,
     arrange: async () => {
       const { member, organizationId } = await organisationWithMember();
       return { cookie: member.cookie, path: "/dashboard", fields: { intent: "leave", organizationId } };
@@ -157,6 +166,7 @@ const CASES: Case[] = [
   },
   {
     action: "join",
+    budget: MEMBERSHIP_ENTRY_BUDGET,
     arrange: async () => {
       const { organizationId } = await organisation();
       const person = await createAccount({ name: "Jo Joiner" });

@@ -35,7 +35,10 @@ function selfAchievementForm(files: Record<string, File> = {}, mediaUrl?: string
 }
 
 const storedMediaOf = (userId: string) =>
-  env.DB.prepare("select image_url as imageUrl, video_url as videoUrl from achievements where user_id = ?")
+  // A member's 'Member of …' entry (decision 070) carries no media: only achievements are read.
+  env.DB.prepare(
+    "select image_url as imageUrl, video_url as videoUrl from achievements where user_id = ? and membership_organization_id is null",
+  )
     .bind(userId)
     .first<{ imageUrl: string | null; videoUrl: string | null }>();
 const keysUnder = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.map((object) => object.key);

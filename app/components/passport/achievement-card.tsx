@@ -5,6 +5,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
+import { anniversaryText, latestAnniversary, membershipHeading } from "#app/utils/membership-entry.ts";
 import type { PassportAchievement } from "./types.ts";
 import { ACHIEVEMENT_TYPE_LABELS } from "#app/utils/achievement-types.ts";
 
@@ -21,7 +22,13 @@ export function AchievementCard({
   const imported = Boolean(achievement.importStatus);
   const { title, company } = achievement.isSelf
     ? splitSelfTitle(achievement.title)
-    : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
+    : achievement.isMembership
+      ? { title: membershipHeading(achievement.title, achievement.date, achievement.membershipEndedOn), company: null }
+      : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
+  // Shown, not issued: an anniversary is no new credential (decision 070).
+  const anniversary = achievement.isMembership
+    ? latestAnniversary(achievement.date, achievement.membershipEndedOn, new Date().toISOString().slice(0, 10))
+    : null;
   return (
     <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm print:break-inside-avoid print:shadow-none">
       {/* Paper gets the text of a CV, not photos and video frames. */}
@@ -31,13 +38,29 @@ export function AchievementCard({
       <div className="space-y-2 p-4 sm:p-5">
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <Badge variant={achievement.isSelf ? "outline" : "default"}>
-            {imported ? IMPORTED_LABEL : achievement.isSelf ? "Self Achievement" : ACHIEVEMENT_TYPE_LABELS[achievement.type]}
+            {imported
+              ? IMPORTED_LABEL
+              : achievement.isSelf
+                ? "Self Achievement"
+                : achievement.isMembership
+                  ? "Membership"
+                  : ACHIEVEMENT_TYPE_LABELS[achievement.type]}
           </Badge>
           {imported ? <Badge variant="outline">{ACHIEVEMENT_TYPE_LABELS[achievement.type]}</Badge> : null}
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
           {achievement.importStatus === "expired" ? <Badge variant="outline">Expired</Badge> : null}
+          {anniversary ? <Badge variant="outline">{anniversaryText(anniversary)}</Badge> : null}
         </div>
-        <h3 className="text-lg leading-snug font-semibold break-words">{title}</h3>
+        <h3 className="text-lg leading-snug font-semibold break-words">
+          {title}
+          {achievement.isMembership && achievement.credentialId ? (
+            <BadgeCheck
+              className="ml-1.5 inline size-4 align-[-0.125em] text-primary"
+              aria-label="Verified credential"
+              role="img"
+            />
+          ) : null}
+        </h3>
         {company ? (
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{company}</span>
@@ -47,7 +70,10 @@ export function AchievementCard({
             ) : null}
           </p>
         ) : null}
-        {achievement.credentialId ? <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact /> : null}
+        {/* A membership entry has no organization_id, which the identity columns read. */}
+        {achievement.credentialId && !achievement.isMembership ? (
+          <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact />
+        ) : null}
         {imported ? <ImportStanding achievement={achievement} /> : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>

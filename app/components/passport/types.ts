@@ -22,6 +22,9 @@ export type PassportAchievement = {
   /** Null for a self achievement. */
   organizationName: string | null;
   isSelf: boolean;
+  /** A 'Member of …' entry (decision 070), and the day its membership ended (null while it lasts). */
+  isMembership?: boolean;
+  membershipEndedOn?: string | null;
   /** The Open Badges credential that backs an organisation achievement, when one was issued. */
   credentialId?: string | null;
   /** Who stands behind the giver's name (app/utils/issuer-identity.ts), said on a credential's card. */

@@ -23,6 +23,7 @@ import { adminSignInOf } from "#app/services/organizations.server.ts";
 import { addDomainIntent } from "./add-domain.server.ts";
 import { removeDomainIntent } from "./remove-domain.server.ts";
 import { setAdminSignInIntent } from "./set-admin-sign-in.server.ts";
+import { setMembershipCredentialsIntent } from "./set-membership-credentials.server.ts";
 import { verifyDomainIntent } from "./verify-domain.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Organisation profile · ${PRODUCT_NAME}` }];
@@ -42,6 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       adminHoldsStrongFactor: adminSignIn.adminHoldsStrongFactor,
       adminsWithoutStrongFactor: adminSignIn.adminsWithoutStrongFactor,
     },
+    membershipCredentials: adminSignIn.membershipCredentials,
     domains: claims.map((claim) => ({
       id: claim.id,
       domain: claim.domain,
@@ -60,6 +62,7 @@ const INTENTS = {
   "verify-domain": verifyDomainIntent,
   "remove-domain": removeDomainIntent,
   "set-admin-sign-in": setAdminSignInIntent,
+  "set-membership-credentials": setMembershipCredentialsIntent,
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -80,7 +83,7 @@ const STATUS_LABELS: Record<Domain["status"], { label: string; variant: "success
 };
 
 export default function OrganizationProfile() {
-  const { organizationName, domains, adminSignIn } = useLoaderData<typeof loader>();
+  const { organizationName, domains, adminSignIn, membershipCredentials } = useLoaderData<typeof loader>();
   const added = useFormReply("add-domain");
   const location = useLocation();
   const typed = added?.result?.initialValue?.domain;
@@ -143,7 +146,48 @@ export default function OrganizationProfile() {
       </Card>
 
       <AdminSignIn setting={adminSignIn} />
+      <MembershipCredentials enabled={membershipCredentials} organizationName={organizationName} />
     </div>
+  );
+}
+
+/** Whether approved members get a 'Member of …' entry with its credential (decision 070). */
+function MembershipCredentials({ enabled, organizationName }: { enabled: boolean; organizationName: string }) {
+  const refused = useFormReply("set-membership-credentials");
+  const location = useLocation();
+  const error = refused ? (refused.toast.description ?? refused.toast.title) : null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Membership credentials</CardTitle>
+        <CardDescription>
+          A member you approve, or who joins through your invite link, gets &apos;Member of {organizationName}&apos; on
+          their passport, with a credential signed by {organizationName}. When they leave or are removed, it shows the
+          dates they were a member. Memberships are not counted as achievements.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" id="set-membership-credentials" className="grid gap-4">
+          <SettingCheckbox
+            name="membershipCredentials"
+            checked={enabled}
+            resetKey={refused ? "refused" : location.key}
+            label="Give members a membership credential"
+            note="Turning this off stops new entries; entries already given stay, and are dated when a membership ends."
+          />
+          {error ? (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+          <div>
+            <SubmitButton intent="set-membership-credentials" pendingText="Saving...">
+              Save
+            </SubmitButton>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
   );
 }
 
@@ -166,25 +210,18 @@ function AdminSignIn({ setting }: { setting: ReturnType<typeof useLoaderData<typ
       </CardHeader>
       <CardContent>
         <Form method="post" id="set-admin-sign-in" className="grid gap-4">
-          <div className="flex items-start gap-3">
-            <Checkbox
-              id="requireTwoFactor"
-              name="requireTwoFactor"
-              defaultChecked={setting.requireTwoFactor}
-              // A refused save shows the saved state again.
-              key={refused ? "refused" : location.key}
-              className="mt-0.5"
-              aria-describedby="admin-sign-in-note"
-            />
-            <div className="grid gap-1">
-              <Label htmlFor="requireTwoFactor">Require two-factor authentication or a passkey for admins</Label>
-              <p id="admin-sign-in-note" className="text-sm text-muted-foreground">
-                {without === 0
-                  ? "Every admin has two-factor authentication or a passkey."
-                  : `${without === 1 ? "1 admin has" : `${without} admins have`} no two-factor authentication or passkey yet.`}
-              </p>
-            </div>
-          </div>
+          <SettingCheckbox
+            name="requireTwoFactor"
+            checked={setting.requireTwoFactor}
+            // A refused save shows the saved state again.
+            resetKey={refused ? "refused" : location.key}
+            label="Require two-factor authentication or a passkey for admins"
+            note={
+              without === 0
+                ? "Every admin has two-factor authentication or a passkey."
+                : `${without === 1 ? "1 admin has" : `${without} admins have`} no two-factor authentication or passkey yet.`
+            }
+          />
           {error || ownFirst ? (
             <p role={error ? "alert" : undefined} className={error ? "text-sm text-destructive" : "text-sm"}>
               {error ?? OWN_STRONG_FACTOR_FIRST}{" "}
@@ -201,6 +238,40 @@ function AdminSignIn({ setting }: { setting: ReturnType<typeof useLoaderData<typ
         </Form>
       </CardContent>
     </Card>
+  );
+}
+
+/** An organisation setting's checkbox, its label and a note under it. */
+function SettingCheckbox({
+  name,
+  checked,
+  resetKey,
+  label,
+  note,
+}: {
+  name: string;
+  checked: boolean;
+  resetKey: string;
+  label: string;
+  note: string;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <Checkbox
+        id={name}
+        name={name}
+        defaultChecked={checked}
+        key={resetKey}
+        className="mt-0.5"
+        aria-describedby={`${name}-note`}
+      />
+      <div className="grid gap-1">
+        <Label htmlFor={name}>{label}</Label>
+        <p id={`${name}-note`} className="text-sm text-muted-foreground">
+          {note}
+        </p>
+      </div>
+    </div>
   );
 }
 

@@ -189,7 +189,8 @@ export default function OwnPassport() {
                       <CredentialLinks id={achievement.credentialId} title={achievement.title} />
                     </Suspense>
                   ) : null}
-                  {achievement.isSelf ? null : (
+                  {/* LinkedIn's add-to-profile link adds certifications: a membership is not one. */}
+                  {achievement.isSelf || achievement.isMembership ? null : (
                     <a
                       href={linkedInAddToProfileUrl({
                         title: achievement.title,

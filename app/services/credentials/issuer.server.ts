@@ -50,7 +50,7 @@ function hex(bytes: ArrayBuffer | Uint8Array) {
 }
 
 /** The recipient as OB 3.0 identifies them: a salted SHA-256 of the address, never the address. */
-async function hashedEmail(email: string) {
+export async function hashedEmail(email: string) {
   const salt = hex(crypto.getRandomValues(new Uint8Array(16)));
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email.trim().toLowerCase() + salt));
   return {
@@ -158,11 +158,9 @@ export async function signCredential(
 ): Promise<Issuance> {
   const { organizationId, organizationName } = achievement;
   if (!organizationId || !organizationName) throw new Error("only an organisation's achievement has a credential");
-  const statusListId = openList?.id ?? crypto.randomUUID();
-  const statusIndex = openList?.nextIndex ?? 0;
+  const entry = statusEntryFor(issuing, openList);
   const id = crypto.randomUUID();
   const did = organizationDid(issuing, organizationId);
-  const listUrl = statusListUrl(issuing.origin, statusListId);
   const issuedAt = new Date();
   const absolute = (path: string) => new URL(path, issuing.origin).href;
   const media = options.includeMedia ? { image: achievement.imageUrl, video: achievement.videoUrl } : {};
@@ -203,6 +201,31 @@ export async function signCredential(
             .map((url) => ({ id: absolute(url), type: ["Evidence"], name: achievement.title })),
         }
       : {}),
+    credentialStatus: entry.credentialStatus,
+  };
+  return signIssuance(issuing, credential, {
+    id,
+    achievementId: achievement.id,
+    organizationId,
+    userId: achievement.userId,
+    entry,
+    issuedAt,
+    latestKey,
+  });
+}
+
+/**
+ * The status-list entry a new credential takes: the next of the organisation's open list, or
+ * entry 0 of a new one (`newList`), as the credential's `credentialStatus` names it.
+ */
+export function statusEntryFor(issuing: Pick<Issuing, "origin">, openList?: { id: string; nextIndex: number }) {
+  const statusListId = openList?.id ?? crypto.randomUUID();
+  const statusIndex = openList?.nextIndex ?? 0;
+  const listUrl = statusListUrl(issuing.origin, statusListId);
+  return {
+    statusListId,
+    statusIndex,
+    newList: !openList,
     credentialStatus: {
       id: `${listUrl}#${statusIndex}`,
       type: "BitstringStatusListEntry",
@@ -211,20 +234,45 @@ export async function signCredential(
       statusListCredential: listUrl,
     },
   };
+}
+
+/** Signs a credential with the organisation's current key and says what storing it takes. */
+export async function signIssuance(
+  issuing: Issuing,
+  credential: JsonObject,
+  {
+    id,
+    achievementId,
+    organizationId,
+    userId,
+    entry,
+    issuedAt,
+    latestKey,
+  }: {
+    id: string;
+    achievementId: string;
+    organizationId: string;
+    userId: string;
+    entry: ReturnType<typeof statusEntryFor>;
+    issuedAt: Date;
+    latestKey?: RegisteredKey;
+  },
+): Promise<Issuance> {
+  const did = organizationDid(issuing, organizationId);
   const { key, register } = await signingKeyFor(issuing.secret, organizationId, did, latestKey);
   const signed = await sign(credential, key, issuedAt);
   return {
     credential: {
       id,
-      achievementId: achievement.id,
+      achievementId,
       organizationId,
-      userId: achievement.userId,
-      statusListId,
-      statusIndex,
+      userId,
+      statusListId: entry.statusListId,
+      statusIndex: entry.statusIndex,
       json: JSON.stringify(signed),
       issuedAt,
     },
-    newList: !openList,
+    newList: entry.newList,
     newKey: register,
   };
 }

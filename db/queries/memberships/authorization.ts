@@ -75,6 +75,7 @@ export function adminSignInQuery(db: Db, { adminId, organizationId }: { adminId:
     .select({
       organizationName: organizations.name,
       requireTwoFactor: organizations.requireTwoFactor,
+      membershipCredentials: organizations.membershipCredentials,
       adminHoldsStrongFactor: holdsStrongFactor(adminId).mapWith(Boolean),
       adminsWithoutStrongFactor: sql<number>`(select count(*) from ${organizationRoles} where ${adminsOf(organizationId)} and not ${holdsStrongFactor(organizationRoles.userId)})`,
     })

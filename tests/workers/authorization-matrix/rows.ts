@@ -956,6 +956,16 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
   }),
+  actionRow({
+    route: "routes/_app.dashboard_.organization",
+    intent: "set-membership-credentials",
+    path: "/dashboard/organization",
+    // Kept on (the default) so that no other row's world changes; asked of the caller's active
+    // organisation only, so another organisation's admin changes their own (decision 070).
+    body: form({ intent: "set-membership-credentials", membershipCredentials: "on" }),
+    ok: [302],
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok", otherAdmin: "ok" }),
+  }),
   {
     route: "routes/dashboard.organization.did-configuration.$domainId",
     kind: "loader",
