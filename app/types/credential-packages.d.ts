@@ -23,6 +23,10 @@ declare module "@digitalbazaar/data-integrity-context" {
   export const contexts: Map<string, unknown>;
   export const DATA_INTEGRITY_CONTEXT_V2_URL: string;
 }
+declare module "@digitalbazaar/vc-status-list-context" {
+  export const CONTEXT_V1: Record<string, unknown>;
+  export const CONTEXT_URL_V1: string;
+}
 declare module "base58-universal" {
   export function encode(input: Uint8Array, maxline?: number): string;
   export function decode(input: string): Uint8Array;

@@ -8,7 +8,10 @@ export type CredentialRequest = {
   subjectDid?: string;
   validFrom?: string;
   validUntil?: string;
-  /** A Bitstring Status List at `url` (index 7 is the credential's), that bit set when `revoked`. */
+  /**
+   * A status list at `url` (index 7 is the credential's), that bit set when `revoked`: Bitstring
+   * for VC 2.0, Status List 2021 for VC 1.1.
+   */
   status?: { url: string; revoked?: boolean };
   /** A did:web issuer on this host instead of a new did:key; its DID document comes back among the documents. */
   webHost?: string;

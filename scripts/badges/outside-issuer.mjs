@@ -13,6 +13,7 @@ const OB3_CONTEXT = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
 const ED25519_2020_CONTEXT = "https://w3id.org/security/suites/ed25519-2020/v1";
 const VC1 = "https://www.w3.org/2018/credentials/v1";
 const VC2 = "https://www.w3.org/ns/credentials/v2";
+const STATUS_LIST_2021_CONTEXT = "https://w3id.org/vc/status-list/2021/v1";
 
 const sha256Identity = (email, salt) =>
   `sha256$${createHash("sha256")
@@ -62,7 +63,8 @@ export async function outsideIssuer() {
 
   /**
    * An Open Badges 3.0 AchievementCredential (VC 2.0) or a VC 1.1 credential of the same shape,
-   * signed; with `status`, its Bitstring Status List (index 7, set when `revoked`) signed too.
+   * signed; with `status`, its status list (index 7, set when `revoked`) signed too: a Bitstring
+   * Status List for VC 2.0, a Status List 2021 for VC 1.1.
    */
   async function credential({
     version = 2,
@@ -121,7 +123,44 @@ export async function outsideIssuer() {
     };
     const documents = { ...issuer.documents };
     const revokedLater = {};
-    if (status) {
+    if (status && version === 1) {
+      // A VC 1.1 credential's list is a Status List 2021 (its context bundled by the DCC's loader),
+      // its bits as the Bitstring library encodes them, without the multibase prefix.
+      unsigned["@context"].push(STATUS_LIST_2021_CONTEXT);
+      unsigned.credentialStatus = {
+        id: `${status.url}#7`,
+        type: "StatusList2021Entry",
+        statusPurpose: "revocation",
+        statusListIndex: "7",
+        statusListCredential: status.url,
+      };
+      const list2021 = async (revoked) => {
+        const list = await statusList.createList({ length: STATUS_LIST_LENGTH });
+        if (revoked) list.setStatus(7, true);
+        const listCredential = {
+          "@context": [VC1, STATUS_LIST_2021_CONTEXT, ED25519_2020_CONTEXT],
+          id: status.url,
+          type: ["VerifiableCredential", "StatusList2021Credential"],
+          issuer: issuer.did,
+          issuanceDate: validFrom,
+          credentialSubject: {
+            id: `${status.url}#list`,
+            type: "StatusList2021",
+            statusPurpose: "revocation",
+            encodedList: (await list.encode()).slice(1),
+          },
+        };
+        return json(
+          await vc.issue({
+            credential: listCredential,
+            suite: suiteFor("Ed25519Signature2020", issuer.key),
+            documentLoader,
+          }),
+        );
+      };
+      documents[status.url] = await list2021(status.revoked);
+      revokedLater[status.url] = await list2021(true);
+    } else if (status) {
       unsigned.credentialStatus = {
         id: `${status.url}#7`,
         type: "BitstringStatusListEntry",

@@ -79,6 +79,33 @@ describe("W3C credentials (Open Badges 3.0, VC 2.0 and 1.1) as other issuers sig
     expect(await dccAccepts(made.credential, made.documents)).toEqual({ accepts: true, notExpired: true });
   });
 
+  it.each([false, true])(
+    "reads a VC 1.1 credential's Status List 2021, whose signature verifier-core accepts (revoked: %s)",
+    async (revoked) => {
+      const made = await outsideCredential({
+        version: 1,
+        suite: "Ed25519Signature2020",
+        email: RECIPIENT_EMAIL,
+        status: { url: statusUrl(), revoked },
+      });
+      expect((made.credential.credentialStatus as { type: string }).type).toBe("StatusList2021Entry");
+      await publish(made.documents);
+      const outcome = await verifyAsImport(asText(made.credential));
+      if (revoked) expect(reasonOf(outcome)).toBe("Revoked by the issuer.");
+      else {
+        expect(outcome).toMatchObject({ status: "verified", format: "Verifiable Credential 1.1" });
+        expect(outcome.checks.find((check) => check.name === "Revocation")?.detail).toBe(
+          "Not revoked: checked against the issuer's status list.",
+        );
+      }
+      // verifier-core accepts the signature and reads no Status List 2021 (no revocation step in its
+      // log): the bit we read is the one the issuer's own library set.
+      expect(await dccAccepts(made.credential, made.documents)).toEqual({ accepts: true, notExpired: true });
+      const dcc = await dccVerifyWith(made.credential as never, made.documents as never);
+      expect((dcc.raw.log ?? []).map((entry) => entry.id)).not.toContain("revocation_status");
+    },
+  );
+
   it("names a did:web issuer by its host, its DID document read from the (stand-in) web", async () => {
     const made = await outsideCredential({ email: RECIPIENT_EMAIL, webHost: "badges.acme.example" });
     const outcome = await verifyAsImport(asText(made.credential));

