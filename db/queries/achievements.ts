@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   fillPlaceholders,
+  getTableColumns,
   inArray,
   isNull,
   type Placeholder,
@@ -282,8 +283,9 @@ export async function insertSelfAchievement(db: Db, userId: string, input: NewAc
   return row?.id ?? null;
 }
 
-// Every column of an achievement is bound (defaults too: drizzle binds them as values).
-const SELF_ACHIEVEMENTS_PER_INSERT = rowsPerInsert(14);
+// Every column of an achievement is bound (defaults too: drizzle binds them as values), so the
+// rows per INSERT follow the table: a column added later cannot push a statement past D1's limit.
+const SELF_ACHIEVEMENTS_PER_INSERT = rowsPerInsert(Object.keys(getTableColumns(achievements)).length);
 
 /**
  * Many of a person's own achievements at once (an imported history), as statements for one

@@ -1,24 +1,32 @@
 import AxeBuilder from "@axe-core/playwright";
 import { outsideIssuer } from "../../scripts/badges/outside-issuer.mjs";
 import { signUpAndConfirm } from "./accounts.ts";
+import { linkedInExport } from "./linkedin-export.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
-// Issue 32, "Import a badge or credential": a new member uploads a baked badge (an Open Badges 3.0
-// credential signed by another issuer's libraries, baked into a PNG), sees each check, adds it,
-// and the public passport shows it as an imported, verified credential.
+// Issue 32: a new member starts from their LinkedIn export, then uploads a baked badge (an Open
+// Badges 3.0 credential signed by another issuer's libraries, baked into a PNG), sees each check,
+// adds it, and the public passport shows both: the history, and the badge as an imported,
+// verified credential.
 
 // The badge's image is on the issuer's host, which this machine cannot reach.
 test.use({ allowedConsoleErrors: [/Failed to load resource: net::ERR_/] });
 
-test("a member imports a badge and the public passport shows it", async ({ page }) => {
+test("a new member imports a LinkedIn export and a badge, and the public passport shows them", async ({ page }) => {
   test.slow();
   const { email } = await signUpAndConfirm(page, { name: "Ivo Importer" });
+  await page.goto("/passport/import-history");
+  await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles(linkedInExport());
+  await page.getByRole("button", { name: "Read file" }).click();
+  await page.getByRole("button", { name: /^Add \d+ achievements$/ }).click();
+  await expect(toast(page, "Achievements added")).toBeVisible();
+
   const issuer = await outsideIssuer();
   const { credential } = await issuer.credential({ email, name: "Robotics Fundamentals", achievementType: "Course" });
   const png = Buffer.from(issuer.bakePng({ text: JSON.stringify(credential), compressed: true }), "base64");
 
   await page.goto("/passport");
-  await page.getByRole("link", { name: "Import" }).click();
+  await page.getByRole("link", { name: "Import", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Import a badge or credential" })).toBeVisible();
   await expect(page).toHaveTitle(/Import a badge or credential/);
   await page.getByLabel("Badge file").setInputFiles({ name: "robotics.png", mimeType: "image/png", buffer: png });
@@ -52,4 +60,6 @@ test("a member imports a badge and the public passport shows it", async ({ page 
   await expect(entry.getByText("Example Badge Issuer")).toBeVisible();
   await expect(entry.getByText("Issuer: Issuer not identified")).toBeVisible();
   await expect(entry.getByRole("img", { name: "Verified credential" })).toBeVisible();
+  // The history from LinkedIn beside it, as the person's own entries.
+  await expect(page.getByRole("article").filter({ hasText: "Head of Platform" })).toBeVisible();
 });

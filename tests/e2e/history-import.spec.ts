@@ -1,22 +1,11 @@
-import { readFileSync } from "node:fs";
-import { strToU8, zipSync } from "fflate";
 import type { Page } from "@playwright/test";
 import { signUpAndConfirm } from "./accounts.ts";
+import { linkedInExport } from "./linkedin-export.ts";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 // Issue 32: a new member starts their passport from LinkedIn's data export; and a public
 // passport of up to 50 entries prints every one of them.
-
-const LINKEDIN_FILES = ["Positions.csv", "Certifications.csv", "Honors.csv", "Courses.csv", "Education.csv"];
-
-/** LinkedIn's export as it is mailed: a ZIP of the career files (tests/fixtures/linkedin) in a folder. */
-function linkedInExport() {
-  const entries: Record<string, Uint8Array> = {};
-  for (const name of LINKEDIN_FILES)
-    entries[`Basic_LinkedInDataExport/${name}`] = strToU8(readFileSync(`tests/fixtures/linkedin/${name}`, "utf8"));
-  return { name: "Basic_LinkedInDataExport.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(entries)) };
-}
 
 /** The public passport's id, from the own passport's link to it. */
 async function passportIdOf(page: Page) {

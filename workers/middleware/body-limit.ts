@@ -6,8 +6,12 @@ import type { WorkerEnv } from "../types.ts";
 // signature is checked) is read whole before anything else looks at it, up to a cap; past the
 // cap the answer is 413 whatever Content-Length said, so no body can make a request expensive.
 
-/** The auth forms: an address, a password, a name, a token, a passkey's answer. */
-export const AUTH_FORM_MAX_BYTES = 16 * 1024;
+/**
+ * The auth forms: an address, a password, a name, a token, a passkey's answer. Room enough that a
+ * field far over its own limit (10,000 characters of emoji, percent-encoded) still gets the form's
+ * message rather than a bare 413.
+ */
+export const AUTH_FORM_MAX_BYTES = 256 * 1024;
 /**
  * /verify: its page refuses a credential over 256 KB with a message in the page
  * (app/routes/verify.tsx); this cap, above that, only bounds what it reads to say so.
