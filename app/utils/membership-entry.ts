@@ -1,11 +1,7 @@
-// How a 'Member of …' passport entry reads (decision 070). Plain module: the passport's cards
-// render it on the server and in the browser alike.
+// A 'Member of …' passport entry's anniversaries (decision 070). Plain module: the passport's
+// cards render them on the server and in the browser alike (achievement-card-notes.tsx); the
+// heading is the card's own (achievement-card.tsx).
 import { formatLongDate } from "./dates.ts";
-
-/** 'Member of {organisation}' while it lasts; 'Member of {organisation}, {from} – {to}' once ended. */
-export function membershipHeading(title: string, from: string, endedOn: string | null | undefined) {
-  return endedOn ? `${title}, ${formatLongDate(from)} – ${formatLongDate(endedOn)}` : title;
-}
 
 /** The anniversaries an entry marks: the first year, then every five. */
 const isAnniversary = (years: number) => years === 1 || (years > 0 && years % 5 === 0);

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
+import { countOpen, hubListeners } from "./hub-listeners.ts";
 import type { HubMessage } from "#app/utils/hub-message.ts";
 
 const PING_EVERY_MS = 30_000;
@@ -6,41 +7,6 @@ const MAX_BACKOFF_MS = 30_000;
 /** The close code the hub uses when the user's session ended (workers/notification-hub.ts). */
 const SESSION_ENDED = 4001;
 const SESSION_ENDED_WAIT_MS = 5_000;
-
-// What the page's one socket (the bell's) hears, for the other parts of the page that wait for
-// news: they listen here rather than open a socket of their own.
-const hubListeners = new Set<(message: HubMessage) => void>();
-const openChanged = new Set<() => void>();
-let openSockets = 0;
-function countOpen(delta: 1 | -1) {
-  openSockets += delta;
-  for (const listener of openChanged) listener();
-}
-const subscribeToOpen = (listener: () => void) => {
-  openChanged.add(listener);
-  return () => openChanged.delete(listener);
-};
-
-/**
- * Hears each message of the page's notification socket while `listening`. Returns whether that
- * socket is open now: while it is not, the caller must find out some other way (and ask again
- * once it opens, for what it missed).
- */
-export function useHubMessages(onMessage: (message: HubMessage) => void, listening: boolean) {
-  const handler = useRef(onMessage);
-  handler.current = onMessage;
-  useEffect(() => {
-    if (!listening) return;
-    const listener = (message: HubMessage) => handler.current(message);
-    hubListeners.add(listener);
-    return () => void hubListeners.delete(listener);
-  }, [listening]);
-  return useSyncExternalStore(
-    subscribeToOpen,
-    () => openSockets > 0,
-    () => false,
-  );
-}
 
 /**
  * Keeps a WebSocket to this user's notification hub open while the page lives. After a drop it

@@ -1,11 +1,12 @@
 import BadgeCheck from "lucide-react/icons/badge-check";
 import Play from "lucide-react/icons/play";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { issuerIdentityOf } from "#app/utils/issuer-identity.ts";
-import { anniversaryText, latestAnniversary, membershipHeading } from "#app/utils/membership-entry.ts";
+import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { CardNotes as CardNotesNow } from "./achievement-card-notes.tsx";
 import type { PassportAchievement } from "./types.ts";
 import { ACHIEVEMENT_TYPE_LABELS } from "#app/utils/achievement-types.ts";
 
@@ -25,10 +26,6 @@ export function AchievementCard({
     : achievement.isMembership
       ? { title: membershipHeading(achievement.title, achievement.date, achievement.membershipEndedOn), company: null }
       : { title: achievement.title, company: achievement.organizationName ?? DEFAULT_ORGANISATION_LABEL };
-  // Shown, not issued: an anniversary is no new credential (decision 070).
-  const anniversary = achievement.isMembership
-    ? latestAnniversary(achievement.date, achievement.membershipEndedOn, new Date().toISOString().slice(0, 10))
-    : null;
   return (
     <article className="overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm print:break-inside-avoid print:shadow-none">
       {/* Paper gets the text of a CV, not photos and video frames. */}
@@ -49,7 +46,11 @@ export function AchievementCard({
           {imported ? <Badge variant="outline">{ACHIEVEMENT_TYPE_LABELS[achievement.type]}</Badge> : null}
           <time dateTime={achievement.date}>{formatLongDate(achievement.date)}</time>
           {achievement.importStatus === "expired" ? <Badge variant="outline">Expired</Badge> : null}
-          {anniversary ? <Badge variant="outline">{anniversaryText(anniversary)}</Badge> : null}
+          {achievement.isMembership ? (
+            <Suspense fallback={<LoadAtOnce />}>
+              <CardNotes achievement={achievement} note="anniversary" />
+            </Suspense>
+          ) : null}
         </div>
         <h3 className="text-lg leading-snug font-semibold break-words">
           {title}
@@ -74,7 +75,11 @@ export function AchievementCard({
         {achievement.credentialId && !achievement.isMembership ? (
           <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact />
         ) : null}
-        {imported ? <ImportStanding achievement={achievement} /> : null}
+        {imported ? (
+          <Suspense fallback={<LoadAtOnce />}>
+            <CardNotes achievement={achievement} note="import" />
+          </Suspense>
+        ) : null}
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
@@ -85,22 +90,17 @@ export function AchievementCard({
 
 export const IMPORTED_LABEL = "Imported credential";
 
-/** What an imported badge's checks showed, in words: never more than they showed (decision 069). */
-function ImportStanding({ achievement }: { achievement: PassportAchievement }) {
-  if (achievement.importStatus === "revoked") {
-    const on = achievement.importRevokedAt ? new Date(achievement.importRevokedAt).toISOString().slice(0, 10) : null;
-    return (
-      <p className="text-sm font-medium text-destructive">
-        {on ? `Revoked by the issuer on ${formatLongDate(on)}` : "Revoked by the issuer"}
-      </p>
+// The lines only memberships and imported badges carry: rendered on the server, their chunk loaded
+// after the first interaction where the card hydrates (/passport's first load budget).
+const CardNotes = import.meta.env.SSR
+  ? CardNotesNow
+  : lazyAfterInteraction(() =>
+      import("./achievement-card-notes.tsx").then((module) => ({ default: module.CardNotes })),
     );
-  }
-  return (
-    <p className="text-xs text-muted-foreground">
-      {`Issuer: ${achievement.importIssuer ?? ""}`}
-      {achievement.importStatus === "unverified" ? " · could not be verified at its last check" : null}
-    </p>
-  );
+
+/** 'Member of {organisation}' while it lasts; 'Member of {organisation}, {from} – {to}' once ended. */
+export function membershipHeading(title: string, from: string, endedOn: string | null | undefined) {
+  return endedOn ? `${title}, ${formatLongDate(from)} – ${formatLongDate(endedOn)}` : title;
 }
 
 /**

@@ -3,7 +3,7 @@ import { useCallback, useEffect } from "react";
 import { QrCodeImage } from "#app/components/qr-code.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { QrCode } from "#app/utils/qr-code.ts";
-import { useHubMessages } from "#app/utils/use-notification-socket.ts";
+import { useHubMessages } from "#app/utils/use-hub-messages.ts";
 import { NewCodeOrClose, PanelOrDialog } from "./panel-or-dialog.tsx";
 
 // 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by signing with

@@ -3,20 +3,18 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import ExternalLink from "lucide-react/icons/external-link";
 import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
-import FileUp from "lucide-react/icons/file-up";
 import Plus from "lucide-react/icons/plus";
 import Printer from "lucide-react/icons/printer";
-import Download from "lucide-react/icons/download";
 import { Suspense } from "react";
 import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
-import { ConfirmAction } from "#app/components/confirm-action.tsx";
-import { CopyLink } from "#app/components/copy-link.tsx";
+import { CopyLink as CopyLinkNow } from "#app/components/copy-link.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { ProfileMedia as ProfileMediaNow } from "#app/components/passport/profile-media.tsx";
 import { WalletOffer as WalletOfferNow } from "#app/components/passport/wallet-offer.tsx";
 import { WalletAcceptance as WalletAcceptanceNow } from "#app/components/passport/wallet-acceptance.tsx";
 import { CredentialLinks as CredentialLinksNow } from "#app/components/passport/credential-links.tsx";
+import { ImportActions as ImportActionsNow } from "#app/components/passport/import-actions.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -126,11 +124,13 @@ export default function OwnPassport() {
           <CardDescription>Anyone with this link sees your accepted achievements.</CardDescription>
         </CardHeader>
         <CardContent>
-          <CopyLink
-            url={shareUrl}
-            label="Public passport link"
-            toast={{ title: "Link copied!", description: "Share it with recruiters and employers." }}
-          />
+          <Suspense fallback={<LoadAtOnce />}>
+            <CopyLink
+              url={shareUrl}
+              label="Public passport link"
+              toast={{ title: "Link copied!", description: "Share it with recruiters and employers." }}
+            />
+          </Suspense>
         </CardContent>
       </Card>
 
@@ -149,10 +149,10 @@ export default function OwnPassport() {
           </h2>
           <div className="flex flex-wrap gap-2">
             <Link to="/passport/import" className={buttonVariants({ variant: "outline" })}>
-              <FileUp aria-hidden /> Import
+              Import
             </Link>
             <Link to="/passport/import-history" className={buttonVariants({ variant: "outline" })}>
-              <FileUp aria-hidden /> Import history
+              Import history
             </Link>
             <AchievementDialog
               kind="self"
@@ -220,26 +220,9 @@ export default function OwnPassport() {
                   </SubmitButton>
                 </Form>
                 {achievement.importStatus ? (
-                  <div className="flex flex-wrap items-center justify-end gap-2">
-                    <a
-                      href={`/passport/imports/${achievement.id}/original`}
-                      className={buttonVariants({ size: "sm", variant: "ghost" })}
-                      aria-label={`Download the original file: ${achievement.title}`}
-                    >
-                      <Download aria-hidden /> Original file
-                    </a>
-                    <ConfirmAction
-                      id={`delete-import-${achievement.id}`}
-                      intent="delete-import"
-                      fields={{ achievementId: achievement.id }}
-                      trigger="Delete"
-                      triggerSize="sm"
-                      triggerVariant="ghost"
-                      title="Delete this imported credential?"
-                      description="It leaves your passport, and its original file is deleted. You can import it again."
-                      confirm="Delete"
-                    />
-                  </div>
+                  <Suspense fallback={<LoadAtOnce />}>
+                    <ImportActions achievementId={achievement.id} title={achievement.title} />
+                  </Suspense>
                 ) : null}
               </li>
             ))}
@@ -266,6 +249,20 @@ const CredentialLinks = import.meta.env.SSR
   ? CredentialLinksNow
   : lazyAfterInteraction(() =>
       import("#app/components/passport/credential-links.tsx").then((module) => ({ default: module.CredentialLinks })),
+    );
+
+/** The share link's Copy button: the link is selectable as rendered; the button hydrates on first interaction. */
+const CopyLink = import.meta.env.SSR
+  ? CopyLinkNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/copy-link.tsx").then((module) => ({ default: module.CopyLink })),
+    );
+
+/** An imported credential's original file and deletion: rendered on the server, hydrated on first interaction. */
+const ImportActions = import.meta.env.SSR
+  ? ImportActionsNow
+  : lazyAfterInteraction(() =>
+      import("#app/components/passport/import-actions.tsx").then((module) => ({ default: module.ImportActions })),
     );
 
 /** 'Add to wallet's QR code and link: rendered on the server, its chunk loaded after the first interaction. */
