@@ -1,5 +1,6 @@
 // Types of outside-issuer.mjs for the TypeScript tests that use it (tests/workers/outside-issuer.ts).
 type Served = { status: number; contentType: string; body: string };
+export type JwtAlgorithm = "EdDSA" | "ES256" | "RS256";
 export type CredentialRequest = {
   version?: 1 | 2;
   suite?: "eddsa-rdfc-2022" | "Ed25519Signature2020";
@@ -39,11 +40,15 @@ export function outsideIssuer(): Promise<{
     salt?: string;
     validUntil?: string;
     signer?: "issuer" | "other";
-  }): Promise<{ token: string; issuer: string }>;
-  verifyJwt(request: { token: string }): Promise<{ verified: boolean; error?: string }>;
+    alg?: JwtAlgorithm;
+    /** A did:web issuer on this host (its key a JsonWebKey2020) instead of a new did:key. */
+    webHost?: string;
+  }): Promise<{ token: string; issuer: string; documents: Record<string, Served>; publicJwk: JsonWebKey }>;
+  verifyJwt(request: { token: string; jwk?: JsonWebKey }): Promise<{ verified: boolean; error?: string }>;
   openBadge2(
     request: OpenBadge2Request,
   ): Promise<{ assertion?: Record<string, unknown>; token?: string; documents: Record<string, Served> }>;
-  bakePng(request: { text: string; compressed?: boolean }): string;
+  /** A PNG (base64) with `text` baked in an iTXt chunk: a grey square, or the PNG `onto` (base64). */
+  bakePng(request: { text: string; compressed?: boolean; onto?: string }): string;
   bakeSvg(request: { text: string; asVerify?: boolean }): string;
 }>;

@@ -31,6 +31,7 @@ export async function outsideIssuer() {
   const { securityLoader } = await import("@digitalcredentials/security-document-loader");
   const statusList = await import("@digitalcredentials/vc-bitstring-status-list");
   const jose = await import("jose");
+  const { encode: encodeBase58 } = await import("base58-universal");
   const { PNG } = (await import("pngjs")).default;
   const documentLoader = securityLoader({ fetchRemoteContexts: false }).build();
   const driver = didKey.driver();
@@ -200,39 +201,60 @@ export async function outsideIssuer() {
     return { credential: signed, issuer: issuer.did, documents, revokedLater };
   }
 
-  /** A VC-JWT (VC Data Model 1.1's JWT encoding) signed with EdDSA by a fresh did:key, by `jose`. */
-  async function jwt({ email, salt = "pepper", validUntil, signer = "issuer" }) {
-    const issuer = await mintIssuer();
+  /**
+   * A VC-JWT (VC Data Model 1.1's JWT encoding) signed by `jose`: with EdDSA by a fresh Ed25519
+   * did:key (the default); with ES256 by a fresh P-256 did:key; or, with `webHost`, by a did:web
+   * whose DID document lists the key as a JsonWebKey2020 (the only way RS256 keys are published).
+   */
+  async function jwt({ email, salt = "pepper", validUntil, signer = "issuer", alg = "EdDSA", webHost }) {
     const { credential: shaped } = await credential({ version: 1, email, salt, validUntil });
     const { proof: _proof, ...claims } = shaped;
-    claims.issuer = issuer.did;
-    const privateKey = await jose.importJWK(
-      {
-        kty: "OKP",
-        crv: "Ed25519",
-        x: Buffer.from(issuer.key.publicKeyMultibase ? decodeMultikey(issuer.key.publicKeyMultibase) : []).toString(
-          "base64url",
-        ),
-        d: Buffer.from(privateBytes(issuer.key)).toString("base64url"),
-      },
-      "EdDSA",
-    );
-    const other =
-      signer === "issuer" ? privateKey : await jose.generateKeyPair("EdDSA").then((pair) => pair.privateKey);
+    const { privateKey, publicJwk } = await joseKeyPair(alg);
+    const did = webHost ? `did:web:${webHost}` : didKeyOfJwk(publicJwk);
+    const kid = webHost ? `${did}#key-1` : `${did}#${did.slice("did:key:".length)}`;
+    const documents = webHost
+      ? {
+          [`https://${webHost}/.well-known/did.json`]: json({
+            "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/suites/jws-2020/v1"],
+            id: did,
+            verificationMethod: [{ id: kid, type: "JsonWebKey2020", controller: did, publicKeyJwk: publicJwk }],
+            assertionMethod: [kid],
+          }),
+        }
+      : {};
+    claims.issuer = did;
+    const other = signer === "issuer" ? privateKey : (await joseKeyPair(alg)).privateKey;
     const builder = new jose.SignJWT({ vc: claims })
-      .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: issuer.key.id })
-      .setIssuer(issuer.did)
+      .setProtectedHeader({ alg, typ: "JWT", kid })
+      .setIssuer(did)
       .setJti(claims.id)
       .setNotBefore(Math.floor(Date.parse(claims.issuanceDate) / 1000));
     if (validUntil) builder.setExpirationTime(Math.floor(Date.parse(validUntil) / 1000));
-    return { token: await builder.sign(other), issuer: issuer.did };
+    return { token: await builder.sign(other), issuer: did, documents, publicJwk };
   }
 
-  /** Whether `jose` accepts a VC-JWT with the did:key's own key (an outside check of ours). */
-  async function verifyJwt({ token }) {
+  async function joseKeyPair(alg) {
+    const { publicKey, privateKey } = await jose.generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
+    const { kty, crv, x, y, n, e } = await jose.exportJWK(publicKey);
+    return { privateKey, publicJwk: JSON.parse(JSON.stringify({ kty, crv, x, y, n, e })) };
+  }
+
+  /** The did:key of an Ed25519 or P-256 public JWK (multicodec 0xed / 0x1200, the P-256 point compressed). */
+  function didKeyOfJwk({ crv, x, y }) {
+    const xBytes = [...Buffer.from(x, "base64url")];
+    const bytes =
+      crv === "Ed25519"
+        ? [0xed, 0x01, ...xBytes]
+        : [0x80, 0x24, 0x02 | (Buffer.from(y, "base64url")[31] & 1), ...xBytes];
+    return `did:key:z${encodeBase58(Uint8Array.from(bytes))}`;
+  }
+
+  /** Whether `jose` accepts a VC-JWT with `jwk`, or the Ed25519 did:key's own key (an outside check of ours). */
+  async function verifyJwt({ token, jwk }) {
     const { iss } = jose.decodeJwt(token);
-    const x = Buffer.from(decodeMultikey(iss.slice("did:key:".length))).toString("base64url");
-    const key = await jose.importJWK({ kty: "OKP", crv: "Ed25519", x }, "EdDSA");
+    const { alg } = jose.decodeProtectedHeader(token);
+    const x = jwk ? undefined : Buffer.from(decodeMultikey(iss.slice("did:key:".length))).toString("base64url");
+    const key = await jose.importJWK(jwk ?? { kty: "OKP", crv: "Ed25519", x }, alg);
     try {
       await jose.jwtVerify(token, key, { currentDate: new Date() });
       return { verified: true };
@@ -335,10 +357,10 @@ export async function outsideIssuer() {
   }
 
   /** A 64×64 PNG made by pngjs, with `text` baked in an iTXt chunk `openbadges` (compressed or not). */
-  function bakePng({ text, compressed = false }) {
+  function bakePng({ text, compressed = false, onto }) {
     const png = new PNG({ width: 64, height: 64 });
     png.data.fill(0x80);
-    const image = PNG.sync.write(png);
+    const image = onto ? Buffer.from(onto, "base64") : PNG.sync.write(png);
     const body = compressed ? deflateSync(Buffer.from(text, "utf8")) : Buffer.from(text, "utf8");
     const data = Buffer.concat([
       Buffer.from("openbadges\0", "latin1"),
@@ -383,18 +405,4 @@ function decodeMultikey(multibase) {
     value >>= 8n;
   }
   return Uint8Array.from(bytes.slice(-32));
-}
-
-/** The 32-byte private seed of an Ed25519VerificationKey2020 (its multibase private key is seed ‖ public key). */
-function privateBytes(key) {
-  const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-  let value = 0n;
-  for (const char of key.privateKeyMultibase.slice(1)) value = value * 58n + BigInt(ALPHABET.indexOf(char));
-  const bytes = [];
-  while (value > 0n) {
-    bytes.unshift(Number(value & 0xffn));
-    value >>= 8n;
-  }
-  // 0x80 0x26 multicodec header, then 64 bytes: seed then public key.
-  return Uint8Array.from(bytes.slice(-64, -32));
 }

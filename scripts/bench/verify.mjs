@@ -53,8 +53,9 @@ export async function issueBenchCredential(origin) {
 
 /**
  * Worker CPU of `samples` posts of the credential to /verify (after a warm-up), and of as many
- * requests of the floor; also what the first answer said, and the outside documents the dev
- * stand-in holds (none: any outside read would fail and show on the result).
+ * requests of the floor; also what the first answer said, and the addresses of the outside
+ * documents the dev stand-in holds (the seed's demo domain configuration: a linked-domain check
+ * would read it and list it on the result).
  */
 export async function measureVerify({ origin, port, serverPid, credential, samples }) {
   const pid = workerProcess(serverPid, port);
@@ -95,7 +96,7 @@ export async function measureVerify({ origin, port, serverPid, credential, sampl
     credentialBytes: Buffer.byteLength(credential.json),
     samples,
     result,
-    outsideDocumentsStored: Array.isArray(stored) ? stored.length : null,
+    outsideDocumentsStored: Array.isArray(stored) ? stored.map((document) => document.url) : null,
     verify: summarise(verifySamples),
     floor: summarise(floorSamples),
   };

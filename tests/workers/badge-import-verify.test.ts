@@ -216,6 +216,54 @@ describe("VC-JWT, signed by jose", () => {
     expect(await joseVerifies(token)).toMatchObject({ verified: false });
   });
 
+  it.each([
+    ["ES256, a P-256 did:key", { alg: "ES256" }],
+    ["ES256, a did:web listing a P-256 JsonWebKey2020", { alg: "ES256", webHost: "p256.example" }],
+    ["RS256, a did:web listing an RSA JsonWebKey2020", { alg: "RS256", webHost: "rsa.example" }],
+    ["EdDSA, a did:web listing an Ed25519 JsonWebKey2020", { alg: "EdDSA", webHost: "okp.example" }],
+  ] as const)("accepts a VC-JWT signed with %s, as jose does", async (_case, request) => {
+    const { token, publicJwk } = await outsideJwt({ email: RECIPIENT_EMAIL, ...request });
+    const outcome = await verifyAsImport(asText(token));
+    expect(outcome).toMatchObject({ status: "verified", format: "VC-JWT" });
+    expect(outcome.checks[0]).toMatchObject({
+      name: "Format",
+      detail: `A Verifiable Credential as a JWT, signed with ${request.alg}.`,
+    });
+    expect(outcome.status !== "refused" && outcome.badge.issuerIdentity).toBe(
+      "webHost" in request ? request.webHost : "Issuer not identified",
+    );
+    expect(await joseVerifies(token, publicJwk)).toMatchObject({ verified: true });
+  });
+
+  it.each([
+    ["ES256", { alg: "ES256" }],
+    ["RS256", { alg: "RS256", webHost: "rsa-other.example" }],
+  ] as const)("refuses a VC-JWT signed with %s by another key than its issuer's, as jose does", async (_c, request) => {
+    const { token, publicJwk } = await outsideJwt({ email: RECIPIENT_EMAIL, signer: "other", ...request });
+    expect(reasonOf(await verifyAsImport(asText(token)))).toBe(SIGNATURE_MISMATCH);
+    expect(await joseVerifies(token, publicJwk)).toMatchObject({ verified: false });
+  });
+
+  it("refuses a VC-JWT whose header names another algorithm than its key's", async () => {
+    // An RSA key's token relabelled ES256: the key decides the algorithm, never the header alone.
+    const { token } = await outsideJwt({ email: RECIPIENT_EMAIL, alg: "RS256", webHost: "relabel.example" });
+    const [, payload, signature] = token.split(".");
+    const header = btoa(JSON.stringify({ alg: "ES256", typ: "JWT", kid: "did:web:relabel.example#key-1" }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
+    expect(reasonOf(await verifyAsImport(asText(`${header}.${payload}.${signature}`)))).toBe(SIGNATURE_MISMATCH);
+  });
+
+  it("refuses a VC-JWT signed with an algorithm this app does not check", async () => {
+    const { token } = await outsideJwt({ email: RECIPIENT_EMAIL });
+    const [, payload, signature] = token.split(".");
+    const header = btoa(JSON.stringify({ alg: "HS256", typ: "JWT" })).replace(/=+$/, "");
+    expect(reasonOf(await verifyAsImport(asText(`${header}.${payload}.${signature}`)))).toBe(
+      "It is signed with HS256; this app checks EdDSA (Ed25519), ES256 (P-256) and RS256.",
+    );
+  });
+
   it("keeps an expired VC-JWT possible; refuses one for another address", async () => {
     const expired = await outsideJwt({ email: RECIPIENT_EMAIL, validUntil: "2025-06-30T00:00:00Z" });
     expect((await verifyAsImport(asText(expired.token))).status).toBe("expired");

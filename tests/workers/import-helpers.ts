@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { inject } from "vitest";
-import type { CredentialRequest, OpenBadge2Request } from "../../scripts/badges/outside-issuer.d.mts";
+import type { CredentialRequest, JwtAlgorithm, OpenBadge2Request } from "../../scripts/badges/outside-issuer.d.mts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { verifierFor } from "#app/services/credentials/verify.server.ts";
 import { verifyImport } from "#app/services/imports/verify-import.server.ts";
@@ -42,9 +42,23 @@ export async function outsideCredential(request: CredentialRequest) {
   return made;
 }
 
-export const outsideJwt = (request: { email?: string; validUntil?: string; signer?: "issuer" | "other" }) =>
-  ask<{ token: string; issuer: string }>("/jwt", request);
-export const joseVerifies = (token: string) => ask<{ verified: boolean }>("/jwt-verify", { token });
+export async function outsideJwt(request: {
+  email?: string;
+  validUntil?: string;
+  signer?: "issuer" | "other";
+  alg?: JwtAlgorithm;
+  webHost?: string;
+}) {
+  const made = await ask<{ token: string; issuer: string; documents: Documents; publicJwk: JsonWebKey }>(
+    "/jwt",
+    request,
+  );
+  await publish(made.documents);
+  return made;
+}
+/** Whether `jose` accepts the token with `jwk` (by default, the Ed25519 did:key's own key). */
+export const joseVerifies = (token: string, jwk?: JsonWebKey) =>
+  ask<{ verified: boolean }>("/jwt-verify", { token, jwk });
 
 export async function outsideOpenBadge2(request: OpenBadge2Request) {
   const made = await ask<{ assertion?: Record<string, unknown>; token?: string; documents: Documents }>(
@@ -55,8 +69,12 @@ export async function outsideOpenBadge2(request: OpenBadge2Request) {
   return made;
 }
 
-export const bakedPng = async (text: string, compressed = false) =>
-  Uint8Array.from(atob(await ask<string>("/bake-png", { text, compressed })), (c) => c.charCodeAt(0));
+/** A PNG with `text` baked in: a grey square, or `onto` (1EdTech's published test image). */
+export const bakedPng = async (text: string, compressed = false, onto?: "published") =>
+  Uint8Array.from(
+    atob(await ask<string>("/bake-png", { text, compressed, onto: onto && inject("publishedPng") })),
+    (c) => c.charCodeAt(0),
+  );
 export const bakedSvg = (text: string, asVerify = false) => ask<string>("/bake-svg", { text, asVerify });
 
 export const RECIPIENT_EMAIL = "rita.recipient@example.com";

@@ -8,6 +8,7 @@
 // key, revocation list), which the tests publish through the dev stand-in for the web.
 // POST /jwt-verify {token} answers whether `jose` accepts the VC-JWT; /bake-png, /bake-svg answer
 // a baked image (base64 for PNG).
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
@@ -16,6 +17,8 @@ import { outsideIssuer } from "../../scripts/badges/outside-issuer.mjs";
 declare module "vitest" {
   export interface ProvidedContext {
     outsideIssuerUrl: string;
+    /** 1EdTech's validator test image (tests/fixtures/ob2/public_domain_heart.png), base64. */
+    publishedPng: string;
   }
 }
 
@@ -44,6 +47,8 @@ export default async function setup(project: TestProject) {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const png = new URL("../fixtures/ob2/public_domain_heart.png", import.meta.url);
+  project.provide("publishedPng", readFileSync(png).toString("base64"));
   project.provide("outsideIssuerUrl", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return () => new Promise<void>((resolve) => server.close(() => resolve()));
 }

@@ -11,10 +11,10 @@ import { findIssuerIdentity, verifiedNameTaken } from "#db/queries/organization-
 import { organizationNameKey } from "#db/queries/organizations.ts";
 import { checkDomainLinkage, didConfigurationUrl, linkedDomainsOf } from "./domain-linkage.server.ts";
 import { VC_V2_CONTEXT } from "./contexts.server.ts";
-import { proofOf, publicKeyFromMultibase, verifyProof, type JsonObject } from "./data-integrity.server.ts";
+import { proofOf, verifyProof, type JsonObject } from "./data-integrity.server.ts";
 import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
 import { decodeList, isSet } from "./status-list.server.ts";
-import { base64UrlDecode } from "./proof-jwt.server.ts";
+import { keyOfJwk, keyOfMultibase, type JwsKey } from "./jws.server.ts";
 import achievementCredentialSchema from "./ob_v3p0_achievementcredential_schema.json";
 import type { Check, CheckName, IssuerStanding, VerificationResult } from "./verification-result.ts";
 
@@ -184,27 +184,17 @@ export function assertionKey(didDocument: JsonObject, verificationMethod: string
   return listedKey(didDocument, verificationMethod, "assertionMethod");
 }
 
-/** An Ed25519 JWK's `x`: 32 bytes, or null. */
-function ed25519FromJwk(x: string) {
-  try {
-    const bytes = base64UrlDecode(x);
-    return bytes.length === 32 ? bytes : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The Ed25519 public key of `verificationMethod` when the DID document lists it under
- * `relationship` (by reference or embedded): a Multikey, an Ed25519VerificationKey2020 as
- * wallets' did:web documents still publish them, or an OKP JsonWebKey2020 as VC-JWT issuers
- * publish theirs; null otherwise.
+ * The public key of `verificationMethod` when the DID document lists it under `relationship` (by
+ * reference or embedded): a Multikey, an Ed25519VerificationKey2020 as wallets' did:web documents
+ * still publish them, or a JsonWebKey2020 (or a JsonWebKey of the Controlled Identifiers spec) as
+ * VC-JWT issuers publish theirs; null otherwise.
  */
-export function listedKey(
+export function listedJwsKey(
   didDocument: JsonObject,
   verificationMethod: string,
   relationship: "assertionMethod" | "authentication",
-) {
+): JwsKey | null {
   const listed = ([] as unknown[]).concat(didDocument[relationship] ?? []);
   const allowed = listed.some((entry) =>
     typeof entry === "string" ? entry === verificationMethod : (entry as JsonObject)?.id === verificationMethod,
@@ -212,14 +202,22 @@ export function listedKey(
   const methods = ([] as unknown[]).concat(didDocument.verificationMethod ?? [], listed) as JsonObject[];
   const method = methods.find((entry) => typeof entry === "object" && entry?.id === verificationMethod);
   if (!allowed || !method) return null;
-  const jwk = method.publicKeyJwk as JsonObject | undefined;
-  // A JsonWebKey2020 (or a JsonWebKey of the Controlled Identifiers spec), as VC-JWT issuers publish theirs.
-  if ((method.type === "JsonWebKey2020" || method.type === "JsonWebKey") && jwk?.kty === "OKP") {
-    return jwk.crv === "Ed25519" && typeof jwk.x === "string" ? ed25519FromJwk(jwk.x) : null;
+  if (method.type === "JsonWebKey2020" || method.type === "JsonWebKey") {
+    const jwk = method.publicKeyJwk;
+    return typeof jwk === "object" && jwk !== null && !Array.isArray(jwk) ? keyOfJwk(jwk) : null;
   }
-  const ed25519 = method.type === "Multikey" || method.type === "Ed25519VerificationKey2020";
-  if (!ed25519 || typeof method.publicKeyMultibase !== "string") return null;
-  return publicKeyFromMultibase(method.publicKeyMultibase);
+  const multibase = method.type === "Multikey" || method.type === "Ed25519VerificationKey2020";
+  return multibase && typeof method.publicKeyMultibase === "string" ? keyOfMultibase(method.publicKeyMultibase) : null;
+}
+
+/** The Ed25519 public key of `verificationMethod` (data integrity proofs and DID auth sign with no other). */
+export function listedKey(
+  didDocument: JsonObject,
+  verificationMethod: string,
+  relationship: "assertionMethod" | "authentication",
+) {
+  const key = listedJwsKey(didDocument, verificationMethod, relationship);
+  return key?.kind === "Ed25519" ? key.raw : null;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type Verified,
 } from "./checks.server.ts";
 import { checkRecipient } from "./recipient.server.ts";
-import { decodeJwt } from "#app/services/credentials/proof-jwt.server.ts";
+import { decodeJwt } from "#app/services/credentials/jws.server.ts";
 
 /**
  * Open Badges 2.0 assertions, verified as the 1EdTech specification describes: a hosted one is

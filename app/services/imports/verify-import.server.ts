@@ -4,7 +4,7 @@ import { addCheck, importSession, readOutsideJson, type ImportSession, type Veri
 import { isOpenBadge2, verifyHosted, verifySigned } from "./open-badges-2.server.ts";
 import { readImport, type Carried, type ImportSource } from "./read-input.server.ts";
 import type { Recipient } from "./recipient.server.ts";
-import { decodeJwt } from "#app/services/credentials/proof-jwt.server.ts";
+import { decodeJwt } from "#app/services/credentials/jws.server.ts";
 import { credentialOfJwt, isW3cCredential, verifyJwt, verifyLinkedData } from "./w3c.server.ts";
 
 /**

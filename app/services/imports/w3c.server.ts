@@ -5,11 +5,10 @@ import {
   VC_V2_CONTEXT,
 } from "#app/services/credentials/contexts.server.ts";
 import { verifySignature, type JsonObject } from "#app/services/credentials/data-integrity.server.ts";
-import { didKeyPublicKey } from "#app/services/credentials/did-auth.server.ts";
-import { decodeJwt } from "#app/services/credentials/proof-jwt.server.ts";
+import { decodeJwt, keyOfDidKey, verifyJws, type JwsKey } from "#app/services/credentials/jws.server.ts";
 import { statusListCredential, statusListUrl } from "#app/services/credentials/issuer.server.ts";
 import { decodeList, isSet } from "#app/services/credentials/status-list.server.ts";
-import { assertionKey, resolveIssuerDid } from "#app/services/credentials/verify.server.ts";
+import { listedJwsKey, resolveIssuerDid } from "#app/services/credentials/verify.server.ts";
 import { SIGNATURE_MISMATCH, type ImportFormat } from "./import-result.ts";
 import {
   addCheck,
@@ -29,9 +28,9 @@ import { checkRecipient, type EmailIdentity } from "./recipient.server.ts";
 /**
  * W3C Verifiable Credentials (Open Badges 3.0 among them): VC 2.0 or 1.1 with one embedded proof
  * (eddsa-rdfc-2022 or Ed25519Signature2020, both checked by data-integrity.server.ts), or a
- * VC-JWT signed with EdDSA. The issuer's key comes from a did:key itself or a did:web document
- * (ours from D1, another host's through fetchOutside). Nothing a credential names is fetched
- * before its signature verified.
+ * VC-JWT signed with EdDSA, ES256 or RS256 (jws.server.ts). The issuer's key comes from a did:key
+ * itself or a did:web document (ours from D1, another host's through fetchOutside). Nothing a
+ * credential names is fetched before its signature verified.
  */
 
 /** Status lists may be larger than ours (16 KB); one of 2 Mbit is the cap read. */
@@ -89,17 +88,31 @@ function checkFormat(session: ImportSession, document: JsonObject): JsonObject |
   return proof;
 }
 
-/** The issuer's Ed25519 key for `verificationMethod`: the did:key's own, or one its did:web document lists. */
-async function issuerKey(session: ImportSession, issuerId: string, verificationMethod: string) {
+/** The issuer's key for `verificationMethod`: the did:key's own, or one its did:web document lists. */
+async function issuerKey(
+  session: ImportSession,
+  issuerId: string,
+  verificationMethod: string,
+): Promise<JwsKey | string> {
   if (issuerId.startsWith("did:key:")) {
-    const key = didKeyPublicKey(issuerId, verificationMethod);
+    const key = verificationMethod === `${issuerId}#${issuerId.slice(8)}` ? keyOfDidKey(issuerId) : null;
     return key ?? "The signing key is not the issuer's did:key.";
   }
   if (!issuerId.startsWith("did:web:")) return "Only did:key and did:web issuers can be checked.";
   if (!verificationMethod.startsWith(`${issuerId}#`)) return "The signing key is not one of the issuer's.";
   const didDocument = await resolveIssuerDid(session.resolver, issuerId, session.budget);
   if (typeof didDocument === "string") return didDocument;
-  return assertionKey(didDocument, verificationMethod) ?? "The issuer's DID document does not list the signing key.";
+  return (
+    listedJwsKey(didDocument, verificationMethod, "assertionMethod") ??
+    "The issuer's DID document does not list the signing key."
+  );
+}
+
+/** The issuer's key for an embedded proof, which only Ed25519 signs here. */
+async function ed25519IssuerKey(session: ImportSession, issuerId: string, verificationMethod: string) {
+  const key = await issuerKey(session, issuerId, verificationMethod);
+  if (typeof key === "string") return key;
+  return key.kind === "Ed25519" ? key.raw : "The signing key is not an Ed25519 key, as its proof's suite needs.";
 }
 
 function keyDetail(issuerId: string) {
@@ -118,7 +131,7 @@ export async function verifyLinkedData(session: ImportSession, document: JsonObj
     addCheck(session, "Issuer key", false, "It names no issuer.");
     return { format };
   }
-  const key = await issuerKey(session, issuerId, String(proof.verificationMethod));
+  const key = await ed25519IssuerKey(session, issuerId, String(proof.verificationMethod));
   if (!addCheck(session, "Issuer key", typeof key !== "string", typeof key === "string" ? key : keyDetail(issuerId))) {
     return { format };
   }
@@ -207,7 +220,7 @@ async function checkStatus(session: ImportSession, credential: JsonObject, issue
   const listProof = supportedProof(list);
   const key =
     issuerIdOf(list) === issuerId && typeof listProof !== "string"
-      ? await issuerKey(session, issuerId, String(listProof.verificationMethod))
+      ? await ed25519IssuerKey(session, issuerId, String(listProof.verificationMethod))
       : null;
   const signed =
     key instanceof Uint8Array && typeof listProof !== "string"
@@ -232,16 +245,19 @@ export function credentialOfJwt(payload: JsonObject): JsonObject | null {
   return isW3cCredential(payload) ? payload : null;
 }
 
+/** The JWS algorithms of an imported VC-JWT (verifyJws checks each against its key's kind). */
+const JWT_ALGORITHMS = ["EdDSA", "Ed25519", "ES256", "RS256"];
+
 export async function verifyJwt(session: ImportSession, token: string): Promise<Verified> {
   const format: ImportFormat = "VC-JWT";
   const { header, payload, signingInput, signature } = decodeJwt(token)!;
   const credential = credentialOfJwt(payload)!;
-  if (header.alg !== "EdDSA" && header.alg !== "Ed25519") {
+  if (!JWT_ALGORITHMS.includes(String(header.alg))) {
     addCheck(
       session,
       "Format",
       false,
-      `It is signed with ${String(header.alg)}; this app checks EdDSA (Ed25519) only.`,
+      `It is signed with ${String(header.alg)}; this app checks EdDSA (Ed25519), ES256 (P-256) and RS256.`,
     );
     return { format };
   }
@@ -249,7 +265,7 @@ export async function verifyJwt(session: ImportSession, token: string): Promise<
     addCheck(session, "Format", false, "It is not a Verifiable Credential (its type lacks VerifiableCredential).");
     return { format };
   }
-  addCheck(session, "Format", true, "A Verifiable Credential as a JWT, signed with EdDSA.");
+  addCheck(session, "Format", true, `A Verifiable Credential as a JWT, signed with ${String(header.alg)}.`);
   const issuerId = typeof payload.iss === "string" ? payload.iss : issuerIdOf(credential);
   if (typeof issuerId !== "string") {
     addCheck(session, "Issuer key", false, "It names no issuer.");
@@ -263,15 +279,7 @@ export async function verifyJwt(session: ImportSession, token: string): Promise<
   if (!addCheck(session, "Issuer key", typeof key !== "string", typeof key === "string" ? key : keyDetail(issuerId))) {
     return { format };
   }
-  let signed = false;
-  try {
-    const publicKey = await crypto.subtle.importKey("raw", Uint8Array.from(key as Uint8Array), "Ed25519", false, [
-      "verify",
-    ]);
-    signed = await crypto.subtle.verify("Ed25519", publicKey, signature, new TextEncoder().encode(signingInput));
-  } catch {
-    signed = false;
-  }
+  const signed = await verifyJws(key as JwsKey, header.alg, signature, new TextEncoder().encode(signingInput));
   if (!addCheck(session, "Signature", signed, signed ? "The signature is valid." : SIGNATURE_MISMATCH)) {
     return { format };
   }
