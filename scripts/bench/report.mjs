@@ -182,7 +182,7 @@ export function buildReport(results) {
     "",
     "## Importing a badge (issue 32)",
     "",
-    `Another issuer (scripts/badges/outside-issuer.mjs, the Digital Credentials Consortium's libraries) signs an Open Badges 3.0 credential (eddsa-rdfc-2022, a fresh did:key: its key resolves from the DID itself, nothing is read from another host) for the demo member Sam's address, ${kB(results.imported.credentialBytes)} of JSON. Sam posts it to /passport/import's 'Check' as the page's form posts it without JavaScript (every check, and the whole page rendered with them), ${results.imported.samples} times one at a time after a warm-up of 3 (the page allows a person 20 checks a minute), interleaved with the floor; Worker CPU is read as for /verify. The first answer ${results.imported.verified ? "passed every check" : "did not pass every check"}.`,
+    `Another issuer (scripts/badges/outside-issuer.mjs, the Digital Credentials Consortium's libraries) signs an Open Badges 3.0 credential (eddsa-rdfc-2022, a fresh did:key: its key resolves from the DID itself, nothing is read from another host) for each of three demo people (Sam, Alex and the admin), ${kB(results.imported.credentialBytes)} of JSON. Each posts theirs to /passport/import's 'Check' as the page's form posts it without JavaScript (every check, and the whole page rendered with them), in turn, ${results.imported.samples} times in all, one at a time after a warm-up of 3 (the page allows a person 20 checks a minute, hence three people), interleaved with the floor; Worker CPU is read as for /verify. The first answer ${results.imported.verified ? "passed every check" : "did not pass every check"}.`,
     "",
     ...cpuTable(
       [
