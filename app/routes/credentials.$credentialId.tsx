@@ -28,7 +28,7 @@ const idSchema = z.uuid();
  * serves the credential's JSON to `Accept: application/ld+json` (workers/routes/credentials.ts).
  * Verifying here reads only this app's own data (a few ms of CPU, never on a passport).
  */
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const id = idSchema.safeParse(params.credentialId);
   const [credential, acceptance] = id.success
     ? await Promise.all([findCredential(context.db, id.data), acceptanceOfCredential(context.db, id.data)])
@@ -51,14 +51,43 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     summary: result?.summary ?? null,
     issuer: result?.issuer ?? null,
     available: Boolean(credential.json),
+    // A membership's credentials (decision 070): the newer one that replaces this one, which
+    // still verifies (superseded, not revoked), and the older one the newer names as related.
+    supersededBy: credential.supersededBy,
+    replaces: credential.json ? replacedCredentialOf(credential.json, new URL(request.url).origin) : null,
     // The holder's signed acceptance (decision 066), served at /credentials/{id}/acceptance.
     acceptance: acceptance && { holder: acceptance.holder, signedAt: acceptance.signedAt.toISOString() },
   };
 }
 
+/** The path of the earlier credential of ours that this one names as replaced (`achievement.related`), if any. */
+function replacedCredentialOf(json: string, origin: string) {
+  const achievement = (JSON.parse(json) as { credentialSubject?: { achievement?: { related?: unknown } } })
+    .credentialSubject?.achievement;
+  const related = ([] as unknown[]).concat(achievement?.related ?? []);
+  const prefix = `${origin}/credentials/`;
+  const older = related.find(
+    (entry): entry is { id: string } =>
+      typeof (entry as { id?: unknown })?.id === "string" && (entry as { id: string }).id.startsWith(prefix),
+  );
+  const olderId = older?.id.slice(prefix.length);
+  return olderId && idSchema.safeParse(olderId).success ? olderId : null;
+}
+
 export default function CredentialRoute() {
-  const { id, recipientName, issuedAt, verdict, checks, summary, issuer, available, acceptance } =
-    useLoaderData<typeof loader>();
+  const {
+    id,
+    recipientName,
+    issuedAt,
+    verdict,
+    checks,
+    summary,
+    issuer,
+    available,
+    acceptance,
+    supersededBy,
+    replaces,
+  } = useLoaderData<typeof loader>();
   return (
     <CredentialPage title={summary?.achievement ?? "Credential"}>
       <Card>
@@ -87,6 +116,28 @@ export default function CredentialRoute() {
             ) : null}
             <dt className="text-muted-foreground">Issued</dt>
             <dd>{formatLongDate(issuedAt.slice(0, 10))}</dd>
+            {supersededBy ? (
+              <>
+                <dt className="text-muted-foreground">Replaced</dt>
+                <dd className="break-words">
+                  <Link to={`/credentials/${supersededBy}`} className="underline">
+                    A newer version
+                  </Link>{" "}
+                  replaces this credential. It was not revoked: what it said was true when it was issued.
+                </dd>
+              </>
+            ) : null}
+            {replaces ? (
+              <>
+                <dt className="text-muted-foreground">Replaces</dt>
+                <dd className="break-words">
+                  <Link to={`/credentials/${replaces}`} className="underline">
+                    An earlier version
+                  </Link>{" "}
+                  of this credential.
+                </dd>
+              </>
+            ) : null}
             {acceptance ? (
               <>
                 <dt className="text-muted-foreground">Acceptance</dt>

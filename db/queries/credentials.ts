@@ -186,6 +186,7 @@ export async function findCredential(db: Db, id: string) {
       statusIndex: credentials.statusIndex,
       issuedAt: credentials.issuedAt,
       revokedAt: credentials.revokedAt,
+      supersededBy: credentials.supersededBy,
       // The person's name only where their passport would show it: never for an archived
       // account or a private passport (the page still shows the achievement and its issuer).
       recipientName: sql<

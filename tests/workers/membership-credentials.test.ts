@@ -82,6 +82,19 @@ async function expectReplaced(entry: Entry, firstId: string) {
   });
   expect(await dccVerify(first)).toMatchObject(verified);
   expect(await dccVerify(dated)).toMatchObject(verified);
+  // Each credential's page links the other: the older says it was replaced, not revoked.
+  const [olderPage, newerPage] = [
+    await (await get(`/credentials/${firstId}`)).text(),
+    await (await get(`/credentials/${entry.credentialId}`)).text(),
+  ];
+  expect(olderPage).toContain(`href="/credentials/${entry.credentialId}"`);
+  expect(await pageText(`/credentials/${firstId}`)).toContain(
+    "Replaced A newer version replaces this credential. It was not revoked",
+  );
+  expect(newerPage).toContain(`href="/credentials/${firstId}"`);
+  expect(await pageText(`/credentials/${entry.credentialId}`)).toContain(
+    "Replaces An earlier version of this credential.",
+  );
 }
 
 describe("a membership becomes a credential", () => {
