@@ -53,9 +53,19 @@ async function snapshot(persistTo, out) {
       const file = `r2/${checksum}`;
       if (!existsSync(join(out, file))) writeFileSync(join(out, file), object.bytes);
       const { httpMetadata, customMetadata } = object;
-      objects.push({ key, size: object.bytes.length, sha256: checksum, etag, uploaded, httpMetadata, customMetadata, file });
+      objects.push({
+        key,
+        size: object.bytes.length,
+        sha256: checksum,
+        etag,
+        uploaded,
+        httpMetadata,
+        customMetadata,
+        file,
+      });
     }
-    const quiet = (await exportD1(state.db)) === sql && listingOf(await listObjects(state.bucket)) === listingOf(listed);
+    const quiet =
+      (await exportD1(state.db)) === sql && listingOf(await listObjects(state.bucket)) === listingOf(listed);
     return { quiet, sql, tables, objects, bindings: state.bindings };
   } finally {
     await state.dispose();
@@ -109,7 +119,11 @@ async function backup({ persistTo = DEFAULT_PERSIST_TO, out } = {}) {
 }
 
 /** backups/2026-11-26T16-30-05Z: sorts by time, and is a valid folder name everywhere. */
-const stamp = () => new Date().toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+const stamp = () =>
+  new Date()
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "-");
 
 try {
   const { options } = parseArguments(process.argv.slice(2), { "persist-to": "value", out: "value" });

@@ -34,7 +34,9 @@ function readBackup(path) {
     throw new RestoreError(`${join(folder, MANIFEST)} cannot be read: ${error.message}`);
   }
   if (manifest.format !== FORMAT.name || manifest.version !== FORMAT.version)
-    throw new RestoreError(`${folder} is not a backup this version can restore (format ${FORMAT.name} ${FORMAT.version}).`);
+    throw new RestoreError(
+      `${folder} is not a backup this version can restore (format ${FORMAT.name} ${FORMAT.version}).`,
+    );
   return { folder, manifest };
 }
 
@@ -68,6 +70,21 @@ function httpMetadataOf(stored = {}) {
   return metadata;
 }
 
+/** Puts each object back with its metadata, then reads it back; what did not come back goes to `problems`. */
+async function putObjects(bucket, entries, objects, problems) {
+  for (const entry of entries) {
+    // A copy in an ArrayBuffer of its own: Miniflare's proxy does not pass Node's pooled Buffer.
+    // R2 refuses the put if the bytes do not hash to the given SHA-256.
+    await bucket.put(entry.key, new Uint8Array(objects.get(entry.key)), {
+      sha256: entry.sha256,
+      httpMetadata: httpMetadataOf(entry.httpMetadata),
+      customMetadata: entry.customMetadata ?? {},
+    });
+    const stored = await readObject(bucket, entry.key);
+    if (!stored || sha256(stored.bytes) !== entry.sha256) problems.push(`R2 ${entry.key}: not stored as backed up`);
+  }
+}
+
 async function restore(path, { persistTo = DEFAULT_PERSIST_TO, replace = false }) {
   const { folder, manifest } = readBackup(path);
   const { sql, objects } = verifyFiles(folder, manifest);
@@ -83,35 +100,34 @@ async function restore(path, { persistTo = DEFAULT_PERSIST_TO, replace = false }
     wipeState(persistTo);
   }
 
-  executeSqlFile(join(folder, manifest.d1.file), persistTo);
-  const state = await openState(persistTo);
   const problems = [];
   try {
-    for (const entry of manifest.r2.objects) {
-      // R2 refuses the put if the bytes do not hash to the given SHA-256.
-      await state.bucket.put(entry.key, objects.get(entry.key), {
-        sha256: entry.sha256,
-        httpMetadata: httpMetadataOf(entry.httpMetadata),
-        customMetadata: entry.customMetadata ?? {},
-      });
-      const stored = await readObject(state.bucket, entry.key);
-      if (!stored || sha256(stored.bytes) !== entry.sha256) problems.push(`R2 ${entry.key}: not stored as backed up`);
+    executeSqlFile(join(folder, manifest.d1.file), persistTo);
+    const state = await openState(persistTo);
+    try {
+      await putObjects(state.bucket, manifest.r2.objects, objects, problems);
+      const counts = await tableCounts(state.db);
+      for (const [table, rows] of Object.entries(manifest.d1.tables))
+        if (counts[table] !== rows)
+          problems.push(`D1 ${table}: ${counts[table] ?? "no table"} rows, backed up ${rows}`);
+      if (problems.length === 0 && (await exportD1(state.db)) !== sql)
+        problems.push("D1 exported after the restore is not the backup's SQL");
+    } finally {
+      await state.dispose();
     }
-    const counts = await tableCounts(state.db);
-    for (const [table, rows] of Object.entries(manifest.d1.tables))
-      if (counts[table] !== rows) problems.push(`D1 ${table}: ${counts[table] ?? "no table"} rows, backed up ${rows}`);
-    if (problems.length === 0 && (await exportD1(state.db)) !== sql)
-      problems.push("D1 exported after the restore is not the backup's SQL");
-  } finally {
-    await state.dispose();
+  } catch (error) {
+    error.message += `\nThe state in ${persistTo} is partly restored: run the restore again with --replace.`;
+    throw error;
   }
-  if (problems.length > 0) throw new RestoreError(`The restore did not give back the backup:\n- ${problems.join("\n- ")}`);
+  if (problems.length > 0)
+    throw new RestoreError(`The restore did not give back the backup:\n- ${problems.join("\n- ")}`);
   return manifest;
 }
 
 try {
   const { options, positional } = parseArguments(process.argv.slice(2), { "persist-to": "value", replace: "flag" });
-  if (positional.length !== 1) throw new RestoreError("Usage: npm run restore -- BACKUP [--persist-to DIR] [--replace]");
+  if (positional.length !== 1)
+    throw new RestoreError("Usage: npm run restore -- BACKUP [--persist-to DIR] [--replace]");
   const persistTo = options["persist-to"] ?? DEFAULT_PERSIST_TO;
   const manifest = await restore(positional[0], { persistTo, replace: options.replace === true });
   const rows = Object.values(manifest.d1.tables).reduce((sum, n) => sum + n, 0);

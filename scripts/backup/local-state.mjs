@@ -27,7 +27,11 @@ export function bindings() {
   const [bucket] = config.r2_buckets;
   if (!database || !bucket) throw new Error("wrangler.toml names no D1 database or no R2 bucket.");
   return {
-    d1: { binding: database.binding, name: database.database_name, id: database.preview_database_id ?? database.database_id },
+    d1: {
+      binding: database.binding,
+      name: database.database_name,
+      id: database.preview_database_id ?? database.database_id,
+    },
     r2: { binding: bucket.binding, name: bucket.bucket_name },
   };
 }
