@@ -6,10 +6,10 @@
 //   d1.sql          the whole D1 database as `wrangler d1 export` writes it
 //   r2/<sha256>     each R2 object's bytes, named by their checksum
 //
-// Consistent: D1 is exported, R2 copied, then D1 exported and R2 listed again; the snapshot is kept
-// only if nothing changed in between (the app writes an object before the row that points at it,
-// and deletes the row before the object, so every row of the snapshot finds its object). Something
-// writing all the time (a server under load) makes it retry, then give up and say so.
+// Consistent: it refuses while a server holds the state open (stop `npm start` first), then
+// exports D1, copies R2, exports D1 and lists R2 again, and keeps the snapshot only if nothing changed
+// in between (the app writes an object before the row that points at it, so every row of the
+// snapshot finds its object; docs/decisions/075 has the deletes); else it retries, then gives up.
 // `npm run restore -- backups/<time>` puts it back (scripts/restore.mjs). docs/operations.md has
 // the production way; docs/decisions/075 the choices.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -23,6 +23,7 @@ import {
   openState,
   parseArguments,
   readObject,
+  requireNobodyUsing,
   sha256,
   tableCounts,
 } from "./backup/local-state.mjs";
@@ -77,6 +78,7 @@ async function backup({ persistTo = DEFAULT_PERSIST_TO, out } = {}) {
   if (!existsSync(join(persistTo, "v3", "d1")))
     throw new Error(`No local D1 in ${persistTo}: nothing to back up (npm run db:migrate creates it).`);
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: choose another --out.`);
+  await requireNobodyUsing(persistTo);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });

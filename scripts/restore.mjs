@@ -18,6 +18,7 @@ import {
   openState,
   parseArguments,
   readObject,
+  requireNobodyUsing,
   sha256,
   tableCounts,
   wipeState,
@@ -89,6 +90,11 @@ async function restore(path, { persistTo = DEFAULT_PERSIST_TO, replace = false }
   const { folder, manifest } = readBackup(path);
   const { sql, objects } = verifyFiles(folder, manifest);
 
+  try {
+    await requireNobodyUsing(persistTo);
+  } catch (error) {
+    throw new RestoreError(error.message);
+  }
   const present = await describeState(persistTo);
   if (present.tables > 0 || present.objects > 0) {
     if (!replace)

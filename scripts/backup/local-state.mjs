@@ -7,7 +7,7 @@
 // no `--persist-to` (wrangler 4.63): the same statements, ordered so that they import (exportD1).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
@@ -111,6 +111,61 @@ export async function describeState(persistTo) {
     return { tables, objects: objects.length };
   } finally {
     await state.dispose();
+  }
+}
+
+/**
+ * Processes other than this one holding the state's D1 or R2 files open: a server (`npm start`,
+ * `wrangler dev`) serving it. Read from Linux's /proc; elsewhere none are found, and the backup's
+ * before-and-after comparison is what stands.
+ */
+function processesUsing(persistTo) {
+  const root = resolve(persistTo, "v3");
+  const parts = [`${root}/d1/`, `${root}/r2/`];
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return [];
+  }
+  const found = [];
+  for (const pid of pids) {
+    let fds;
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // Ended, or another user's.
+    }
+    const holds = fds.some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        return parts.some((part) => target.startsWith(part));
+      } catch {
+        return false;
+      }
+    });
+    if (holds) found.push(`${pid} (${readFileSync(`/proc/${pid}/comm`, "utf8").trim()})`);
+  }
+  return found;
+}
+
+/**
+ * Waits a few seconds for any server using the state to let go of it (one just stopped), then
+ * refuses: reading the local D1 beside a server that writes to it can fail the server's writes
+ * ("database is locked"), and a restore beneath it would pull its files away.
+ */
+export async function requireNobodyUsing(persistTo, waitMs = 5000) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const using = processesUsing(persistTo);
+    if (using.length === 0) return;
+    if (Date.now() >= deadline)
+      throw new Error(
+        `A server is using ${persistTo} (process ${using.join(", ")}): stop it (npm start, npm run dev, ` +
+          "wrangler dev) first. Beside a running server, a backup can make its writes fail " +
+          '("database is locked") and a restore would change its files beneath it.',
+      );
+    await new Promise((done) => setTimeout(done, 250));
   }
 }
 
