@@ -254,6 +254,7 @@ async function main() {
   const problems = [];
 
   log(`seed and soak: ${SOAK_USERS} users for ${config.soakSeconds} s`);
+  rmSync(SOAK_REPORT, { force: true });
   const soak = await timed("soak", () =>
     spawnSync("node", ["scripts/soak.mjs"], {
       stdio: "inherit",
@@ -272,8 +273,8 @@ async function main() {
   // The soak's own verdict (lost writes, 5xx) is its business and reported here; a soak that could
   // not run leaves nothing to back up.
   if (soak.status === 2 || !existsSync(SOAK_REPORT)) throw new Error("The soak did not run: nothing to back up.");
-  // The soak's verdict and violations, on one line.
   const soakReport = readFileSync(SOAK_REPORT, "utf8");
+  // The soak's verdict and violations, on one line.
   const soakVerdict = soakReport.split("## Verdict")[1]?.trim().replace(/:\n- /, ": ").replace(/\n- /g, "; ") ?? "none";
 
   const soakWrites =
