@@ -274,8 +274,13 @@ async function main() {
   // not run leaves nothing to back up.
   if (soak.status === 2 || !existsSync(SOAK_REPORT)) throw new Error("The soak did not run: nothing to back up.");
   const soakReport = readFileSync(SOAK_REPORT, "utf8");
-  // The soak's verdict and violations, on one line.
-  const soakVerdict = soakReport.split("## Verdict")[1]?.trim().replace(/:\n- /, ": ").replace(/\n- /g, "; ") ?? "none";
+  // The soak's verdict and its first violations, on one line.
+  const [verdictLine = "no verdict", ...violations] = (soakReport.split("## Verdict")[1] ?? "").trim().split("\n- ");
+  const soakVerdict = [
+    verdictLine.replace(/:$/, ""),
+    ...violations.slice(0, 3),
+    ...(violations.length > 3 ? [`the rest in ${SOAK_REPORT}`] : []),
+  ].join("; ");
 
   const soakWrites =
     /## Acknowledged writes checked against D1 and R2\n\n([\s\S]*?)\n\n## Verdict/.exec(soakReport)?.[1] ?? "(none)";
