@@ -44,10 +44,16 @@ function readBackup(path) {
 /** The backup's files against its manifest, before anything is written. */
 function verifyFiles(folder, manifest) {
   const problems = [];
+  // Files are found by name rules, not by paths the manifest could point anywhere.
+  if (manifest.d1.file !== "d1.sql") throw new RestoreError(`${folder}: the manifest names another SQL file.`);
   const sql = readFileSync(join(folder, manifest.d1.file), "utf8");
   if (sha256(sql) !== manifest.d1.sha256) problems.push(`${manifest.d1.file}: its checksum is not the manifest's`);
   const objects = new Map();
   for (const entry of manifest.r2.objects) {
+    if (!/^[0-9a-f]{64}$/.test(entry.sha256) || entry.file !== `r2/${entry.sha256}`) {
+      problems.push(`${entry.key}: its file is not named by its checksum`);
+      continue;
+    }
     let bytes;
     try {
       bytes = readFileSync(join(folder, entry.file));
