@@ -128,6 +128,22 @@ test.describe("settings", () => {
     expect(posts).toEqual([]);
   });
 
+  test("storage: shows what the person's files use of their 1 GB, after an upload too", async ({ page }) => {
+    await signUpAndConfirm(page, { name: "Stella Storage" });
+    await page.goto("/settings");
+    const meter = page.getByRole("meter", { name: "Storage used" });
+    await expect(meter).toHaveAttribute("aria-valuetext", "0 bytes of 1 GB used");
+    await expect(page.getByText("0 bytes of 1 GB used")).toBeVisible();
+    await page.getByLabel("Introduction video").setInputFiles("tests/fixtures/intro.webm");
+    await expect
+      .poll(() => page.locator("input[name=thumbnail]").evaluate((input: HTMLInputElement) => input.files?.length))
+      .toBe(1);
+    await page.getByRole("button", { name: "Upload Video" }).click();
+    await expect(toast(page, "Video uploaded")).toBeVisible();
+    // The video (about 10 KB) and the browser's thumbnail of it.
+    await expect(meter).toHaveAttribute("aria-valuetext", /^\d+(\.\d)? KB of 1 GB used$/);
+  });
+
   test("beta feedback is sent", async ({ page }) => {
     await signUpAndConfirm(page);
     await page.goto("/settings");
