@@ -2,6 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { strFromU8, unzipSync } from "fflate";
 import worker from "#workers/app.ts";
 import { writeConfirmedAccount } from "./account-factory.ts";
+import { today } from "#tests/today.ts";
 
 export const ORIGIN = "http://localhost";
 export const PASSWORD = "correct-horse-1";
@@ -189,6 +190,33 @@ export function postMultipart(
     body: form,
     redirect: "manual",
   });
+}
+
+/** The own passport's Add Achievement form, with these files (and, or instead, a media link). */
+export function selfAchievementForm(files: Record<string, File> = {}, mediaUrl?: string) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    formId: "self",
+    intent: "add-self-achievement",
+    title: "Pictured",
+    company: "Studio",
+    date: today(),
+    type: "award",
+  })) {
+    form.set(name, value);
+  }
+  for (const [name, file] of Object.entries(files)) form.set(name, file);
+  if (mediaUrl) form.set("mediaUrl", mediaUrl);
+  return form;
+}
+
+/** A form of /profile/media (the avatar and introduction video uploaders), going back to `redirectTo`. */
+export function profileMediaForm(intent: string, files: Record<string, File> = {}, redirectTo = "/settings") {
+  const form = new FormData();
+  form.set("redirectTo", redirectTo);
+  for (const [name, file] of Object.entries(files)) form.set(name, file);
+  form.set("intent", intent);
+  return form;
 }
 
 /** A real 1×1 PNG. */

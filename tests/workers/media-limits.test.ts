@@ -11,7 +11,18 @@ import losslessWebp from "../fixtures/images/lossless-64x48.webp?inline";
 import alphaWebp from "../fixtures/images/alpha-120x90.webp?inline";
 import { expectConsoleError } from "./console-errors.ts";
 import { createOrganisationWithMember, createPersonWithAchievements } from "./factories.ts";
-import { createAccount, get, JPEG_BYTES, mp4Bytes, ORIGIN, PNG_BYTES, postMultipart, toastFrom } from "./helpers.ts";
+import {
+  createAccount,
+  get,
+  JPEG_BYTES,
+  mp4Bytes,
+  ORIGIN,
+  PNG_BYTES,
+  postMultipart,
+  profileMediaForm,
+  selfAchievementForm,
+  toastFrom,
+} from "./helpers.ts";
 
 // Issue 34, "Requests that cannot be made expensive" (decision 074): an avatar's pixels are
 // checked at upload and before the link-preview card draws it; a card that cannot be drawn is not
@@ -59,31 +70,10 @@ function jpegWithExif(exifBytes: number, frame: { width: number; height: number 
 
 const file = (bytes: Uint8Array, name: string, type: string) => new File([bytes.slice()], name, { type });
 
-function mediaForm(intent: string, files: Record<string, File>) {
-  const form = new FormData();
-  form.set("redirectTo", "/settings");
-  for (const [name, value] of Object.entries(files)) form.set(name, value);
-  form.set("intent", intent);
-  return form;
-}
 const uploadAvatar = (cookie: string, avatar: File) =>
-  postMultipart("/profile/media", mediaForm("upload-avatar", { avatar }), { cookie });
-
-function selfAchievementForm(media?: File) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries({
-    formId: "self",
-    intent: "add-self-achievement",
-    title: "Pictured",
-    company: "Studio",
-    date: today(),
-    type: "award",
-  })) {
-    form.set(name, value);
-  }
-  if (media) form.set("media", media);
-  return form;
-}
+  postMultipart("/profile/media", profileMediaForm("upload-avatar", { avatar }), { cookie });
+const addPictured = (cookie: string, media: File) =>
+  postMultipart("/passport", selfAchievementForm({ media }), { cookie });
 
 const keysUnder = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects;
 const avatarOf = async (userId: string) =>
@@ -266,22 +256,20 @@ describe("storage quota", () => {
     const video = mp4Bytes({ seconds: 3, mediaBytes: 4000 });
     const intro = await postMultipart(
       "/profile/media",
-      mediaForm("upload-intro-video", {
+      profileMediaForm("upload-intro-video", {
         introVideo: file(video, "intro.mp4", "video/mp4"),
         thumbnail: file(JPEG_BYTES, "t.jpg", "image/jpeg"),
       }),
       { cookie: person.cookie },
     );
     expect(toastFrom(intro)?.title).toBe("Video uploaded");
-    const added = await postMultipart("/passport", selfAchievementForm(file(PNG_BYTES, "p.png", "image/png")), {
-      cookie: person.cookie,
-    });
+    const added = await addPictured(person.cookie, file(PNG_BYTES, "p.png", "image/png"));
     expect(toastFrom(added)?.title).toBe("Achievement added");
     const all = png.length + video.length + JPEG_BYTES.length + PNG_BYTES.length;
     expect(await tallyOf(person.id)).toBe(all);
     expect(await bytesInR2(person.id)).toBe(all);
     // Removing the video takes it (and its thumbnail) off the tally.
-    await postMultipart("/profile/media", mediaForm("remove-intro-video", {}), { cookie: person.cookie });
+    await postMultipart("/profile/media", profileMediaForm("remove-intro-video", {}), { cookie: person.cookie });
     expect(await tallyOf(person.id)).toBe(png.length + PNG_BYTES.length);
     expect(await bytesInR2(person.id)).toBe(png.length + PNG_BYTES.length);
   });
@@ -300,9 +288,7 @@ describe("storage quota", () => {
     expect(await keysUnder(`avatars/${person.id}/`)).toEqual([]);
     expect(await tallyOf(person.id)).toBe(STORAGE_QUOTA_BYTES - PNG_BYTES.length + 1);
     // A self achievement's picture too; the same achievement without a file is still added.
-    const pictured = await postMultipart("/passport", selfAchievementForm(file(PNG_BYTES, "p.png", "image/png")), {
-      cookie: person.cookie,
-    });
+    const pictured = await addPictured(person.cookie, file(PNG_BYTES, "p.png", "image/png"));
     expect(pictured.status).toBe(413);
     expect(await pictured.text()).toContain("Storage full");
     expect(await bytesInR2(person.id)).toBe(0);
@@ -362,9 +348,7 @@ describe("upload rate", () => {
     });
     expect(await keysUnder(`avatars/${person.id}/`)).toHaveLength(1);
     // Counted per person, wherever they connect from; another person is not held back.
-    const pictured = await postMultipart("/passport", selfAchievementForm(file(PNG_BYTES, "p.png", "image/png")), {
-      cookie: person.cookie,
-    });
+    const pictured = await addPictured(person.cookie, file(PNG_BYTES, "p.png", "image/png"));
     expect(pictured.status).toBe(429);
     expect(toastFrom(await uploadAvatar(other.cookie, file(PNG_BYTES, "a.png", "image/png")))?.title).toBe(
       "Avatar updated",
@@ -378,7 +362,7 @@ describe("upload rate", () => {
     const response = await SELF.fetch(`${ORIGIN}/profile/media`, {
       method: "POST",
       headers: { Origin: ORIGIN },
-      body: mediaForm("upload-avatar", { avatar: file(PNG_BYTES, "a.png", "image/png") }),
+      body: profileMediaForm("upload-avatar", { avatar: file(PNG_BYTES, "a.png", "image/png") }),
       redirect: "manual",
     });
     expect(response.status).toBe(302);
