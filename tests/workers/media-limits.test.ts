@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DimensionsProbe, imageDimensions, sniffMedia } from "#app/utils/media-types.server.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
-import { STORAGE_QUOTA_BYTES } from "#app/utils/storage-quota.ts";
+import { STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
 import { today } from "#tests/today.ts";
 import photoJpg from "../fixtures/images/photo-320x200.jpg?inline";
 import picturePng from "../fixtures/images/picture-200x120.png?inline";
@@ -11,6 +11,7 @@ import losslessWebp from "../fixtures/images/lossless-64x48.webp?inline";
 import alphaWebp from "../fixtures/images/alpha-120x90.webp?inline";
 import { expectConsoleError } from "./console-errors.ts";
 import { createOrganisationWithMember, createPersonWithAchievements } from "./factories.ts";
+import { addOnPage, bakedPng, checkOnPage, htmlDecode, outsideOpenBadge2 } from "./import-helpers.ts";
 import {
   createAccount,
   get,
@@ -18,6 +19,7 @@ import {
   mp4Bytes,
   ORIGIN,
   PNG_BYTES,
+  postForm,
   postMultipart,
   profileMediaForm,
   selfAchievementForm,
@@ -319,6 +321,39 @@ describe("storage quota", () => {
     expect(toastFrom(response)?.title).toBe("Achievement created");
     expect(await tallyOf(admin.id)).toBe(STORAGE_QUOTA_BYTES);
     expect(await tallyOf(member.id)).toBe(0);
+  });
+
+  it("counts an imported credential's kept original, refuses it when it does not fit, and releases it with the entry", async () => {
+    const person = await createAccount();
+    const other = await createAccount();
+    const { assertion } = await outsideOpenBadge2({ email: person.email, host: "quota-png.example" });
+    const png = await bakedPng(JSON.stringify(assertion));
+    const checkBadge = () => checkOnPage(person.cookie, { file: new File([png], "badge.png", { type: "image/png" }) });
+    // Checking keeps a pending file that is not counted; keeping it must fit.
+    await fillStorage(person.id, png.length - 1);
+    const refused = await addOnPage(person.cookie, (await checkBadge()).nonce!);
+    expect(refused.status).toBe(400);
+    expect(htmlDecode(await refused.text())).toContain(storageFullMessage(png.length - 1));
+    expect(
+      await env.DB.prepare("select 1 from imported_credentials where user_id = ?").bind(person.id).first(),
+    ).toBeNull();
+    expect((await keysUnder(`imports/${person.id}/`)).map((object) => object.key)).toEqual([
+      `imports/${person.id}/pending`,
+    ]);
+    await env.DB.prepare("delete from stored_files where user_id = ?").bind(person.id).run();
+    await env.DB.prepare("update profiles set storage_bytes = 0 where id = ?").bind(person.id).run();
+
+    expect((await addOnPage(person.cookie, (await checkBadge()).nonce!)).status).toBe(302);
+    expect(await tallyOf(person.id)).toBe(png.length);
+    const entry = (await env.DB.prepare("select achievement_id as id from imported_credentials where user_id = ?")
+      .bind(person.id)
+      .first<{ id: string }>())!;
+    const remove = (cookie: string) =>
+      postForm("/passport", { intent: "delete-import", achievementId: entry.id }, { cookie });
+    expect((await remove(other.cookie)).status).toBe(404);
+    expect(await tallyOf(person.id)).toBe(png.length);
+    expect(toastFrom(await remove(person.cookie))?.title).toBe("Credential deleted");
+    expect(await tallyOf(person.id)).toBe(0);
   });
 
   it("shows the person's own use in Settings", async () => {
