@@ -52,8 +52,8 @@ export const RATE_LIMITS = {
   // A proof checked and a credential signed: ~20 ms CPU, as the wallet exchange.
   "openid4vci-credential": { max: 30, windowSeconds: 60 },
   // Per person, each request that stores a file (avatar, intro video, achievement media; decision
-  // 074): an hour of them stores at most 180 files of up to 50 MB, and a person's own count
-  // against their storage quota too.
+  // 074): at most 180 an hour, each of at most 60 MB (a video with its cover and thumbnail); a
+  // person's own files count against their storage quota too.
   upload: { max: 30, windowSeconds: 10 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
