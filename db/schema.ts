@@ -224,6 +224,9 @@ export const profiles = sqliteTable(
     avatarUrl: text("avatar_url"),
     introVideoUrl: text("intro_video_url"),
     introVideoThumbnailUrl: text("intro_video_thumbnail_url"),
+    // Bytes of the person's stored files (decision 074): the sum of their stored_files rows, set
+    // in the same batch as every change of those rows.
+    storageBytes: integer("storage_bytes").notNull().default(0),
     isPublic: integer("is_public", { mode: "boolean" }).notNull().default(true),
     // Settings: search engines may index the public passport; e-mail when an organisation recognises them.
     searchIndexing: integer("search_indexing", { mode: "boolean" }).notNull().default(true),
@@ -813,4 +816,20 @@ export const otherAddresses = sqliteTable(
     // The daily clean-up finds pending addresses whose link lapsed long ago.
     index("other_addresses_expires_idx").on(t.expiresAt),
   ],
+);
+
+// Each file a person keeps in R2 that counts towards their storage quota (decision 074): the
+// avatar, the introduction video and its thumbnail, a self achievement's media and an imported
+// credential's original. Written and deleted in the same batch as the row that points at the file.
+export const storedFiles = sqliteTable(
+  "stored_files",
+  {
+    key: text("key").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    bytes: integer("bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("stored_files_user_idx").on(t.userId)],
 );

@@ -7,12 +7,13 @@ import {
   countAchievementsFromQuery,
   findAchievement,
   givenAchievementInsert,
-  insertSelfAchievement,
+  selfAchievementInsert,
   savedSubmissionQuery,
   setAchievementVisibility,
   type NewAchievement,
 } from "#db/queries/achievements.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
+import { storageChangeStatements, type CountedFile } from "#db/queries/storage.ts";
 import {
   acceptanceInsert,
   spendAcceptExchangeStatement,
@@ -136,12 +137,21 @@ export async function addSelfAchievement(
   context: ServiceContext,
   userId: string,
   input: NewAchievement & { company: string },
+  /** The files the entry's media points at, counted as the person's. */
+  files: CountedFile[] = [],
 ) {
   const toast = {
     title: "Achievement added",
     description: `"${input.title}" was added to your passport`,
   } satisfies Toast;
-  if (!(await insertSelfAchievement(context.db, userId, input))) throw new AlreadySaved(toast);
+  const { db } = context;
+  const id = crypto.randomUUID();
+  // Its media counts towards the person's storage only if the entry was written (decision 074).
+  const [saved] = await db.batch([
+    selfAchievementInsert(db, userId, input, id),
+    ...(files.length ? storageChangeStatements(db, userId, { counted: files, when: achievementExists(id) }) : []),
+  ]);
+  if (saved.length === 0) throw new AlreadySaved(toast);
   await invalidatePassports(context.env, userId);
   return toast;
 }

@@ -1,18 +1,22 @@
 import { forbidden } from "#app/utils/denial.server.ts";
 import { log } from "#app/utils/log.server.ts";
-import { deleteMedia } from "#app/utils/media.server.ts";
+import { deleteMedia, mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { findMembership } from "#db/queries/memberships/authorization.ts";
+import type { StoredFile } from "#app/utils/uploads.server.ts";
 import {
-  replaceIntroVideo,
+  avatarUpdate,
+  findIntroVideo,
+  introVideoUpdate,
   setActiveOrganization,
-  updateAvatar,
   updateBio,
   updatePreferences,
   updateProfile,
 } from "#db/queries/profiles.ts";
+import { storageChangeStatements } from "#db/queries/storage.ts";
 import type { ServiceContext } from "./context.server.ts";
+import { countedFiles } from "./storage.server.ts";
 
 // What a person changes of their own profile. Each change the public passport shows forgets its
 // cached pages here, so no caller can forget (tests/workers/passport-invalidation.test.ts).
@@ -41,27 +45,49 @@ export async function savePreferences(
   await invalidatePassports(context.env, userId);
 }
 
+/** A media file a person keeps: stored, with its size for their tally. */
+type KeptFile = Pick<StoredFile, "url" | "key" | "size">;
+
+/** Our files' keys behind these URLs (outside links have none). */
+const keysOf = (urls: (string | null | undefined)[]) =>
+  urls.map(mediaKeyFromUrl).filter((key): key is string => key !== null);
+
 /**
- * A new picture, already stored under a key of its own (so caches never serve the old one). Once
- * the row points at it the old object goes; failing to delete it is logged, never undoes the change.
+ * A new picture, already stored under a key of its own (so caches never serve the old one). The
+ * row points at it and the tally counts it instead of the old one in one batch; then the old
+ * object goes, and failing to delete it is logged, never undoes the change.
  */
 export async function replaceAvatar(
   context: ServiceContext,
   user: { id: string; avatarUrl: string | null },
-  avatarUrl: string,
+  avatar: KeptFile,
 ) {
-  await updateAvatar(context.db, user.id, avatarUrl);
+  const { db } = context;
+  await db.batch([
+    avatarUpdate(db, user.id, avatar.url),
+    ...storageChangeStatements(db, user.id, { counted: countedFiles([avatar]), released: keysOf([user.avatarUrl]) }),
+  ]);
   await afterMediaChange(context, user.id, [user.avatarUrl]);
 }
 
-/** Sets (or with nulls, removes) the introduction video; the one it replaced goes. */
+/** Sets (with `null`, removes) the introduction video and its thumbnail; the ones it replaced go. */
 export async function setIntroVideo(
   context: ServiceContext,
   userId: string,
-  video: { introVideoUrl: string | null; introVideoThumbnailUrl: string | null },
+  video: { video: KeptFile; thumbnail: KeptFile | null } | null,
 ) {
-  const previous = await replaceIntroVideo(context.db, userId, video);
-  await afterMediaChange(context, userId, [previous?.introVideoUrl, previous?.introVideoThumbnailUrl]);
+  const { db } = context;
+  const previous = await findIntroVideo(db, userId);
+  const replaced = [previous?.introVideoUrl, previous?.introVideoThumbnailUrl];
+  const kept = video ? [video.video, ...(video.thumbnail ? [video.thumbnail] : [])] : [];
+  await db.batch([
+    introVideoUpdate(db, userId, {
+      introVideoUrl: video?.video.url ?? null,
+      introVideoThumbnailUrl: video?.thumbnail?.url ?? null,
+    }),
+    ...storageChangeStatements(db, userId, { counted: countedFiles(kept), released: keysOf(replaced) }),
+  ]);
+  await afterMediaChange(context, userId, replaced);
 }
 
 async function afterMediaChange(context: ServiceContext, userId: string, replaced: (string | null | undefined)[]) {

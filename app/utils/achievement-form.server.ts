@@ -8,14 +8,29 @@ import { defineIntent, type Intent, type IntentArgs } from "./intent.server.ts";
 import { isVideoUrl } from "./media-limits.ts";
 import { requireViewer } from "./session.server.ts";
 import type { Toast } from "./toast-message.ts";
-import { achievementFileRules, isUpload, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
+import {
+  achievementFileRules,
+  isUpload,
+  readUploadForm,
+  type FileRule,
+  type UploadAllowance,
+  type UploadForm,
+} from "./uploads.server.ts";
 
 // The Add Achievement form, as the dashboard (an admin gives) and the own passport (a person adds
 // their own) post it: a multipart body whose files stream to R2 before the fields are checked.
 
-/** Reads a form that may be the Add Achievement form, its files streamed to R2 under `key`. */
-export function readAchievementUpload(request: Request, context: AppLoadContext, key: FileRule["key"]) {
-  return readUploadForm(request, context.cloudflare.env.MEDIA, achievementFileRules(key));
+/**
+ * Reads a form that may be the Add Achievement form, its files streamed to R2 under `key`, within
+ * what the uploader may store (`allowance`, decision 074).
+ */
+export function readAchievementUpload(
+  request: Request,
+  context: AppLoadContext,
+  key: FileRule["key"],
+  allowance: UploadAllowance,
+) {
+  return readUploadForm(request, context.cloudflare.env.MEDIA, achievementFileRules(key), allowance);
 }
 
 /**

@@ -86,11 +86,11 @@ export async function runIntent<Viewer>(
   // A refused file stops the reading, so the intent (sent after the files) may be unknown.
   if (upload?.error) {
     await upload.discard();
-    const { title, description, field = "media", unexpected } = upload.error;
+    const { title, description, field = "media", unexpected, status } = upload.error;
     // A storage failure is not the file's fault: the form's own title, and no field blamed.
     if (unexpected)
       return fail({ title: failuresGoBack ? title : (intent?.failureTitle ?? title), description }, 500, {});
-    return fail({ title, description }, 400, { fieldErrors: { [field]: [description] } });
+    return fail({ title, description }, status, { fieldErrors: { [field]: [description] } });
   }
   if (!intent || !submission) {
     await upload?.discard();

@@ -36,6 +36,15 @@ export const MEDIA_MESSAGES = {
   emptyFile: "The file is empty.",
 } as const;
 
+/**
+ * The most pixels each way of a picture that is drawn on the server (the avatar, into the link
+ * preview card): its header is read at upload and again before drawing (decision 074).
+ */
+export const MAX_IMAGE_SIDE = 4096;
+export const imageTooLarge = (width: number, height: number) =>
+  `This picture is ${width} × ${height} pixels. Choose one of at most ${MAX_IMAGE_SIDE} × ${MAX_IMAGE_SIDE} pixels.`;
+export const IMAGE_UNREADABLE = "This picture could not be read. Choose another JPG, PNG or WebP image.";
+
 export const IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/webp"];
 export const VIDEO_MIME_TYPES = ["video/mp4", "video/quicktime", "video/webm"];
 

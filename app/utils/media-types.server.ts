@@ -10,14 +10,14 @@ export const SNIFF_BYTES = 64;
 const ascii = (bytes: Uint8Array, start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
 const startsWith = (bytes: Uint8Array, prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
 
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const EBML_MAGIC = [0x1a, 0x45, 0xdf, 0xa3];
 // QuickTime files written before the ftyp box existed start with one of these.
 const QUICKTIME_FIRST_BOXES = ["moov", "mdat", "wide", "free", "skip"];
 
 export function sniffMedia(head: Uint8Array): MediaType | null {
   if (startsWith(head, [0xff, 0xd8, 0xff])) return { kind: "image", ext: "jpg", mime: "image/jpeg" };
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-    return { kind: "image", ext: "png", mime: "image/png" };
+  if (startsWith(head, PNG_SIGNATURE)) return { kind: "image", ext: "png", mime: "image/png" };
   if (ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 12) === "WEBP")
     return { kind: "image", ext: "webp", mime: "image/webp" };
   const box = ascii(head, 4, 8);
@@ -55,17 +55,19 @@ export class MarkupScanner {
   }
 }
 
-// A duration reader is a generator that asks for bytes ({ read: n } gets exactly n bytes, or
-// null when the file ended cleanly right there) or to pass over bytes ({ skip: n }). The feeder
-// below drives it from the upload stream, so a video is never held in memory to be measured.
-// When the file ends in the middle of a request, the file is truncated and the result is null.
-type Want = { read: number } | { skip: number } | { duration: number };
-type DurationReader = Generator<Want, number | null, Uint8Array | null>;
+// A header reader is a generator that asks for bytes ({ read: n } gets exactly n bytes, or null
+// when the file ended cleanly right there) or to pass over bytes ({ skip: n }), and says what it
+// found as soon as it knows ({ found }). The probe below drives it from the upload stream, so a
+// file is never held in memory to be measured. When the file ends in the middle of a request,
+// the file is truncated and the result is null.
+type Want<T> = { read: number } | { skip: number } | { found: T };
+type HeaderReader<T> = Generator<Want<T>, T | null, Uint8Array | null>;
+type DurationReader = HeaderReader<number>;
 
-function* read(n: number): Generator<Want, Uint8Array | null, Uint8Array | null> {
+function* read(n: number): Generator<Want<never>, Uint8Array | null, Uint8Array | null> {
   return yield { read: n };
 }
-function* skip(n: number): Generator<Want, void, Uint8Array | null> {
+function* skip(n: number): Generator<Want<never>, void, Uint8Array | null> {
   if (n > 0) yield { skip: n };
 }
 
@@ -116,7 +118,7 @@ function* mp4Duration(): DurationReader {
       // Fragmented files leave the movie duration at zero: their length is not in the header.
       if (timescale > 0 && units > 0) {
         duration = units / timescale;
-        yield { duration };
+        yield { found: duration };
       }
     }
     yield* skip(size - headerSize - bodyRead);
@@ -151,7 +153,7 @@ function decodeVint(bytes: Uint8Array, offset: number, keepMarker: boolean) {
   return { value, unknown: !keepMarker && allOnes, length };
 }
 
-function* vint(keepMarker: boolean): Generator<Want, ReturnType<typeof decodeVint>, Uint8Array | null> {
+function* vint(keepMarker: boolean): Generator<Want<never>, ReturnType<typeof decodeVint>, Uint8Array | null> {
   const first = yield* read(1);
   const length = first ? Math.clz32(first[0] ?? 0) - 23 : 0;
   if (!first || length < 1 || length > 8) return null;
@@ -209,38 +211,36 @@ function* webmDuration(): DurationReader {
     const units = durationBytes.length === 4 ? view(durationBytes).getFloat32(0) : view(durationBytes).getFloat64(0);
     if (!(units > 0)) return null;
     const duration = (units * scale) / 1e9;
-    yield { duration };
+    yield { found: duration };
     if (Number.isFinite(remaining)) yield* skip(remaining);
     return duration;
   }
 }
 
 /**
- * Feeds a video's bytes, chunk by chunk, to the reader for its format. `duration` is known as
- * soon as the header has passed (so an over-long video is refused early); `end()` returns the
- * checked duration, or null when it cannot be read or the file is cut short.
+ * Feeds a file's bytes, chunk by chunk, to a header reader. `found` is known as soon as the
+ * header has passed (so an over-long video or an over-large picture is refused early); `end()`
+ * returns the checked result, or null when it cannot be read or the file is cut short.
  */
-export class DurationProbe {
-  private readonly reader: DurationReader;
-  private want: Want | null;
+class HeaderProbe<T> {
+  private want: Want<T> | null;
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
-  private result: number | null | undefined;
-  duration: number | null = null;
+  private result: T | null | undefined;
+  found: T | null = null;
 
-  constructor(type: MediaType) {
-    this.reader = type.ext === "webm" ? webmDuration() : mp4Duration();
+  constructor(private readonly reader: HeaderReader<T>) {
     this.want = this.advance(null);
   }
 
-  private advance(input: Uint8Array | null): Want | null {
+  private advance(input: Uint8Array | null): Want<T> | null {
     for (let step = this.reader.next(input); ; step = this.reader.next(null)) {
       if (step.done) {
         this.result = step.value;
         return null;
       }
-      if ("duration" in step.value) {
-        this.duration = step.value.duration;
+      if ("found" in step.value) {
+        this.found = step.value.found;
         continue;
       }
       return step.value;
@@ -270,10 +270,115 @@ export class DurationProbe {
     }
   }
 
-  end(): number | null {
+  end(): T | null {
     // Ending cleanly is only possible between two reads; anything else is a cut-off file.
     if (this.want && "read" in this.want && this.pendingBytes === 0) this.want = this.advance(null);
     return this.want ? null : (this.result ?? null);
+  }
+}
+
+/** A video's duration in seconds, from its MP4/MOV or WebM header. */
+export class DurationProbe extends HeaderProbe<number> {
+  constructor(type: MediaType) {
+    super(type.ext === "webm" ? webmDuration() : mp4Duration());
+  }
+
+  get duration() {
+    return this.found;
+  }
+}
+
+export type Dimensions = { width: number; height: number };
+
+/**
+ * A picture's width and height in pixels, from its header (PNG IHDR, JPEG SOF, WebP VP8/VP8L/VP8X):
+ * nothing is decoded. Null when the header cannot be read.
+ */
+export class DimensionsProbe extends HeaderProbe<Dimensions> {
+  constructor(type: MediaType) {
+    super(type.ext === "png" ? pngDimensions() : type.ext === "webp" ? webpDimensions() : jpegDimensions());
+  }
+}
+
+/** The dimensions of a whole picture held in memory (a stored one), or null when unreadable. */
+export function imageDimensions(bytes: Uint8Array): Dimensions | null {
+  const type = sniffMedia(bytes.subarray(0, SNIFF_BYTES));
+  if (type?.kind !== "image") return null;
+  const probe = new DimensionsProbe(type);
+  probe.push(bytes);
+  return probe.found;
+}
+
+/** PNG: the signature, then the IHDR chunk, which must come first, with width and height. */
+function* pngDimensions(): HeaderReader<Dimensions> {
+  const head = yield* read(24);
+  if (!head || !startsWith(head, PNG_SIGNATURE) || ascii(head, 12, 16) !== "IHDR") return null;
+  const found = { width: view(head).getUint32(16), height: view(head).getUint32(20) };
+  if (!found.width || !found.height) return null;
+  yield { found };
+  return found;
+}
+
+/** WebP: the first chunk says which coding the picture uses, and each keeps its size its own way. */
+function* webpDimensions(): HeaderReader<Dimensions> {
+  const head = yield* read(30);
+  if (!head || ascii(head, 0, 4) !== "RIFF" || ascii(head, 8, 12) !== "WEBP") return null;
+  const fields = view(head);
+  const chunk = ascii(head, 12, 16);
+  let found: Dimensions | null = null;
+  if (chunk === "VP8 " && head[23] === 0x9d && head[24] === 0x01 && head[25] === 0x2a) {
+    // Lossy: a key frame's start code, then 14-bit width and height (2 bits of scale above).
+    found = { width: fields.getUint16(26, true) & 0x3fff, height: fields.getUint16(28, true) & 0x3fff };
+  } else if (chunk === "VP8L" && head[20] === 0x2f) {
+    // Lossless: 14 bits of width - 1, then 14 of height - 1, least significant first.
+    const bits = fields.getUint32(21, true);
+    found = { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  } else if (chunk === "VP8X") {
+    // Extended: the canvas, 24 bits of width - 1 and of height - 1.
+    const uint24 = (at: number) => head[at]! | (head[at + 1]! << 8) | (head[at + 2]! << 16);
+    found = { width: uint24(24) + 1, height: uint24(27) + 1 };
+  }
+  if (!found?.width || !found.height) return null;
+  yield { found };
+  return found;
+}
+
+/** JPEG markers that stand alone, without a length: TEM and the restart markers. */
+const STANDALONE = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
+/** Start-of-frame markers (every coding but DHT, JPG and DAC, which share the range). */
+const START_OF_FRAME = (marker: number) => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
+
+/** JPEG: walks the segments (passing over EXIF and the like) to the first start of frame. */
+function* jpegDimensions(): HeaderReader<Dimensions> {
+  const soi = yield* read(2);
+  if (!soi || soi[0] !== 0xff || soi[1] !== 0xd8) return null;
+  for (;;) {
+    const prefix = yield* read(1);
+    if (!prefix || prefix[0] !== 0xff) return null;
+    let marker = 0xff;
+    // Any number of 0xFF fill bytes may come before a marker.
+    while (marker === 0xff) {
+      const next = yield* read(1);
+      if (!next) return null;
+      marker = next[0]!;
+    }
+    if (STANDALONE(marker)) continue;
+    // The end of the picture, or its scan, before any frame: there are no dimensions to read.
+    if (marker === 0xd9 || marker === 0xda || marker === 0x00) return null;
+    const length = yield* read(2);
+    if (!length) return null;
+    const size = view(length).getUint16(0);
+    if (size < 2) return null;
+    if (START_OF_FRAME(marker)) {
+      const frame = yield* read(5);
+      if (!frame || size < 7) return null;
+      const found = { height: view(frame).getUint16(1), width: view(frame).getUint16(3) };
+      // A height of zero means "defined later" (a DNL marker): not a size to trust.
+      if (!found.width || !found.height) return null;
+      yield { found };
+      return found;
+    }
+    yield* skip(size - 2);
   }
 }
 

@@ -51,6 +51,10 @@ export const RATE_LIMITS = {
   "openid4vci-token": { max: 20, windowSeconds: 60 },
   // A proof checked and a credential signed: ~20 ms CPU, as the wallet exchange.
   "openid4vci-credential": { max: 30, windowSeconds: 60 },
+  // Per person, each request that stores a file (avatar, intro video, achievement media; decision
+  // 074): at most 180 an hour, each of at most 60 MB (a video with its cover and thumbnail); a
+  // person's own files count against their storage quota too.
+  upload: { max: 30, windowSeconds: 10 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
@@ -89,8 +93,11 @@ export function consumeRateLimit(db: Db, request: Request, action: RateLimitedAc
 
 /** The same, counted per signed-in user wherever they connect from. */
 export function consumeUserRateLimit(db: Db, userId: string, action: RateLimitedAction, now = Date.now()) {
-  return consume(db, action, `user:${userId}`, now);
+  return consume(db, action, userSubject(userId), now);
 }
+
+/** A signed-in user, as a subject of `countAttempt`. */
+export const userSubject = (userId: string) => `user:${userId}`;
 
 /**
  * A signed-in person re-entering their password (change, permanent deletion), counted per network

@@ -2,8 +2,23 @@ import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
 import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { BUCKETS, mediaUrl } from "#app/utils/media.server.ts";
-import { MEDIA_LIMITS, MEDIA_MESSAGES, type FileLimit } from "#app/utils/media-limits.ts";
-import { concat, DurationProbe, MarkupScanner, SNIFF_BYTES, sniffMedia, type MediaType } from "./media-types.server.ts";
+import {
+  IMAGE_UNREADABLE,
+  imageTooLarge,
+  MEDIA_LIMITS,
+  MEDIA_MESSAGES,
+  type FileLimit,
+} from "#app/utils/media-limits.ts";
+import { STORAGE_FULL_TITLE, storageFullMessage } from "#app/utils/storage-quota.ts";
+import {
+  concat,
+  DimensionsProbe,
+  DurationProbe,
+  MarkupScanner,
+  SNIFF_BYTES,
+  sniffMedia,
+  type MediaType,
+} from "./media-types.server.ts";
 
 // Uploads stream from the request straight into R2: the size limit, the real type (from the
 // first bytes) and a video's duration (from its container header) are checked while the bytes
@@ -17,8 +32,15 @@ export class UploadError extends Error {
     readonly field?: string,
     /** Not a refusal of the file: storing it failed (R2), so nothing the person did is wrong. */
     readonly unexpected = false,
+    /** The answer's status when it is not the usual 400 (429 for too many uploads). */
+    readonly status = 400,
   ) {
     super(description);
+  }
+
+  /** The same refusal, blamed on `field`. */
+  in(field: string) {
+    return new UploadError(this.title, this.description, field, this.unexpected, this.status);
   }
 }
 
@@ -30,9 +52,20 @@ export type FileRule = {
   key: (type: MediaType) => string;
   /** The spec's title when storing the file fails ('Error uploading avatar'); 'Upload failed' if none. */
   failureTitle?: string;
+  /** The most pixels each way a picture may have, read from its header (decision 074). */
+  maxImageSide?: number;
 };
 
-export type StoredFile = { key: string; url: string; type: MediaType; duration: number | null };
+export type StoredFile = { key: string; url: string; type: MediaType; duration: number | null; size: number };
+
+/**
+ * Asked once per request, as its first file begins (decision 074): whether the person may upload
+ * now (their upload rate), and how many bytes their files may still take (Infinity when the
+ * files are not theirs to count).
+ */
+export type UploadAllowance = () => Promise<{ allowed: false } | { allowed: true; remaining: number }>;
+
+export const TOO_MANY_UPLOADS = "Too many uploads. Please wait 10 minutes and try again.";
 
 // R2 multipart parts must be at least 5 MiB (all but the last) and all the same size.
 const PART_BYTES = 5 * 1024 * 1024;
@@ -99,6 +132,7 @@ export async function readUploadForm(
   request: Request,
   bucket: R2Bucket,
   rules: Record<string, FileRule>,
+  allowance?: UploadAllowance,
 ): Promise<UploadForm> {
   const fields = new FormData();
   const files = new Map<string, StoredFile>();
@@ -147,6 +181,17 @@ export async function readUploadForm(
   }
 
   let parts = 0;
+  // What this request's files may still take, known once the first one begins.
+  let budget: Promise<Budget> | null = null;
+  const admit = (rule: FileRule) => {
+    budget ??= (allowance?.() ?? Promise.resolve({ allowed: true as const, remaining: Infinity })).then((answer) => {
+      if (!answer.allowed) {
+        throw new UploadError(rule.failureTitle ?? "Upload failed", TOO_MANY_UPLOADS, undefined, false, 429);
+      }
+      return { left: answer.remaining, remaining: answer.remaining };
+    });
+    return budget;
+  };
   try {
     await unstable_parseMultipartFormData(request, async (part) => {
       if (++parts > MAX_PARTS) throw new UploadError("Upload refused", "The form has too many parts.");
@@ -158,10 +203,10 @@ export async function readUploadForm(
       if (!rule) throw new UploadError("Upload refused", "This form does not take that file.", part.name);
       if (files.has(part.name)) throw new UploadError("Upload refused", "Only one file per field.", part.name);
       try {
-        const stored = await streamToR2(bucket, part, rule);
+        const stored = await streamToR2(bucket, part, rule, admit);
         if (stored) files.set(part.name, stored);
       } catch (error) {
-        if (error instanceof UploadError) throw new UploadError(error.title, error.description, part.name);
+        if (error instanceof UploadError) throw error.in(part.name);
         if (isUnreadable(error)) throw error;
         // The body was fine; the storage failed while it was being read.
         const title = rule.failureTitle ?? "Upload failed";
@@ -196,16 +241,22 @@ async function readText(data: AsyncIterable<Uint8Array>) {
   return new TextDecoder().decode(concat(chunks, size));
 }
 
+/** The bytes a request's files may still take (`left`), of what was `remaining` before them. */
+type Budget = { left: number; remaining: number };
+
 /**
  * Streams one file into R2 under the rule's key. Returns null for an empty file field (no file
  * chosen); refuses an empty file, a file whose bytes are not an accepted type (or not the kind,
  * image or video, it claims to be), one past its size limit, an image carrying web-page markup,
- * or a video whose duration is over its limit or cannot be read. The file's name is never used.
+ * a picture over its pixels or whose header cannot be read, a video whose duration is over its
+ * limit or cannot be read, and any file once the person's upload rate or storage is spent. The
+ * file's name is never used.
  */
 async function streamToR2(
   bucket: R2Bucket,
   { data, filename, contentType }: { data: AsyncIterable<Uint8Array>; filename?: string; contentType?: string },
   rule: FileRule,
+  admit: (rule: FileRule) => Promise<Budget>,
 ): Promise<StoredFile | null> {
   let head: Uint8Array[] = [];
   let size = 0;
@@ -214,8 +265,16 @@ async function streamToR2(
   let limit: FileLimit | undefined;
   let probe: DurationProbe | null = null;
   let markup: MarkupScanner | null = null;
+  let dimensions: DimensionsProbe | null = null;
+  let budget: Budget | null = null;
+  const refusePicture = (description: string) => new UploadError(rule.failureTitle ?? "Upload failed", description);
+  const checkDimensions = () => {
+    const found = dimensions?.found;
+    if (found && (found.width > rule.maxImageSide! || found.height > rule.maxImageSide!))
+      throw refusePicture(imageTooLarge(found.width, found.height));
+  };
 
-  const begin = (bytes: Uint8Array) => {
+  const begin = async (bytes: Uint8Array) => {
     type = sniffMedia(bytes);
     limit = type ? rule[type.kind] : undefined;
     if (!type || !limit) throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, rule.invalidType);
@@ -226,10 +285,20 @@ async function streamToR2(
     if (size > limit.maxBytes) throw new UploadError(MEDIA_MESSAGES.tooLargeTitle, limit.tooLarge);
     probe = type.kind === "video" ? new DurationProbe(type) : null;
     markup = type.kind === "image" ? new MarkupScanner() : null;
+    dimensions = type.kind === "image" && rule.maxImageSide ? new DimensionsProbe(type) : null;
+    budget = await admit(rule);
     writer = new R2StreamWriter(bucket, rule.key(type), type.mime);
   };
   const write = async (chunk: Uint8Array) => {
     if (size > limit!.maxBytes) throw new UploadError(MEDIA_MESSAGES.tooLargeTitle, limit!.tooLarge);
+    budget!.left -= chunk.length;
+    if (budget!.left < 0) {
+      throw new UploadError(STORAGE_FULL_TITLE, storageFullMessage(budget!.remaining), undefined, false, 413);
+    }
+    if (dimensions) {
+      dimensions.push(chunk);
+      checkDimensions();
+    }
     if (markup) {
       markup.push(chunk);
       if (markup.found) throw new UploadError(MEDIA_MESSAGES.invalidTypeTitle, MEDIA_MESSAGES.markupInImage);
@@ -254,7 +323,7 @@ async function streamToR2(
       if (size < SNIFF_BYTES) continue;
       const bytes = concat(head);
       head = [];
-      begin(bytes);
+      await begin(bytes);
       await write(bytes);
     }
     // Browsers send an empty, nameless part for a file field left empty.
@@ -264,9 +333,10 @@ async function streamToR2(
     }
     if (!writer) {
       const bytes = concat(head);
-      begin(bytes);
+      await begin(bytes);
       await write(bytes);
     }
+    if (dimensions && !(dimensions as DimensionsProbe).found) throw refusePicture(IMAGE_UNREADABLE);
     let duration: number | null = null;
     if (probe) {
       duration = (probe as DurationProbe).end();
@@ -274,7 +344,7 @@ async function streamToR2(
       if (duration > limit!.maxSeconds!) throw new UploadError(MEDIA_MESSAGES.tooLongTitle, limit!.tooLong!);
     }
     const key = await (writer as unknown as R2StreamWriter).close();
-    return { key, url: mediaUrl(key), type: type!, duration };
+    return { key, url: mediaUrl(key), type: type!, duration, size };
   } catch (error) {
     await (writer as R2StreamWriter | null)?.abort();
     throw error;

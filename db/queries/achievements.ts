@@ -273,14 +273,13 @@ function selfAchievementRow(userId: string, { company, ...rest }: NewAchievement
   };
 }
 
-/** A person's own achievement (one form's). Null when already saved. */
-export async function insertSelfAchievement(db: Db, userId: string, input: NewAchievement & { company: string }) {
-  const [row] = await db
+/** A person's own achievement (one form's) under `id`, as a statement; it returns no row when already saved. */
+export function selfAchievementInsert(db: Db, userId: string, input: NewAchievement & { company: string }, id: string) {
+  return db
     .insert(achievements)
-    .values(selfAchievementRow(userId, input))
+    .values({ ...selfAchievementRow(userId, input), id })
     .onConflictDoNothing()
     .returning({ id: achievements.id });
-  return row?.id ?? null;
 }
 
 // Every column of an achievement is bound (defaults too: drizzle binds them as values), so the

@@ -101,8 +101,9 @@ export async function findOwnImport(db: Db, userId: string, achievementId: strin
 }
 
 /** Deletes the person's imported entry (its row goes with it, ON DELETE CASCADE). */
-export async function deleteOwnImport(db: Db, userId: string, achievementId: string) {
-  const gone = await db
+/** Deletes the person's imported entry (its row goes with it), as a statement that returns what it deleted. */
+export function ownImportDelete(db: Db, userId: string, achievementId: string) {
+  return db
     .delete(achievements)
     .where(
       and(
@@ -112,7 +113,6 @@ export async function deleteOwnImport(db: Db, userId: string, achievementId: str
       ),
     )
     .returning({ id: achievements.id });
-  return gone.length > 0;
 }
 
 /** The imports checked longest ago (before `before`), at most `limit`: the daily re-check's batch. */

@@ -82,21 +82,26 @@ export async function updateBio(db: Db, userId: string, bio: string | null) {
   await db.update(profiles).set({ bio }).where(eq(profiles.id, userId));
 }
 
-export async function updateAvatar(db: Db, userId: string, avatarUrl: string) {
-  await db.update(profiles).set({ avatarUrl }).where(eq(profiles.id, userId));
+/** The new picture, as a statement for the batch that also counts it (decision 074). */
+export function avatarUpdate(db: Db, userId: string, avatarUrl: string) {
+  return db.update(profiles).set({ avatarUrl }).where(eq(profiles.id, userId));
 }
 
-/** Sets (or with nulls, clears) the introduction video; returns the one it replaced. */
-export async function replaceIntroVideo(
-  db: Db,
-  userId: string,
-  video: { introVideoUrl: string | null; introVideoThumbnailUrl: string | null },
-) {
-  const [previous] = await db
+/** The introduction video now set, to know what a change replaces. */
+export async function findIntroVideo(db: Db, userId: string) {
+  const [row] = await db
     .select({ introVideoUrl: profiles.introVideoUrl, introVideoThumbnailUrl: profiles.introVideoThumbnailUrl })
     .from(profiles)
     .where(eq(profiles.id, userId))
     .limit(1);
-  await db.update(profiles).set(video).where(eq(profiles.id, userId));
-  return previous ?? null;
+  return row ?? null;
+}
+
+/** Sets (or with nulls, clears) the introduction video, as a statement for the batch that counts it. */
+export function introVideoUpdate(
+  db: Db,
+  userId: string,
+  video: { introVideoUrl: string | null; introVideoThumbnailUrl: string | null },
+) {
+  return db.update(profiles).set(video).where(eq(profiles.id, userId));
 }

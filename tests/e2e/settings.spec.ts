@@ -128,6 +128,20 @@ test.describe("settings", () => {
     expect(posts).toEqual([]);
   });
 
+  test("storage: shows what the person's files use of their 1 GB, after an upload too", async ({ page }) => {
+    await signUpAndConfirm(page, { name: "Stella Storage" });
+    await page.goto("/settings");
+    const meter = page.getByRole("meter", { name: "Storage used" });
+    await expect(meter).toHaveAttribute("aria-valuetext", "0 bytes of 1 GB used");
+    await expect(page.getByText("0 bytes of 1 GB used")).toBeVisible();
+    await page.getByLabel("Introduction video").setInputFiles("tests/fixtures/intro.webm");
+    await page.getByRole("button", { name: "Upload Video" }).click();
+    await expect(toast(page, "Video uploaded")).toBeVisible();
+    // The video (13 KB), with the browser's thumbnail of it when the page's code made one.
+    await expect(meter).toHaveAttribute("aria-valuetext", /^\d+(\.\d)? KB of 1 GB used$/);
+    await expect(page.getByText(/^\d+(\.\d)? KB of 1 GB used$/)).toBeVisible();
+  });
+
   test("beta feedback is sent", async ({ page }) => {
     await signUpAndConfirm(page);
     await page.goto("/settings");

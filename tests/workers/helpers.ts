@@ -2,6 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { strFromU8, unzipSync } from "fflate";
 import worker from "#workers/app.ts";
 import { writeConfirmedAccount } from "./account-factory.ts";
+import { today } from "#tests/today.ts";
 
 export const ORIGIN = "http://localhost";
 export const PASSWORD = "correct-horse-1";
@@ -191,6 +192,33 @@ export function postMultipart(
   });
 }
 
+/** The own passport's Add Achievement form, with these files (and, or instead, a media link). */
+export function selfAchievementForm(files: Record<string, File> = {}, mediaUrl?: string) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({
+    formId: "self",
+    intent: "add-self-achievement",
+    title: "Pictured",
+    company: "Studio",
+    date: today(),
+    type: "award",
+  })) {
+    form.set(name, value);
+  }
+  for (const [name, file] of Object.entries(files)) form.set(name, file);
+  if (mediaUrl) form.set("mediaUrl", mediaUrl);
+  return form;
+}
+
+/** A form of /profile/media (the avatar and introduction video uploaders), going back to `redirectTo`. */
+export function profileMediaForm(intent: string, files: Record<string, File> = {}, redirectTo = "/settings") {
+  const form = new FormData();
+  form.set("redirectTo", redirectTo);
+  for (const [name, file] of Object.entries(files)) form.set(name, file);
+  form.set("intent", intent);
+  return form;
+}
+
 /** A real 1×1 PNG. */
 export const PNG_BYTES = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="),
@@ -239,9 +267,15 @@ export function webmBytes({ seconds }: { seconds: number }) {
   );
 }
 
-/** A real JPEG's first bytes are enough for the type check. */
+/**
+ * A JPEG's headers (JFIF, then a 1×1 frame) and no picture data: enough for the type and pixel
+ * checks of an upload, not for drawing.
+ */
 export const JPEG_BYTES: Uint8Array<ArrayBuffer> = Uint8Array.from([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
+  ...[0xff, 0xd8],
+  ...[0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00],
+  ...[0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11, 0x00],
+  ...[0xff, 0xd9],
 ]);
 
 /** The flash toast a redirect carries (Remix's signed cookie: base64 JSON, then a signature). */

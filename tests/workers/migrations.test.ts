@@ -46,6 +46,7 @@ describe("migrations", () => {
       "rate_limits",
       "recognition_days",
       "sessions",
+      "stored_files",
       "two_factors",
       "users",
       "verifications",

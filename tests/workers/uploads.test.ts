@@ -10,29 +10,14 @@ import {
   PNG_BYTES,
   postForm,
   postMultipart,
+  profileMediaForm,
+  selfAchievementForm,
   toastFrom,
   webmBytes,
 } from "./helpers.ts";
 import { today } from "#tests/today.ts";
 
 const MB = 1024 * 1024;
-
-function selfAchievementForm(files: Record<string, File> = {}, mediaUrl?: string) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries({
-    formId: "self",
-    intent: "add-self-achievement",
-    title: "Pictured",
-    company: "Studio",
-    date: today(),
-    type: "award",
-  })) {
-    form.set(name, value);
-  }
-  for (const [name, file] of Object.entries(files)) form.set(name, file);
-  if (mediaUrl) form.set("mediaUrl", mediaUrl);
-  return form;
-}
 
 const storedMediaOf = (userId: string) =>
   // A member's 'Member of …' entry (decision 070) carries no media: only achievements are read.
@@ -297,13 +282,6 @@ function fetchRange(path: string, range: string) {
   return SELF.fetch(`${ORIGIN}${path}`, { headers: { Range: range } });
 }
 
-function profileMediaForm(intent: string, files: Record<string, File> = {}, redirectTo = "/settings") {
-  const form = new FormData();
-  form.set("redirectTo", redirectTo);
-  for (const [name, file] of Object.entries(files)) form.set(name, file);
-  form.set("intent", intent);
-  return form;
-}
 const profileOf = (userId: string) =>
   env.DB.prepare(
     "select avatar_url as avatarUrl, intro_video_url as introVideoUrl, intro_video_thumbnail_url as thumbnailUrl from profiles where id = ?",

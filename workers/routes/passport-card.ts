@@ -5,7 +5,11 @@ import {
   passportCacheOrigin,
   passportCardCacheKey,
 } from "#app/utils/passport-cache.server.ts";
+import { errorSummary } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
+import { MAX_IMAGE_SIDE } from "#app/utils/media-limits.ts";
+import { imageDimensions } from "#app/utils/media-types.server.ts";
 import { loadPassport } from "#db/queries/achievements.ts";
 import { renderLandingCard, renderPassportCard } from "../card/render.ts";
 import type { WorkerEnv } from "../types.ts";
@@ -23,14 +27,36 @@ const DRAWABLE_AVATAR_TYPES = ["image/png", "image/jpeg"];
 /** Crawlers may keep a card an hour; the edge keeps it until the passport changes. */
 const BROWSER_CACHE_CONTROL = "public, max-age=3600";
 const EDGE_CACHE_CONTROL = "public, s-maxage=86400";
+/**
+ * A card that could not be drawn is not tried again for this long (decision 074): its failure is
+ * kept at the edge under the card's key, so a crawler or a flood of requests costs one render a
+ * minute, and a change of the passport (a new avatar) purges it as it purges the card.
+ */
+const FAILED_RENDER_SECONDS = 60;
+const FAILED_RENDER_HEADER = "X-Card-Render-Failed";
 
 /** A drawn card, and whether search engines are asked not to index it (the person's choice). */
 type Card = { png: Uint8Array; noindex?: boolean };
 
 async function cached(c: Context<WorkerEnv>, key: string, render: () => Promise<Card | null>) {
   const hit = await edgeCache().match(key);
+  if (hit?.headers.has(FAILED_RENDER_HEADER)) {
+    await hit.body?.cancel();
+    return unavailable("HIT");
+  }
   if (hit) return withHeaders(hit.body, "HIT", hit.headers.get("X-Robots-Tag"));
-  const rendered = await render();
+  let rendered: Card | null;
+  try {
+    rendered = await render();
+  } catch (error) {
+    const path = new URL(c.req.url).pathname;
+    log("error", "card render failed", { path, requestId: c.get("requestId"), error: errorSummary(error) });
+    const failure = new Response(null, {
+      headers: { "Cache-Control": `public, s-maxage=${FAILED_RENDER_SECONDS}`, [FAILED_RENDER_HEADER]: "1" },
+    });
+    c.executionCtx.waitUntil(edgeCache().put(key, failure));
+    return unavailable("MISS");
+  }
   if (!rendered) return c.text("Not found", 404);
   const png = new Uint8Array(rendered.png);
   const robots = rendered.noindex ? "noindex" : null;
@@ -43,6 +69,19 @@ async function cached(c: Context<WorkerEnv>, key: string, render: () => Promise<
   });
   c.executionCtx.waitUntil(edgeCache().put(key, stored));
   return withHeaders(png, "MISS", robots);
+}
+
+/** A card that could not be drawn: crawlers are asked to come back once it may be tried again. */
+function unavailable(cache: "HIT" | "MISS") {
+  return new Response("The card cannot be drawn right now.", {
+    status: 503,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Retry-After": String(FAILED_RENDER_SECONDS),
+      "X-Card-Cache": cache,
+    },
+  });
 }
 
 function withHeaders(body: BodyInit | null, cache: "HIT" | "MISS", robots: string | null) {
@@ -68,6 +107,10 @@ async function avatarDataUrl(bucket: R2Bucket, url: string | null) {
     return null;
   }
   const bytes = new Uint8Array(await object.arrayBuffer());
+  // Only a picture whose header reads, within the upload's pixels, is decoded (decision 074): an
+  // older upload, or one written around the checks, draws the card with initials instead.
+  const size = imageDimensions(bytes);
+  if (!size || size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE) return null;
   let binary = "";
   for (let start = 0; start < bytes.length; start += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));

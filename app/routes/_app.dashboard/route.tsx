@@ -8,6 +8,7 @@ import { asResponse, loadParts, pagePart } from "#app/utils/form-reply.server.ts
 import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
+import { uploadAllowance } from "#app/services/storage.server.ts";
 import { requireViewer, sendHeldBackAdminToSetup } from "#app/utils/session.server.ts";
 import { activeAdminRole, refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { searchSchema } from "#app/utils/form-schemas.ts";
@@ -172,7 +173,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
   // (Without an organisation no file gets this far, so the key is never made.)
-  const upload = await readAchievementUpload(request, context, mediaKeys.organisation(activeOrganizationId ?? "none"));
+  // The organisation's media, not the admin's own files: their upload rate holds, not their quota.
+  const allowance = uploadAllowance(context, viewer.id, { counted: false });
+  const key = mediaKeys.organisation(activeOrganizationId ?? "none");
+  const upload = await readAchievementUpload(request, context, key, allowance);
   return runIntent({ request, context }, INTENTS, { viewer, fields: upload.fields, upload, back: "/dashboard" });
 }
 

@@ -21,6 +21,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/
 import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
 import { mediaKeys } from "#app/utils/uploads.server.ts";
+import { uploadAllowance } from "#app/services/storage.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
@@ -80,7 +81,9 @@ const INTENTS = {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewerForAchievementForm(request, context);
-  const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id));
+  // A self achievement's media is the person's own: their upload rate and storage quota hold.
+  const allowance = uploadAllowance(context, viewer.id, { counted: true });
+  const upload = await readAchievementUpload(request, context, mediaKeys.self(viewer.id), allowance);
   return runIntent({ request, context }, INTENTS, { viewer, fields: upload.fields, upload, back: "/passport" });
 }
 

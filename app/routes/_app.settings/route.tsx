@@ -30,6 +30,9 @@ import { runParts } from "#db/queries/batch-parts.ts";
 import { twoFactorPart } from "#db/queries/two-factor.ts";
 import { MAX_OTHER_ADDRESSES } from "#db/queries/other-addresses.ts";
 import { MAX_PASSKEYS } from "#db/queries/passkeys.ts";
+import { storageUsedPart } from "#db/queries/storage.ts";
+import { StorageUsage } from "#app/components/settings/storage.tsx";
+import { STORAGE_QUOTA_BYTES } from "#app/utils/storage-quota.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { addOtherAddressIntent } from "./add-other-address.server.ts";
 import { addPasskeyIntent } from "./add-passkey.server.ts";
@@ -71,16 +74,17 @@ export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context, { allowArchived: true });
   if (viewer.archivedAt) {
-    return { sessions: null, twoFactor: null, passkeys: null, holderKeys: null, otherAddresses: null };
+    return { sessions: null, twoFactor: null, passkeys: null, holderKeys: null, otherAddresses: null, storage: null };
   }
   const page = pageRequestFrom(new URL(request.url).searchParams, SESSIONS_PREFIX, PAGE_SIZES.sessions);
-  // One round trip for all five (the guard's batch is the other).
-  const [sessions, twoFactorRow, passkeys, holderKeys, otherAddresses] = await runParts(context.db, [
+  // One round trip for all six (the guard's batch is the other).
+  const [sessions, twoFactorRow, passkeys, holderKeys, otherAddresses, storageUsed] = await runParts(context.db, [
     sessionsListPart(context, { userId: viewer.id, currentSessionId: viewer.sessionId, page }),
     twoFactorPart(context.db, viewer.id),
     passkeysListPart(context, viewer.id),
     ownHolderKeysPart(context.db, viewer.id, HOLDER_KEYS_SHOWN),
     otherAddressesListPart(context, viewer.id),
+    storageUsedPart(context.db, viewer.id),
   ]);
   const authenticator = await authenticatorOf(context, twoFactorRow);
   // A setup waiting for its first code is shown again until it is confirmed (or started over).
@@ -94,6 +98,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     passkeys: { items: passkeys, max: MAX_PASSKEYS, now: Date.now() },
     holderKeys,
     otherAddresses: { items: otherAddresses, max: MAX_OTHER_ADDRESSES, now: Date.now() },
+    storage: { used: storageUsed, quota: STORAGE_QUOTA_BYTES },
   };
 }
 
@@ -139,7 +144,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SettingsPage() {
   const viewer = useViewer();
-  const { sessions, twoFactor, passkeys, holderKeys, otherAddresses } = useLoaderData<typeof loader>();
+  const { sessions, twoFactor, passkeys, holderKeys, otherAddresses, storage } = useLoaderData<typeof loader>();
   // 'Continue' posted before the forms hydrated (a plain form post): its answer's 'Create passkey'
   // needs them now, not at the page's next interaction.
   const answer = useActionData<typeof action>();
@@ -175,6 +180,7 @@ export default function SettingsPage() {
               <HolderKeys holderKeys={holderKeys} />
             </Suspense>
           ) : null}
+          {storage ? <StorageUsage {...storage} /> : null}
           <DangerZone />
         </>
       )}

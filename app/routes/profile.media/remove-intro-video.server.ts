@@ -9,7 +9,7 @@ export const removeIntroVideoIntent = defineIntent<Viewer, typeof schema>({
   schema,
   failureTitle: "Error",
   async run(_, { context, viewer }) {
-    await setIntroVideo(context, viewer.id, { introVideoUrl: null, introVideoThumbnailUrl: null });
+    await setIntroVideo(context, viewer.id, null);
     return { toast: { title: "Video removed", description: "Your introduction video has been removed." } };
   },
 });

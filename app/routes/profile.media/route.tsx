@@ -1,7 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
+import { MAX_IMAGE_SIDE, MEDIA_LIMITS, MEDIA_MESSAGES } from "#app/utils/media-limits.ts";
+import { uploadAllowance } from "#app/services/storage.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { mediaKeys, readUploadForm } from "#app/utils/uploads.server.ts";
 import { AVATAR_FAILURE, uploadAvatarIntent } from "./upload-avatar.server.ts";
@@ -23,12 +24,14 @@ const INTENTS = {
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const uploadId = crypto.randomUUID();
-  const upload = await readUploadForm(request, context.cloudflare.env.MEDIA, {
+  const rules = {
     avatar: {
       image: MEDIA_LIMITS.image,
       invalidType: "Please upload an image file",
       key: mediaKeys.avatar(viewer.id),
       failureTitle: AVATAR_FAILURE,
+      // The link preview card draws it (decision 074).
+      maxImageSide: MAX_IMAGE_SIDE,
     },
     introVideo: {
       video: MEDIA_LIMITS.introVideo,
@@ -42,7 +45,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       key: mediaKeys.intro(viewer.id, uploadId),
       failureTitle: INTRO_VIDEO_FAILURE,
     },
-  });
+  };
+  // The person's own files: their upload rate and storage quota hold (decision 074).
+  const allowance = uploadAllowance(context, viewer.id, { counted: true });
+  const upload = await readUploadForm(request, context.cloudflare.env.MEDIA, rules, allowance);
   const back = safeRedirectPath(upload.fields.get("redirectTo"), "/passport");
   return runIntent({ request, context }, INTENTS, {
     viewer,

@@ -17,7 +17,7 @@ export const uploadAvatarIntent = defineIntent<Viewer, typeof schema>({
     if (!upload || !avatar)
       throw new Refusal({ title: MEDIA_MESSAGES.invalidTypeTitle, description: "Please upload an image file" });
     await upload.keepOnly([avatar.url]);
-    await upload.use(() => replaceAvatar(context, viewer, avatar.url));
+    await upload.use(() => replaceAvatar(context, viewer, avatar));
     return { toast: { title: "Avatar updated", description: "Your profile picture has been updated successfully" } };
   },
 });

@@ -19,9 +19,7 @@ export const uploadIntroVideoIntent = defineIntent<Viewer, typeof schema>({
       throw new Refusal({ title: MEDIA_MESSAGES.invalidTypeTitle, description: MEDIA_MESSAGES.invalidVideo });
     const thumbnail = upload.files.get("thumbnail") ?? null;
     await upload.keepOnly([video.url, thumbnail?.url ?? null]);
-    await upload.use(() =>
-      setIntroVideo(context, viewer.id, { introVideoUrl: video.url, introVideoThumbnailUrl: thumbnail?.url ?? null }),
-    );
+    await upload.use(() => setIntroVideo(context, viewer.id, { video, thumbnail }));
     return { toast: { title: "Video uploaded", description: "Your introduction video has been updated." } };
   },
 });

@@ -8,13 +8,16 @@ import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import type { ImportStatus } from "#db/enums.ts";
 import {
-  deleteOwnImport,
   findOwnImport,
   holderDidsOf,
   importsToRecheck,
   keepImportStatements,
+  ownImportDelete,
   recordRecheckStatement,
 } from "#db/queries/imported-credentials.ts";
+import { achievementExists } from "#db/queries/achievements.ts";
+import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
+import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";
 import { verifyImport } from "./verify-import.server.ts";
@@ -108,10 +111,15 @@ export async function addImport(context: ServiceContext, person: Person, nonce: 
     title: "Credential added",
     description: `"${outcome.badge.name}" was added to your passport`,
   };
+  // The kept original counts towards the person's storage (decision 074); the pending one does not.
+  const remaining = Math.max(0, STORAGE_QUOTA_BYTES - (await storageUsed(context.db, person.id)));
+  if (bytes.byteLength > remaining) {
+    throw new Refusal({ title: STORAGE_FULL_TITLE, description: storageFullMessage(remaining) });
+  }
   const id = crypto.randomUUID();
   const originalKey = originalKeyOf(person.id, id);
   await media.put(originalKey, bytes, { httpMetadata: { contentType }, customMetadata: { fileName } });
-  const { statements } = keepImportStatements(context.db, {
+  const { statements, achievementId } = keepImportStatements(context.db, {
     userId: person.id,
     importKey: outcome.key,
     format: `${outcome.format} (${outcome.container})`,
@@ -123,7 +131,13 @@ export async function addImport(context: ServiceContext, person: Person, nonce: 
     entry: entryOf(outcome),
     now,
   });
-  const [written] = await context.db.batch(statements);
+  const [written] = await context.db.batch([
+    ...statements,
+    ...storageChangeStatements(context.db, person.id, {
+      counted: [{ key: originalKey, bytes: bytes.byteLength }],
+      when: achievementExists(achievementId),
+    }),
+  ]);
   if (written.length === 0) {
     // Imported before (a second submit, or the same badge again): the first one stands.
     await media.delete(originalKey);
@@ -207,7 +221,11 @@ function entryOf(outcome: Extract<ImportOutcome, { badge: unknown }>) {
 export async function deleteImport(context: ServiceContext, userId: string, achievementId: string) {
   const row = await findOwnImport(context.db, userId, achievementId);
   if (!row) throw new NotFound("Imported credential not found");
-  await deleteOwnImport(context.db, userId, achievementId);
+  // The entry and the count of its original go together; then the file.
+  await context.db.batch([
+    ownImportDelete(context.db, userId, achievementId),
+    ...storageChangeStatements(context.db, userId, { released: [row.originalKey] }),
+  ]);
   await context.cloudflare.env.MEDIA.delete(row.originalKey);
   await invalidatePassports(context.env, userId);
   return { title: "Credential deleted", description: "It is no longer on your passport." };
