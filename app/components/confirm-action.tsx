@@ -4,6 +4,7 @@ import { SubmitButton } from "#app/components/submit-button.tsx";
 import { ConfirmDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
 import { Button, type ButtonProps, buttonVariants } from "#app/components/ui/button.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
+import { cn } from "#app/utils/cn.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 /**
@@ -21,6 +22,7 @@ export function ConfirmAction({
   confirm,
   triggerVariant = "destructive",
   triggerSize,
+  confirmVariant = "destructive",
   onOpenChange,
   children,
 }: {
@@ -33,6 +35,8 @@ export function ConfirmAction({
   confirm: string;
   triggerVariant?: ButtonProps["variant"];
   triggerSize?: ButtonProps["size"];
+  /** The confirming button's look: destructive unless the action is not (a renewal). */
+  confirmVariant?: ButtonProps["variant"];
   onOpenChange?: (open: boolean) => void;
   /** Inputs the confirmation asks for (a password), posted with it. */
   children?: ReactNode;
@@ -60,7 +64,7 @@ export function ConfirmAction({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {children}
-      <SubmitButton intent={intent} variant="destructive">
+      <SubmitButton intent={intent} variant={confirmVariant}>
         {confirm}
       </SubmitButton>
     </Form>
@@ -78,7 +82,13 @@ export function ConfirmAction({
       );
     }
     return (
-      <section aria-label={title} className="grid gap-3 rounded-md border border-destructive/50 p-4">
+      <section
+        aria-label={title}
+        className={cn(
+          "grid gap-3 rounded-md border p-4",
+          confirmVariant === "destructive" ? "border-destructive/50" : "border-border",
+        )}
+      >
         <h3 className="font-semibold">{title}</h3>
         <div className="text-sm text-muted-foreground">{description}</div>
         <div className="flex flex-wrap gap-2">
