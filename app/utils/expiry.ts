@@ -21,3 +21,6 @@ export function renewalHistoryText(renewalCount: number, firstGivenOn: string) {
 
 /** The credential's `validUntil` for an expiry day: its first instant, in UTC. */
 export const credentialValidUntil = (validUntil: string) => `${validUntil}T00:00:00Z`;
+
+/** '1 day left', '7 days left'. */
+export const daysLeftText = (days: number) => `${days} ${days === 1 ? "day" : "days"} left`;
