@@ -13,6 +13,10 @@ export type ReminderDays = (typeof REMINDER_DAYS)[number];
 /** Which reminder is due with `daysLeft` days left (1 to 30): the 7-day one within a week, else the 30-day one. */
 export const reminderDue = (daysLeft: number): ReminderDays => (daysLeft <= 7 ? 7 : 30);
 
+/** The person in `profiles` gets e-mail: recognition e-mails on (the recognition e-mail's opt-out), not archived. */
+const wantsRecognitionEmails = () =>
+  sql<boolean>`(${profiles.recognitionEmails} = 1 and ${profiles.deletedAt} is null)`.mapWith(Boolean);
+
 /** Holds while the entry has not had this reminder, nor a later one. */
 export const notRemindedYet = (id: string, days: ReminderDays) =>
   sql`exists (select 1 from ${achievements} where ${and(
@@ -37,9 +41,7 @@ export function dueRemindersQuery(db: Db, today: string, limit: number) {
       validUntil: achievements.validUntil,
       holderEmail: users.email,
       holderName: profiles.fullName,
-      holderWantsEmail: sql<boolean>`(${profiles.recognitionEmails} = 1 and ${profiles.deletedAt} is null)`.mapWith(
-        Boolean,
-      ),
+      holderWantsEmail: wantsRecognitionEmails(),
     })
     .from(achievements)
     .innerJoin(organizations, eq(organizations.id, achievements.organizationId))
@@ -80,7 +82,7 @@ export function reminderAdminsQuery(db: Db, organizationId: string) {
       userId: organizationRoles.userId,
       email: users.email,
       name: profiles.fullName,
-      wantsEmail: sql<boolean>`(${profiles.recognitionEmails} = 1 and ${profiles.deletedAt} is null)`.mapWith(Boolean),
+      wantsEmail: wantsRecognitionEmails(),
     })
     .from(organizationRoles)
     .innerJoin(users, eq(users.id, organizationRoles.userId))

@@ -95,8 +95,9 @@ export function AchievementCard({
 
 export const IMPORTED_LABEL = "Imported credential";
 
-// The lines only memberships, expiring or renewed entries and imported badges carry: rendered on the server, their chunk loaded
-// after the first interaction where the card hydrates (/passport's first load budget).
+// The lines only memberships, expiring or renewed entries and imported badges carry: rendered on
+// the server, their chunk loaded after the first interaction where the card hydrates (/passport's
+// first load budget).
 const CardNotes = import.meta.env.SSR
   ? CardNotesNow
   : lazyAfterInteraction(() =>
