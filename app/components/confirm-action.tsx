@@ -44,6 +44,14 @@ export function ConfirmAction({
   const hydrated = useHydrated();
   const location = useLocation();
   const searchParams = new URLSearchParams(location.search);
+  // This page with (or without) ?confirm=, keeping its other parameters (a list's filter or page).
+  const confirmHref = (value?: string) => {
+    const params = new URLSearchParams(location.search);
+    params.delete("confirm");
+    if (value) params.set("confirm", value);
+    const query = params.toString();
+    return query ? `${location.pathname}?${query}` : location.pathname;
+  };
   // Closed again whenever the page moves on, also when the action redirects back to this same
   // page (a reset link stays on the dashboard; a removed row would simply unmount). A refused
   // answer to this confirmation (a wrong password) keeps it open, its message beside the field:
@@ -73,10 +81,7 @@ export function ConfirmAction({
   if (!hydrated) {
     if (searchParams.get("confirm") !== id) {
       return (
-        <Link
-          to={`${location.pathname}?confirm=${encodeURIComponent(id)}`}
-          className={buttonVariants({ variant: triggerVariant, size: triggerSize })}
-        >
+        <Link to={confirmHref(id)} className={buttonVariants({ variant: triggerVariant, size: triggerSize })}>
           {trigger}
         </Link>
       );
@@ -92,7 +97,7 @@ export function ConfirmAction({
         <h3 className="font-semibold">{title}</h3>
         <div className="text-sm text-muted-foreground">{description}</div>
         <div className="flex flex-wrap gap-2">
-          <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
+          <Link to={confirmHref()} className={buttonVariants({ variant: "outline" })}>
             Cancel
           </Link>
           {confirmForm}
