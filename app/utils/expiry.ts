@@ -24,3 +24,11 @@ export const credentialValidUntil = (validUntil: string) => `${validUntil}T00:00
 
 /** '1 day left', '7 days left'. */
 export const daysLeftText = (days: number) => `${days} ${days === 1 ? "day" : "days"} left`;
+
+/** What 'Renew' proposes: a year after the current expiry, or after today once it has passed. */
+export function proposedRenewal(validUntil: string | null, today: string) {
+  const from = validUntil && validUntil > today ? validUntil : today;
+  const date = new Date(`${from}T00:00:00Z`);
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return date.toISOString().slice(0, 10);
+}

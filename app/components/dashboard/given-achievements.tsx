@@ -10,7 +10,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
-import { expiryText, isExpired, renewalHistoryText } from "#app/utils/expiry.ts";
+import { expiryText, isExpired, proposedRenewal, renewalHistoryText } from "#app/utils/expiry.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
@@ -145,7 +145,7 @@ function GivenRow({ row, today }: { row: GivenAchievement; today: string }) {
             <ShieldCheck aria-hidden /> Credential
           </Link>
         ) : null}
-        {renewable ? <RenewAction row={row} /> : null}
+        {renewable ? <RenewAction row={row} today={today} /> : null}
         {row.credentialId && !row.revokedAt ? (
           <ConfirmAction
             id={row.credentialId}
@@ -168,7 +168,7 @@ function GivenRow({ row, today }: { row: GivenAchievement; today: string }) {
 }
 
 /** 'Renew': the same achievement again with a new 'Valid until', which the member accepts as usual. */
-function RenewAction({ row }: { row: GivenAchievement }) {
+function RenewAction({ row, today }: { row: GivenAchievement; today: string }) {
   const formId = `renew-${row.id}`;
   const reply = useFormReply(formId);
   const errors = reply?.result?.error ?? {};
@@ -201,7 +201,7 @@ function RenewAction({ row }: { row: GivenAchievement }) {
         name="validUntil"
         label="Valid until"
         type="date"
-        defaultValue={typeof typed === "string" ? typed : undefined}
+        defaultValue={typeof typed === "string" ? typed : proposedRenewal(row.validUntil, today)}
         errors={errors.validUntil ?? reply?.result?.error?.[""] ?? undefined}
       />
     </ConfirmAction>
