@@ -395,6 +395,19 @@ export const achievements = sqliteTable(
     // The entry's credential must be (re)signed: signing failed, or the organisation was deleted
     // (a trigger ends its entries; the cron signs their replacements in bounded batches).
     membershipSignDue: integer("membership_sign_due", { mode: "boolean" }).notNull().default(false),
+    // Expiry and renewal (issue 33, decision 071). The first day it is no longer valid,
+    // YYYY-MM-DD (its credential's `validUntil` is that day at 00:00 UTC); null: never expires.
+    validUntil: text("valid_until"),
+    // The entry this one renews (same organisation and recipient); its renewal count and the
+    // first date of the chain are copied when it is given, so a card never walks the chain.
+    renewsAchievementId: text("renews_achievement_id"),
+    renewalCount: integer("renewal_count").notNull().default(0),
+    firstGivenOn: text("first_given_on"),
+    // Set on the older entry when its renewal is accepted: it is folded into the newer one's
+    // history and leaves the passport lists, the expiry filters and the reminders.
+    renewedBy: text("renewed_by"),
+    // The last expiry reminder sent (30, then 7 days before): a rerun of the cron sends nothing twice.
+    expiryRemindedDays: integer("expiry_reminded_days"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -421,6 +434,18 @@ export const achievements = sqliteTable(
     index("achievements_org_user_created_idx").on(t.organizationId, t.userId, t.createdAt),
     // Top recognisers and purge of what a user created.
     index("achievements_created_by_idx").on(t.createdBy),
+    // The daily expiry reminders (decision 071): live accepted entries by the day they expire.
+    index("achievements_expiry_idx")
+      .on(t.validUntil, t.id)
+      .where(sql`valid_until is not null and status = 'accepted' and renewed_by is null`),
+    // The given-achievements list's 'Expiring in 30 days' and 'Expired' filters, paged by expiry.
+    index("achievements_org_valid_until_idx")
+      .on(t.organizationId, t.validUntil, t.id)
+      .where(sql`valid_until is not null and status = 'accepted' and renewed_by is null`),
+    // One live renewal per entry: a second 'Renew' of the same entry (or a double submit) writes nothing.
+    uniqueIndex("achievements_renews_idx")
+      .on(t.renewsAchievementId)
+      .where(sql`renews_achievement_id is not null and status != 'rejected'`),
   ],
 );
 

@@ -3,6 +3,7 @@ import { recheckImports } from "#app/services/imports/imported-credentials.serve
 import { recheckDueDomains } from "#app/services/organization-domains.server.ts";
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
 import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
+import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
@@ -53,6 +54,10 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   });
   await run("domain checks", async () => {
     log("info", "checked issuer domains", { cron: controller.cron, ...(await recheckDueDomains(context, now)) });
+  });
+  // Expiry reminders 30 and 7 days before (decision 071): a bounded batch a run, each sent once.
+  await run("expiry reminders", async () => {
+    log("info", "sent expiry reminders", { cron: controller.cron, ...(await sendExpiryReminders(context, now)) });
   });
   // Imported credentials, a bounded batch a day (decision 069): a revoked one leaves the public passport.
   await run("import checks", async () => {

@@ -4,6 +4,7 @@ import { SubmitButton } from "#app/components/submit-button.tsx";
 import { ConfirmDialogFrame, useLazyDialog } from "#app/components/lazy-dialog.tsx";
 import { Button, type ButtonProps, buttonVariants } from "#app/components/ui/button.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
+import { cn } from "#app/utils/cn.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 
 /**
@@ -21,6 +22,7 @@ export function ConfirmAction({
   confirm,
   triggerVariant = "destructive",
   triggerSize,
+  confirmVariant = "destructive",
   onOpenChange,
   children,
 }: {
@@ -33,6 +35,8 @@ export function ConfirmAction({
   confirm: string;
   triggerVariant?: ButtonProps["variant"];
   triggerSize?: ButtonProps["size"];
+  /** The confirming button's look: destructive unless the action is not (a renewal). */
+  confirmVariant?: ButtonProps["variant"];
   onOpenChange?: (open: boolean) => void;
   /** Inputs the confirmation asks for (a password), posted with it. */
   children?: ReactNode;
@@ -40,6 +44,14 @@ export function ConfirmAction({
   const hydrated = useHydrated();
   const location = useLocation();
   const searchParams = new URLSearchParams(location.search);
+  // This page with (or without) ?confirm=, keeping its other parameters (a list's filter or page).
+  const confirmHref = (value?: string) => {
+    const params = new URLSearchParams(location.search);
+    params.delete("confirm");
+    if (value) params.set("confirm", value);
+    const query = params.toString();
+    return query ? `${location.pathname}?${query}` : location.pathname;
+  };
   // Closed again whenever the page moves on, also when the action redirects back to this same
   // page (a reset link stays on the dashboard; a removed row would simply unmount). A refused
   // answer to this confirmation (a wrong password) keeps it open, its message beside the field:
@@ -60,7 +72,7 @@ export function ConfirmAction({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {children}
-      <SubmitButton intent={intent} variant="destructive">
+      <SubmitButton intent={intent} variant={confirmVariant}>
         {confirm}
       </SubmitButton>
     </Form>
@@ -69,20 +81,23 @@ export function ConfirmAction({
   if (!hydrated) {
     if (searchParams.get("confirm") !== id) {
       return (
-        <Link
-          to={`${location.pathname}?confirm=${encodeURIComponent(id)}`}
-          className={buttonVariants({ variant: triggerVariant, size: triggerSize })}
-        >
+        <Link to={confirmHref(id)} className={buttonVariants({ variant: triggerVariant, size: triggerSize })}>
           {trigger}
         </Link>
       );
     }
     return (
-      <section aria-label={title} className="grid gap-3 rounded-md border border-destructive/50 p-4">
+      <section
+        aria-label={title}
+        className={cn(
+          "grid gap-3 rounded-md border p-4",
+          confirmVariant === "destructive" ? "border-destructive/50" : "border-border",
+        )}
+      >
         <h3 className="font-semibold">{title}</h3>
         <div className="text-sm text-muted-foreground">{description}</div>
         <div className="flex flex-wrap gap-2">
-          <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
+          <Link to={confirmHref()} className={buttonVariants({ variant: "outline" })}>
             Cancel
           </Link>
           {confirmForm}

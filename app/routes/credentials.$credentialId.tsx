@@ -13,6 +13,7 @@ import { servableCredential } from "#app/services/credentials/reissue.server.ts"
 import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
 import type { VerificationResult as Result } from "#app/services/credentials/verification-result.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
+import { expiryText, todayUtc } from "#app/utils/expiry.ts";
 import { findCredential } from "#db/queries/credentials.ts";
 import { acceptanceOfCredential } from "#db/queries/achievement-acceptances.ts";
 
@@ -136,6 +137,12 @@ export default function CredentialRoute() {
                   </Link>{" "}
                   of this credential.
                 </dd>
+              </>
+            ) : null}
+            {summary?.validUntil ? (
+              <>
+                <dt className="text-muted-foreground">Expiry</dt>
+                <dd>{expiryText(summary.validUntil, todayUtc())}</dd>
               </>
             ) : null}
             {acceptance ? (

@@ -7,6 +7,7 @@ import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
+import { expiryText, todayUtc } from "#app/utils/expiry.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
@@ -97,6 +98,9 @@ export default function Verify() {
               <p className="break-words">
                 <span className="font-semibold">{actionData.result.summary.achievement}</span>, issued by{" "}
                 {actionData.result.summary.issuer}
+                {actionData.result.summary.validUntil
+                  ? ` · ${expiryText(actionData.result.summary.validUntil, todayUtc())}`
+                  : null}
               </p>
             ) : null}
             <VerificationResult verdict={actionData.result.verdict} checks={actionData.result.checks} />

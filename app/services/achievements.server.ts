@@ -6,11 +6,13 @@ import {
   achievementExists,
   countAchievementsFromQuery,
   findAchievement,
+  foldRenewedWrites,
   givenAchievementInsert,
   selfAchievementInsert,
   savedSubmissionQuery,
   setAchievementVisibility,
   type NewAchievement,
+  type Renewal,
 } from "#db/queries/achievements.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
 import { storageChangeStatements, type CountedFile } from "#db/queries/storage.ts";
@@ -65,28 +67,34 @@ export async function giveAchievement(
   input: NewAchievement & { userId: string },
   /** The app's origin, for the link in the recipient's e-mail. */
   origin: string,
+  /** A renewal of an entry the organisation gave (decision 071): `renewAchievement` says so. */
+  renewal?: Renewal,
 ) {
   const { db } = context;
   const { organizationId, organizationName } = admin;
   const recipient = { userId: input.userId, organizationId };
   const limit = context.env.FREE_ACHIEVEMENTS_PER_MEMBER;
-  const toast = {
-    title: "Achievement created",
-    description: "The person will be notified to accept this achievement.",
-  } satisfies Toast;
+  const toast = renewal
+    ? ({ title: "Achievement renewed", description: "The person will be notified to accept the renewal." } as const)
+    : ({
+        title: "Achievement created",
+        description: "The person will be notified to accept this achievement.",
+      } satisfies Toast);
   const id = crypto.randomUUID();
   const [saved, notice, [emailTarget]] = await db.batch([
     givenAchievementInsert(
       db,
-      { ...input, id, organizationId, createdBy: admin.id },
+      { ...input, ...renewal, id, organizationId, createdBy: admin.id },
       mayGive(db, { giverId: admin.id, ...recipient }, limit),
     ),
     notificationInsert(
       db,
       {
         userId: input.userId,
-        title: "New achievement",
-        message: `${organizationName} recognised you: ${input.title}. Accept it to add it to your passport.`,
+        title: renewal ? "Achievement renewed" : "New achievement",
+        message: renewal
+          ? `${organizationName} renewed ${input.title}. Accept the renewal to keep it valid on your passport.`
+          : `${organizationName} recognised you: ${input.title}. Accept it to add it to your passport.`,
         type: "success",
       },
       achievementExists(id),
@@ -322,6 +330,19 @@ export async function recordAnswer(
               awaiting,
             ),
           ]
+        : []),
+      // An accepted renewal folds the entry it renews into its history (decision 071).
+      ...(status === "accepted" && achievement.renewsAchievementId
+        ? foldRenewedWrites(
+            db,
+            {
+              renewsAchievementId: achievement.renewsAchievementId,
+              renewalId: achievementId,
+              userId,
+              credentialId: issuance?.credential.id ?? null,
+            },
+            awaiting,
+          )
         : []),
       answerAchievementUpdate(db, achievementId, userId, status, spending ? spentBy(spending) : undefined),
     ];

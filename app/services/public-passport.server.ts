@@ -38,10 +38,15 @@ export async function readPublicPassport(
   const after = everything ? decodeCursor(passport.next) : undefined;
   const rest = after ? await loadAllPassportEntries(context.db, userId.data, page.size, after) : [];
   // The creation time is only the cursor's: not sent to the page.
-  const achievements = [...passport.achievements, ...rest].map(({ createdAt: _, ...achievement }) => ({
-    ...achievement,
-    imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
-  }));
+  // Expiry and renewal (decision 071) are sent only for the entries that have them (the page's HTML budget).
+  const achievements = [...passport.achievements, ...rest].map(
+    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, ...achievement }) => ({
+      ...achievement,
+      ...(validUntil ? { validUntil } : {}),
+      ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
+      imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
+    }),
+  );
   // The page's one address for previews and search engines (the first page, whatever was asked).
   const canonicalUrl = new URL(`/passport/${userId.data}`, origin).href;
   return {

@@ -20,6 +20,9 @@ export type ResumeInput = {
     /** Set for a 'Member of …' entry (decision 070): a `work` entry, not an award. */
     membershipOrganizationId?: string | null;
     membershipEndedOn?: string | null;
+    /** Its expiry day, and the renewal that folded it (decision 071). */
+    validUntil?: string | null;
+    renewedBy?: string | null;
   }[];
   memberships: { organizationId: string; organizationName: string; status: string; approvedAt: Date | null }[];
   /** The app's origin, for the passport URL and the picture. */
@@ -37,7 +40,12 @@ const present = <T extends Record<string, unknown>>(value: T) =>
 export function buildResume({ profile, achievements, memberships, origin, userId }: ResumeInput) {
   const passportUrl = new URL(`/passport/${userId}`, origin).href;
   const shown = achievements.filter(
-    (achievement) => achievement.status === "accepted" && achievement.isVisible && !achievement.credentialRevokedAt,
+    (achievement) =>
+      achievement.status === "accepted" &&
+      achievement.isVisible &&
+      !achievement.credentialRevokedAt &&
+      // An entry its renewal folded is listed once, as the renewal (decision 071).
+      !achievement.renewedBy,
   );
   const url = profile.isPublic ? passportUrl : undefined;
   return {
@@ -59,6 +67,8 @@ export function buildResume({ profile, achievements, memberships, origin, userId
           date: achievement.date,
           awarder: achievement.organizationName ?? undefined,
           summary: achievement.description ?? undefined,
+          // Not a JSON Resume field (its items allow others): the expiry day (decision 071).
+          validUntil: achievement.validUntil,
         }),
       ),
     certificates: shown
@@ -70,6 +80,7 @@ export function buildResume({ profile, achievements, memberships, origin, userId
           issuer: achievement.organizationName ?? undefined,
           // Until signed credentials exist (issue 17), the passport is where a reader checks it.
           url,
+          validUntil: achievement.validUntil,
         }),
       ),
     meta: { canonical: url, version: "v1.0.0", lastModified: new Date().toISOString().slice(0, 19) },

@@ -74,13 +74,53 @@ const achievementFields = {
   submissionKey: submissionKeyField,
 };
 
+export const VALID_UNTIL_AFTER_DATE = "Valid until must be after the achievement date";
+export const VALID_UNTIL_AFTER_TODAY = "Valid until must be after today";
+const VALID_UNTIL_NOT_A_DATE = "Valid until must be a date";
+
+/** An expiry day (decision 071), YYYY-MM-DD; left empty, the achievement never expires. */
+export const validUntilField = z
+  .string({ error: VALID_UNTIL_NOT_A_DATE })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, VALID_UNTIL_NOT_A_DATE)
+  .refine((date) => !Number.isNaN(Date.parse(date)), VALID_UNTIL_NOT_A_DATE);
+
+/** 'Valid until' is a later day than the achievement's own. */
+function validAfterDate(
+  value: { date: string; validUntil?: string },
+  context: z.RefinementCtx,
+  message = VALID_UNTIL_AFTER_DATE,
+) {
+  if (value.validUntil && value.validUntil <= value.date)
+    context.addIssue({ code: "custom", path: ["validUntil"], message });
+}
+
 export const giveAchievementSchema = z
   .object({
     intent: z.literal("give-achievement"),
     userId: z.uuid({ error: "Please select a person" }),
     ...achievementFields,
+    validUntil: validUntilField.optional(),
   })
-  .superRefine(notInTheFuture);
+  .superRefine((value, context) => {
+    notInTheFuture(value, context);
+    validAfterDate(value, context);
+  });
+
+/**
+ * 'Renew' on the given-achievements list (decision 071): the same achievement again, dated today
+ * where the admin is, with a new expiry after today.
+ */
+export const renewAchievementSchema = z
+  .object({
+    intent: z.literal("renew"),
+    achievementId: z.uuid(),
+    validUntil: validUntilField,
+    timeZone: achievementFields.timeZone,
+    submissionKey: submissionKeyField,
+  })
+  .superRefine((value, context) =>
+    validAfterDate({ ...value, date: todayIn(value.timeZone) }, context, VALID_UNTIL_AFTER_TODAY),
+  );
 
 const companyField = requiredText({
   label: "Company name",

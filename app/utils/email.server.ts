@@ -1,6 +1,8 @@
 import type { Db } from "#db/client.ts";
 import { insertDevMail } from "#db/queries/dev-mail.ts";
 import { PRODUCT_NAME } from "./constants.ts";
+import { formatLongDate } from "./dates.ts";
+import { daysLeftText } from "./expiry.ts";
 import type { AppEnv } from "./env.server.ts";
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
@@ -238,6 +240,47 @@ export function domainLapsedEmail(input: {
     html: layout("Domain verification lapsed", paragraphs, {
       label: "Open Organisation profile",
       url: input.profileUrl,
+    }),
+  };
+}
+
+/**
+ * An expiry reminder (decision 071), 30 and 7 days before: to the holder (`renewUrl` is their
+ * passport) or to an admin of the giving organisation (the given-achievements list, to renew it).
+ * Sent only to those whose recognition e-mails are on, as the settings link says.
+ */
+export function expiryReminderEmail(input: {
+  email: string;
+  name: string;
+  title: string;
+  organizationName: string;
+  holderName: string | null;
+  validUntil: string;
+  daysLeft: number;
+  url: string;
+  settingsUrl: string;
+}): MailMessage {
+  const until = formatLongDate(input.validUntil);
+  const paragraphs = input.holderName
+    ? [
+        `Hi ${input.name},`,
+        `"${input.title}", which ${input.organizationName} gave ${input.holderName}, is valid until ${until}: ${daysLeftText(input.daysLeft)}.`,
+        "Renew it from Given achievements to give a new 'Valid until'; the member accepts the renewal as usual.",
+      ]
+    : [
+        `Hi ${input.name},`,
+        `Your achievement "${input.title}" from ${input.organizationName} is valid until ${until}: ${daysLeftText(input.daysLeft)}.`,
+        `After that it shows as expired on your passport. Ask ${input.organizationName} to renew it.`,
+      ];
+  const optOut = `You get this email because recognition emails are on in your settings: ${input.settingsUrl}`;
+  const label = input.holderName ? "Open Given achievements" : "Open your passport";
+  return {
+    to: input.email,
+    subject: `"${input.title}" expires on ${until}`,
+    text: `${paragraphs.join("\n\n")}\n\n${label}: ${input.url}\n\n${optOut}\n`,
+    html: layout(`"${input.title}" expires on ${until}`, [...paragraphs, optOut], {
+      label,
+      url: input.url,
     }),
   };
 }

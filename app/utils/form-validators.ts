@@ -116,7 +116,7 @@ const achievementConstraint = {
   submissionKey: OPTIONAL,
 };
 export const giveAchievementValidator = validator<AchievementSchemas["giveAchievementSchema"]>(
-  { ...achievementConstraint, userId: REQUIRED },
+  { ...achievementConstraint, userId: REQUIRED, validUntil: OPTIONAL },
   () => achievements().then((module) => module.giveAchievementSchema),
 );
 export const selfAchievementValidator = validator<AchievementSchemas["selfAchievementSchema"]>(

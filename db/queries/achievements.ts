@@ -50,6 +50,11 @@ const passportColumns = {
     ),
   isMembership: sql<boolean>`(${achievements.membershipOrganizationId} is not null)`.mapWith(Boolean),
   membershipEndedOn: achievements.membershipEndedOn,
+  // Expiry and renewal (decision 071): the card says 'Valid until' or 'Expired on', and a
+  // renewal its history.
+  validUntil: achievements.validUntil,
+  renewalCount: achievements.renewalCount,
+  firstGivenOn: achievements.firstGivenOn,
   // The Open Badges credential behind an organisation achievement (decision 020); its verified
   // mark shows only with one.
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
@@ -74,6 +79,8 @@ const passportCursor = (row: { date: string; createdAt: Date; id: string }): Cur
 
 /** An achievement whose credential was revoked leaves every passport (its owner's too). */
 const notRevoked = sql`${credentials.revokedAt} is null`;
+/** An entry whose renewal was accepted is folded into the renewal's history (decision 071): listed once. */
+const notRenewed = isNull(achievements.renewedBy);
 /** An imported credential its issuer revoked leaves the public passport; its owner still sees it, marked. */
 const importNotRevoked = sql`(${importedCredentials.status} is null or ${importedCredentials.status} != 'revoked')`;
 
@@ -83,6 +90,7 @@ const shownOnPassport = (userId: string | Placeholder) =>
     eq(achievements.status, "accepted"),
     eq(achievements.isVisible, true),
     notRevoked,
+    notRenewed,
     importNotRevoked,
   );
 
@@ -220,7 +228,12 @@ export type NewAchievement = {
   videoUrl?: string | null;
   /** The form render's idempotency key (decision 012). */
   submissionKey?: string | null;
+  /** Its expiry day (decision 071); none: it never expires. */
+  validUntil?: string | null;
 };
+
+/** What a renewal copies of the entry it renews (decision 071). */
+export type Renewal = { renewsAchievementId: string; renewalCount: number; firstGivenOn: string };
 
 /**
  * An organisation's achievement offered to a member (pending until they accept), as a statement
@@ -230,7 +243,7 @@ export type NewAchievement = {
  */
 export function givenAchievementInsert(
   db: Db,
-  input: NewAchievement & { id: string; userId: string; organizationId: string; createdBy: string },
+  input: NewAchievement & { id: string; userId: string; organizationId: string; createdBy: string } & Partial<Renewal>,
   allowed: SQL,
 ) {
   return insertWhen(db, achievements, { ...input, status: "pending", isVisible: true }, allowed)
@@ -405,7 +418,12 @@ export async function loadOwnAchievements(
 ) {
   const columns = { ...passportColumns, isVisible: achievements.isVisible };
   const pendingWhere = and(eq(achievements.userId, userId), eq(achievements.status, "pending"));
-  const acceptedWhere = and(eq(achievements.userId, userId), eq(achievements.status, "accepted"), notRevoked);
+  const acceptedWhere = and(
+    eq(achievements.userId, userId),
+    eq(achievements.status, "accepted"),
+    notRevoked,
+    notRenewed,
+  );
   const pendingPage = keyset(achievements.createdAt, achievements.id, "desc", pages.pending);
   const acceptedPage = keyset(passportOrder, achievements.id, "desc", pages.accepted);
   const [pending, accepted, [pendingTotal], [acceptedTotal]] = await db.batch([
@@ -442,4 +460,82 @@ export async function loadOwnAchievements(
     },
     accepted: { ...toPage(accepted, pages.accepted, passportCursor), total: acceptedTotal?.value ?? 0 },
   };
+}
+
+/**
+ * Accepting a renewal folds the entry it renews into its history (decision 071), in the batch
+ * that records the answer and only while `when` holds: the older entry leaves the passport lists,
+ * and its credential says which one superseded it (it still verifies, as a membership's does).
+ */
+export function foldRenewedWrites(
+  db: Db,
+  {
+    renewsAchievementId,
+    renewalId,
+    userId,
+    credentialId,
+  }: {
+    renewsAchievementId: string;
+    renewalId: string;
+    userId: string;
+    credentialId: string | null;
+  },
+  when: SQL,
+) {
+  return [
+    db
+      .update(achievements)
+      .set({ renewedBy: renewalId })
+      .where(
+        and(
+          eq(achievements.id, renewsAchievementId),
+          eq(achievements.userId, userId),
+          isNull(achievements.renewedBy),
+          when,
+        ),
+      ),
+    ...(credentialId
+      ? [
+          db
+            .update(credentials)
+            .set({ supersededBy: credentialId })
+            .where(and(eq(credentials.achievementId, renewsAchievementId), isNull(credentials.supersededBy), when)),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * What renewing an organisation's entry needs of it (decision 071): what the renewal copies,
+ * whether it is the live end of its chain, and the live renewal already given for it (with the
+ * form render that gave it, so a double submit is answered as the first).
+ */
+export function renewableAchievementQuery(db: Db, id: string) {
+  const renewal = sql`from ${achievements} as renewal where renewal.renews_achievement_id = ${achievements.id}
+    and renewal.status != 'rejected'`;
+  return db
+    .select({
+      id: achievements.id,
+      userId: achievements.userId,
+      organizationId: achievements.organizationId,
+      organizationName: organizations.name,
+      title: achievements.title,
+      description: achievements.description,
+      type: achievements.type,
+      imageUrl: achievements.imageUrl,
+      videoUrl: achievements.videoUrl,
+      date: achievements.date,
+      status: achievements.status,
+      renewedBy: achievements.renewedBy,
+      renewalCount: achievements.renewalCount,
+      firstGivenOn: achievements.firstGivenOn,
+      revokedAt: credentials.revokedAt,
+      liveRenewalId: sql<string | null>`(select renewal.id ${renewal} limit 1)`,
+      liveRenewalKey: sql<string | null>`(select renewal.submission_key ${renewal} limit 1)`,
+    })
+    .from(achievements)
+    .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+    .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+    .where(eq(achievements.id, id))
+    .limit(1);
 }

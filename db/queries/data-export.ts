@@ -86,6 +86,13 @@ export function listReceivedAchievements(db: Db, userId: string) {
         membershipOrganizationId: achievements.membershipOrganizationId,
         membershipRole: achievements.membershipRole,
         membershipEndedOn: achievements.membershipEndedOn,
+        // Expiry and renewal (decision 071): its expiry day, the entry it renews and the one that
+        // renewed it (an entry folded into its renewal's history).
+        validUntil: achievements.validUntil,
+        renewsAchievementId: achievements.renewsAchievementId,
+        renewalCount: achievements.renewalCount,
+        firstGivenOn: achievements.firstGivenOn,
+        renewedBy: achievements.renewedBy,
         credentialId: credentials.id,
         imageUrl: achievements.imageUrl,
         videoUrl: achievements.videoUrl,
@@ -118,6 +125,7 @@ export function listGivenAchievements(db: Db, userId: string) {
         status: achievements.status,
         organizationName: organizations.name,
         recipientName: recipients.fullName,
+        validUntil: achievements.validUntil,
         createdAt: achievements.createdAt,
       })
       .from(achievements)

@@ -27,7 +27,7 @@ function localToday() {
 
 export type Member = { userId: string; fullName: string };
 type AchievementField =
-  "userId" | "company" | "title" | "description" | "date" | "type" | "media" | "cover" | "mediaUrl";
+  "userId" | "company" | "title" | "description" | "date" | "type" | "media" | "cover" | "mediaUrl" | "validUntil";
 
 /** The Add Achievement form (its dialog, which loads it on first opening: achievement-dialog.tsx). */
 export function AchievementForm({
@@ -107,6 +107,16 @@ export function AchievementForm({
           <FieldError id={all.type.errorId} errors={all.type.errors} />
         </div>
       </div>
+      {kind === "give" ? (
+        <div className="grid gap-2">
+          <Label htmlFor={all.validUntil.id}>Valid until (optional)</Label>
+          <Input {...getInputProps(all.validUntil, { type: "date" })} key={all.validUntil.key} />
+          <p id={`${all.validUntil.id}-hint`} className="text-xs text-muted-foreground">
+            For a certification that must be renewed: it shows as expired from this day on.
+          </p>
+          <FieldError id={all.validUntil.errorId} errors={all.validUntil.errors} />
+        </div>
+      ) : null}
       <MediaFields media={all.media} cover={all.cover} url={all.mediaUrl} />
       <DialogFooter>
         <FormDialogCancel />

@@ -7,6 +7,7 @@ import { IssuerIdentityLine } from "./issuer-identity.tsx";
 const VERDICT_TEXT: Record<Verdict, string> = {
   Valid: "This credential is valid.",
   Revoked: "This credential was revoked by its issuer.",
+  Expired: "This credential is genuine, but its validity has ended.",
   Invalid: "This credential could not be verified.",
 };
 

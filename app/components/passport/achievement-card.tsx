@@ -52,6 +52,11 @@ export function AchievementCard({
             </Suspense>
           ) : null}
         </div>
+        {achievement.validUntil || achievement.renewalCount ? (
+          <Suspense fallback={<LoadAtOnce />}>
+            <CardNotes achievement={achievement} note="expiry" />
+          </Suspense>
+        ) : null}
         <h3 className="text-lg leading-snug font-semibold break-words">
           {title}
           {achievement.isMembership && achievement.credentialId ? (
@@ -90,8 +95,9 @@ export function AchievementCard({
 
 export const IMPORTED_LABEL = "Imported credential";
 
-// The lines only memberships and imported badges carry: rendered on the server, their chunk loaded
-// after the first interaction where the card hydrates (/passport's first load budget).
+// The lines only memberships, expiring or renewed entries and imported badges carry: rendered on
+// the server, their chunk loaded after the first interaction where the card hydrates (/passport's
+// first load budget).
 const CardNotes = import.meta.env.SSR
   ? CardNotesNow
   : lazyAfterInteraction(() =>

@@ -25,6 +25,10 @@ export type PassportAchievement = {
   /** A 'Member of …' entry (decision 070), and the day its membership ended (null while it lasts). */
   isMembership?: boolean;
   membershipEndedOn?: string | null;
+  /** Its expiry day, then how often it was renewed and when first given (decision 071). */
+  validUntil?: string | null;
+  renewalCount?: number;
+  firstGivenOn?: string | null;
   /** The Open Badges credential that backs an organisation achievement, when one was issued. */
   credentialId?: string | null;
   /** Who stands behind the giver's name (app/utils/issuer-identity.ts), said on a credential's card. */

@@ -10,6 +10,7 @@ import { findOrganization } from "#db/queries/organizations.ts";
 import { verifiedDomainsOf } from "#db/queries/organization-domains.ts";
 import type { AchievementType } from "#db/schema.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
+import { credentialValidUntil } from "#app/utils/expiry.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { sign, xsdDateTime, type JsonObject } from "./data-integrity.server.ts";
 import {
@@ -178,6 +179,8 @@ export async function signCredential(
       ...(achievement.issuerDomain ? { url: `https://${achievement.issuerDomain}` } : {}),
     },
     validFrom: xsdDateTime(issuedAt),
+    // An expiry the admin set (decision 071): verifiers call it expired from that day on.
+    ...(achievement.validUntil ? { validUntil: credentialValidUntil(achievement.validUntil) } : {}),
     awardedDate: `${achievement.date}T00:00:00Z`,
     credentialSubject: {
       type: ["AchievementSubject"],
@@ -192,6 +195,10 @@ export async function signCredential(
           narrative: `${organizationName} recognised this ${achievement.type} of one of its members.`,
         },
         ...(media.image ? { image: { id: absolute(media.image), type: "Image", caption: achievement.title } } : {}),
+        // A renewal names the credential it renews, as a dated membership names its first (decision 070).
+        ...(achievement.renewsCredentialId
+          ? { related: [{ id: credentialUrl(issuing.origin, achievement.renewsCredentialId), type: ["Related"] }] }
+          : {}),
       },
     },
     ...(media.image || media.video

@@ -249,12 +249,15 @@ export async function verifyCredential(
   const checks: Check[] = [];
   const add = (name: CheckName, passed: boolean, detail: string) => checks.push({ name, passed, detail });
   // Revoked only when everything else holds: a tampered, revoked credential is simply invalid.
+  // Expired only when its validity alone ended (decision 071): a genuine credential past its `validUntil`.
   const result = (revoked = false, issuer?: IssuerStanding): VerificationResult => ({
     verdict: checks.every((check) => check.passed)
       ? "Valid"
       : revoked && checks.every((check) => check.passed || check.name === "Status")
         ? "Revoked"
-        : "Invalid",
+        : checks.every((check) => check.passed || (check.name === "Dates" && check.detail.startsWith("Expired")))
+          ? "Expired"
+          : "Invalid",
     checks,
     summary: summaryOf(credential),
     ...(issuer ? { issuer } : {}),
@@ -329,7 +332,7 @@ export async function verifyCredential(
         ? "Not valid yet."
         : inDate
           ? "Within its validity period."
-          : "Expired.",
+          : `Expired on ${new Date(validUntil).toISOString().slice(0, 10)}.`,
   );
   return result(revoked, issuer);
 }
@@ -456,6 +459,7 @@ function summaryOf(credential: unknown): VerificationResult["summary"] {
     achievement: String(achievement?.name ?? document.name ?? "Unknown achievement"),
     validFrom: String(document.validFrom ?? ""),
     awardedDate: typeof document.awardedDate === "string" ? document.awardedDate : undefined,
+    validUntil: typeof document.validUntil === "string" ? document.validUntil : undefined,
   };
 }
 

@@ -911,6 +911,15 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: ADMIN_OF_A,
   }),
+  actionRow({
+    route: "routes/_app.dashboard_.achievements",
+    intent: "renew",
+    path: "/dashboard/achievements",
+    // Decision 071: only an admin of the entry's organisation (read from its row) renews it.
+    body: (w) => form({ intent: "renew", achievementId: w.credentialAchievement, validUntil: "2999-01-01" }),
+    ok: [302],
+    cells: ADMIN_OF_A,
+  }),
   {
     route: "routes/_app.dashboard_.organization",
     kind: "loader",
