@@ -5,7 +5,13 @@ import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
-import { bellFailed, loadViewerRows, type ViewerRows } from "./viewer-session.server.ts";
+import {
+  authSettingsOf,
+  bellFailed,
+  loadViewerRows,
+  signedSessionToken,
+  type ViewerRows,
+} from "./viewer-session.server.ts";
 import { STRONG_FACTOR_SETUP_PATH } from "./admin-sign-in.ts";
 import { strongFactorRequired } from "./authorization.server.ts";
 import { redirectWithToast } from "./cookies.server.ts";
@@ -207,6 +213,17 @@ const SESSION_COOKIE_LINE = new RegExp(`^(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.s
 /** Whether the request carries a session cookie at all (cheap; says nothing of its validity). */
 export function hasSessionCookie(request: Request) {
   return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
+}
+
+/**
+ * Whether the request carries a session cookie signed with the auth library's secret: checked
+ * without D1 (one HMAC), so an unsigned or forged cookie costs nothing and counts as none. A
+ * signed cookie of a session since ended still counts: only an account ever signed in has one.
+ */
+export async function hasVerifiedSessionCookie(request: Request, context: AppLoadContext) {
+  if (!hasSessionCookie(request)) return false;
+  const settings = await authSettingsOf(context.env, new URL(request.url).origin, () => context.auth);
+  return (await signedSessionToken(request, settings)) !== null;
 }
 
 /** Who reads a public page, asked only when it matters: without a session, nobody (no lookup). */

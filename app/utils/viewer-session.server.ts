@@ -128,6 +128,10 @@ export async function readSignedIn({
   return { session, viewer: sameUser ? read.viewer : null, bell: sameUser ? read.bell : null };
 }
 
+/** The session token of the request's session cookie when we signed it (no D1 read), else null. */
+export const signedSessionToken = (request: Request, settings: AuthSettings) =>
+  signedCookie(request, settings.secret, settings.sessionCookie);
+
 /**
  * The value of one of the auth library's signed cookies (the session token, or the "do not remember
  * me" mark) when its signature is the library's own: HMAC-SHA256 with the auth secret over the
