@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import * as build from "../build/server/index.js";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
+import { injectFaults } from "./middleware/fault-injection.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { loadContext } from "./middleware/load-context.ts";
 import {
@@ -33,6 +34,8 @@ export const app = new Hono<WorkerEnv>()
   .use(securityHeaders)
   .use(sameOriginMutations)
   .use(countD1RoundTrips)
+  // Tests only (ENVIRONMENT "test"): a request may ask for binding calls to fail.
+  .use(injectFaults)
   .use("/auth", bodyCap(AUTH_FORM_MAX_BYTES))
   .use("/auth/*", bodyCap(AUTH_FORM_MAX_BYTES))
   .use(`${AUTH_BASE_PATH}/*`, bodyCap(AUTH_FORM_MAX_BYTES))
