@@ -116,6 +116,10 @@ export function ErrorBoundary() {
       );
     if (error.status < 500)
       return <ErrorPage title="That did not work" message="The request was not valid. Please go back and try again." />;
+    // A part the page cannot do without failed to load (logged where it failed): the spec's title.
+    const failed = error.data as { title?: unknown; description?: unknown } | null;
+    if (typeof failed?.title === "string" && typeof failed.description === "string")
+      return <ErrorPage title={failed.title} message={failed.description} />;
   }
   // Only the unexpected is logged; refusals above are the app working as intended.
   console.error(error);

@@ -1,4 +1,4 @@
-import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Viewer } from "./viewer.ts";
 import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
@@ -100,6 +100,12 @@ export async function signOutHeaders(request: Request, context: AppLoadContext) 
   return headers;
 }
 
+/** What a signed-in page whose viewer's profile could not be read answers (the error page shows it). */
+export const PROFILE_LOAD_FAILURE = {
+  title: "Error loading profile",
+  description: "Your profile could not be loaded. Please reload the page to try again.",
+};
+
 /**
  * The signed-in viewer with profile and organisations. Picks the first organisation as the
  * active one when none (or one the user has left) is set. An archived account may only reach
@@ -111,7 +117,9 @@ export async function requireViewer(
   { allowArchived = false, withBell = false }: { allowArchived?: boolean; withBell?: boolean } = {},
 ): Promise<Viewer> {
   const { user, session } = await requireSession(request, context, { withBell });
-  const { profile, memberships } = await viewerRowsOf(request, context, user.id);
+  const { profile, memberships, profileFailed } = await viewerRowsOf(request, context, user.id);
+  // Logged where it failed; the page cannot be drawn without it (spec section 8's title).
+  if (profileFailed) throw data(PROFILE_LOAD_FAILURE, { status: 500 });
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
   if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");
 

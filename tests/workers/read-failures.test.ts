@@ -112,6 +112,28 @@ describe("a public passport whose reads fail is a quiet failure, never an error 
   });
 });
 
+describe("a signed-in page whose viewer's profile cannot be read", () => {
+  it.each(["/dashboard", "/passport", "/settings"])("%s says 'Error loading profile', logged", async (path) => {
+    captureErrors(/"message":"profile failed to load"/);
+    // The guard's batch with the bell fails first, and is read again without it (decision 036).
+    expectConsoleError(/"message":"notifications failed to load"/);
+    const person = await createAccount({ name: "Pat Profile" });
+    const response = await getWithFault(path, "d1:select:profiles", person.cookie);
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain("Error loading profile");
+    expect(html).toContain("Your profile could not be loaded. Please reload the page to try again.");
+    // Still signed in: the failure signs nobody out.
+    expect(response.headers.getSetCookie().filter((line) => line.startsWith("passport.session_token="))).toEqual([]);
+    expect(loggedAs("profile failed to load").map((line) => line.requestId)).toEqual([
+      response.headers.get("X-Request-Id"),
+    ]);
+    const again = await get(path, person.cookie);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("Pat Profile");
+  });
+});
+
 describe("the invite page (/join/{organizationId}) when the database fails", () => {
   it("a failing join shows the 'Failed to join' state and toast, joins nobody, and is logged", async () => {
     captureErrors(/"message":"action failed"/);
