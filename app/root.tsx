@@ -16,7 +16,7 @@ import { CookieBanner } from "./components/cookie-banner.tsx";
 import { ErrorPage, NotFoundPage } from "./components/error-pages.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { readPreferences, readToast } from "./utils/cookies.server.ts";
-import { PRODUCT_NAME } from "./utils/constants.ts";
+import { PRODUCT_NAME, TOAST_AFTER_REDIRECT } from "./utils/constants.ts";
 import { pageHydrates } from "./utils/hydration.ts";
 import { useNonce } from "./utils/nonce.tsx";
 import stylesheet from "./styles/app.css?url";
@@ -53,8 +53,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   nextUrl,
   formMethod,
+  actionResult,
   defaultShouldRevalidate,
-}) => (!formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate);
+}) => {
+  // An action whose toast is for the page it leads to (TOAST_AFTER_REDIRECT) leaves it there too.
+  if (formMethod && typeof actionResult === "object" && actionResult !== null && TOAST_AFTER_REDIRECT in actionResult)
+    return false;
+  return !formMethod && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate;
+};
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
@@ -110,6 +116,10 @@ export function ErrorBoundary() {
       );
     if (error.status < 500)
       return <ErrorPage title="That did not work" message="The request was not valid. Please go back and try again." />;
+    // A part the page cannot do without failed to load (logged where it failed): the spec's title.
+    const failed = error.data as { title?: unknown; description?: unknown } | null;
+    if (typeof failed?.title === "string" && typeof failed.description === "string")
+      return <ErrorPage title={failed.title} message={failed.description} />;
   }
   // Only the unexpected is logged; refusals above are the app working as intended.
   console.error(error);

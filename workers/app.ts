@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import * as build from "../build/server/index.js";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
+import { injectFaults } from "./middleware/fault-injection.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { loadContext } from "./middleware/load-context.ts";
 import {
@@ -33,13 +34,17 @@ export const app = new Hono<WorkerEnv>()
   .use(securityHeaders)
   .use(sameOriginMutations)
   .use(countD1RoundTrips)
-  .use(passportEdgeCache(build.assets.version))
+  // Tests only (ENVIRONMENT "test"): a request may ask for binding calls to fail.
+  .use(injectFaults)
   .use("/auth", bodyCap(AUTH_FORM_MAX_BYTES))
   .use("/auth/*", bodyCap(AUTH_FORM_MAX_BYTES))
   .use(`${AUTH_BASE_PATH}/*`, bodyCap(AUTH_FORM_MAX_BYTES))
   .use("/verify", bodyCap(VERIFY_FORM_MAX_BYTES))
   .use(STRIPE_WEBHOOK_PATH, bodyCap(STRIPE_EVENT_MAX_BYTES))
   .use(loadContext)
+  // After the load context: only a verified session makes a visit personal, and a render's D1
+  // bookmark decides whether it may be stored.
+  .use(passportEdgeCache(build.assets.version))
   .route(AUTH_BASE_PATH, authRoutes)
   .route("/media", mediaRoutes)
   .route("/", passportCardRoutes)

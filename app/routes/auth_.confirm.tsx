@@ -21,7 +21,9 @@ import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
 import { showToast } from "#app/utils/toast.ts";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
-import { pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { log, pathOf, securityEvent } from "#app/utils/log.server.ts";
+import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
 import { clearSignUpCookieHeader, readSignUpCookie, safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { confirmAccount, discardSession, isAccountPassword } from "#app/services/sign-up.server.ts";
@@ -39,13 +41,27 @@ export const meta: MetaFunction = () => [{ title: `Confirm your email · ${PRODU
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("token");
-  const checked = token ? await checkLink(context, request, token) : null;
-  return {
-    token,
-    // Where the person was going when they signed up (an invite link), else the dashboard.
-    destination: safeRedirectPath(url.searchParams.get("redirectTo"), "/dashboard"),
-    askPassword: checked?.ok === true && checked.needsPassword,
-  };
+  // Where the person was going when they signed up (an invite link), else the dashboard.
+  const destination = safeRedirectPath(url.searchParams.get("redirectTo"), "/dashboard");
+  try {
+    const checked = token ? await checkLink(context, request, token) : null;
+    return { token, destination, askPassword: checked?.ok === true && checked.needsPassword, toast: null };
+  } catch (error) {
+    // The link could not be checked (the database failed): 'Verification failed', logged.
+    return data({ token, destination, askPassword: false, toast: verificationFailed(context, error) }, { status: 500 });
+  }
+}
+
+const VERIFICATION_FAILED = "Verification failed";
+
+/** Logs a confirmation that failed unexpectedly, and the toast that says so (spec section 8). */
+function verificationFailed(context: AppLoadContext, error: unknown): Toast {
+  log("error", "action failed", {
+    title: VERIFICATION_FAILED,
+    requestId: context.requestId,
+    error: errorSummary(error),
+  });
+  return { title: VERIFICATION_FAILED, description: UNEXPECTED_FAILURE, variant: "destructive" };
 }
 
 /** The address and user a confirmation token names, when it is well formed (its signature unchecked). */
@@ -86,7 +102,17 @@ const failed = (status = 400) => data({ ok: false as const, organisationCreated:
 const askForPassword = (token: string, error: string | null, status: number) =>
   data({ ok: false as const, askPassword: true as const, token, passwordError: error }, { status });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  try {
+    return await confirm(args);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const toast = verificationFailed(args.context, error);
+    return data({ ok: false as const, organisationCreated: false, signedIn: false, toast }, { status: 500 });
+  }
+}
+
+async function confirm({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const token = form.get("token");
   const checked = typeof token === "string" ? await checkLink(context, request, token) : null;
@@ -160,7 +186,7 @@ function sessionTokenOf(setCookies: string[]) {
 }
 
 export default function ConfirmEmail() {
-  const { token, destination, askPassword } = useLoaderData<typeof loader>();
+  const { token, destination, askPassword, toast: loadFailure } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigate = useNavigate();
@@ -169,8 +195,8 @@ export default function ConfirmEmail() {
   // With JavaScript the confirmation starts by itself; without it, one button press. A browser
   // that must give the password first waits for it.
   useEffect(() => {
-    if (token && !askPassword && !result && formRef.current) submit(formRef.current);
-  }, [token, askPassword, result, submit]);
+    if (token && !askPassword && !loadFailure && !result && formRef.current) submit(formRef.current);
+  }, [token, askPassword, loadFailure, result, submit]);
 
   useEffect(() => {
     if (!result?.ok) return;
@@ -214,9 +240,9 @@ export default function ConfirmEmail() {
     );
   }
 
-  if (!token || result) {
+  if (!token || result || loadFailure) {
     return (
-      <AuthCard title="Verification failed" description={ERROR_MESSAGE}>
+      <AuthCard title={VERIFICATION_FAILED} description={ERROR_MESSAGE}>
         <div className="grid justify-items-center gap-4">
           <XCircle className="size-12 text-destructive" aria-hidden />
           <Link to="/auth" className={buttonVariants()}>

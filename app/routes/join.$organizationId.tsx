@@ -8,16 +8,20 @@ import { z } from "zod";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
-import { PRODUCT_NAME, REDIRECT_DELAY_MS } from "#app/utils/constants.ts";
-import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { joinByInvite } from "#app/services/memberships.server.ts";
+import { PRODUCT_NAME, REDIRECT_DELAY_MS, TOAST_AFTER_REDIRECT } from "#app/utils/constants.ts";
+import { redirectWithToast, toastHeader } from "#app/utils/cookies.server.ts";
+import { JoinRequestFailed, joinByInvite } from "#app/services/memberships.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { loadInvite } from "#db/queries/organizations.ts";
-import { withHttpErrors } from "#app/utils/form-reply.server.ts";
+import { errorSummary, failureOf, LOAD_FAILURE } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import type { Toast } from "#app/utils/toast-message.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.organization ? `Join ${data.organization.name}` : "Failed to join"} · ${PRODUCT_NAME}` },
 ];
+
+const FAILED_TO_JOIN = "Failed to join";
 
 const organizationIdSchema = z.uuid();
 // An invite code is 22 URL-safe characters; anything else is simply not a code.
@@ -35,7 +39,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const rawCode = new URL(request.url).searchParams.get("code");
   const code = codeFrom(rawCode);
   const user = await context.getUser();
-  const invite = id.success ? await loadInvite(context.db, id.data, code, user?.id ?? null) : null;
+  let invite: Awaited<ReturnType<typeof loadInvite>> = null;
+  try {
+    invite = id.success ? await loadInvite(context.db, id.data, code, user?.id ?? null) : null;
+  } catch (error) {
+    // The invite could not be read: the error state, with its toast (spec section 8).
+    log("error", "loader part failed", {
+      title: FAILED_TO_JOIN,
+      requestId: context.requestId,
+      error: errorSummary(error),
+    });
+    const toast: Toast = { title: FAILED_TO_JOIN, description: LOAD_FAILURE, variant: "destructive" };
+    return data({ organization: null, signedIn: false, code: null, invite: null, toast }, { status: 500 });
+  }
   if (!invite) return data({ organization: null, signedIn: false, code: null, invite: null }, { status: 404 });
   return {
     organization: invite.organization,
@@ -52,7 +68,24 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const id = organizationIdSchema.safeParse(params.organizationId);
   const code = codeFrom((await request.formData()).get("code"));
-  const joined = id.success ? await withHttpErrors(joinByInvite(context, viewer, id.data, code)) : null;
+  let joined: Awaited<ReturnType<typeof joinByInvite>> = null;
+  try {
+    joined = id.success ? await joinByInvite(context, viewer, id.data, code) : null;
+  } catch (error) {
+    // A failure nobody planned for is logged and answered with the spec's title: the request
+    // path's own, or the error state's (a refusal of the caller is thrown as its HTTP answer).
+    const asked = error instanceof JoinRequestFailed;
+    const title = asked ? "Error requesting membership" : FAILED_TO_JOIN;
+    const { toast, status } = failureOf(asked ? error.failure : error, title, context.requestId);
+    return data(
+      {
+        joined: false as const,
+        failed: asked ? ("request" as const) : ("join" as const),
+        toast: { ...toast, title, variant: "destructive" as const },
+      },
+      { status },
+    );
+  }
   if (!joined) return data({ joined: false as const }, { status: 404 });
   const { organization, outcome } = joined;
   if (outcome === "already-member") {
@@ -68,7 +101,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     });
   }
   if (outcome === "requested") return redirectWithToast(context.env, request, "/dashboard", joined.toast);
-  return { joined: true as const };
+  // The page says so, then goes on to the dashboard, which shows the same as a toast: the toast
+  // cookie is set now, and read by the dashboard's navigation (the root leaves it until then).
+  const toast: Toast = { title: "Successfully joined!", description: `You are now a member of ${organization.name}.` };
+  return data(
+    { joined: true as const, [TOAST_AFTER_REDIRECT]: true },
+    { headers: { "Set-Cookie": await toastHeader(context.env, request, toast) } },
+  );
 }
 
 export default function JoinOrganization() {
@@ -89,16 +128,19 @@ export default function JoinOrganization() {
     return () => clearTimeout(timer);
   }, [result, navigate]);
 
-  if (!organization || (result && !result.joined)) {
+  const failure = result && !result.joined ? result : null;
+  // A failed request keeps its page (Request to Join), to try again; any other failure is the error state.
+  if (!organization || (failure && (!("failed" in failure) || failure.failed === "join"))) {
+    const toast = (loaded as { toast?: Toast }).toast ?? (failure as { toast?: Toast } | null)?.toast ?? null;
     return (
       <AuthCard
-        title="Failed to join"
+        title={FAILED_TO_JOIN}
         description="There was an error joining the organisation. The invite link may be invalid."
       >
         <div className="grid justify-items-center gap-4">
           <XCircle className="size-12 text-destructive" aria-hidden />
-          <p role="alert" className="font-medium">
-            Organisation not found
+          <p role="alert" className="text-center font-medium">
+            {toast ? toast.description : "Organisation not found"}
           </p>
           <Link to="/dashboard" className={buttonVariants()}>
             Go to Dashboard

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { RouteHandle } from "#app/utils/hydration.ts";
 import { LogoHeader } from "#app/components/logo.tsx";
@@ -14,6 +14,10 @@ import { socialMeta } from "#app/utils/social-meta.ts";
 
 // Visitors get the page without scripts; the owner's page hydrates for the upload controls.
 export const handle: RouteHandle = { hydrate: (data) => (data as { isOwner?: boolean } | undefined)?.isOwner === true };
+
+/** A page that could not read everything (a quiet failure) says no-store: the edge cache keeps it out. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+const PARTIAL = { headers: { "Cache-Control": "no-store" } };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   // A passport switched off, archived or missing has no preview and is never indexed.
@@ -57,7 +61,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { passport } = found;
   if (!showAll && passport.total > PRINTED_ENTRIES_MAX)
     passport.achievements = passport.achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
-  return { ...found, showAll };
+  return data({ ...found, showAll }, found.partial ? PARTIAL : undefined);
 }
 
 export default function PublicPassport() {

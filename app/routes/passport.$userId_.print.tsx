@@ -1,4 +1,10 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  type HeadersFunction,
+  redirect,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import Printer from "lucide-react/icons/printer";
 import type { RouteHandle } from "#app/utils/hydration.ts";
@@ -14,6 +20,10 @@ import { PAGE_SIZES } from "#db/queries/paging.ts";
 // (decision 033). The first page stays small for the edge cache; this one is asked for.
 // Visitors get it without scripts; the owner's page hydrates to open the print dialog (#print).
 export const handle: RouteHandle = { hydrate: (data) => (data as { isOwner?: boolean } | undefined)?.isOwner === true };
+
+/** A page that could not read everything (a quiet failure) says no-store: the edge cache keeps it out. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+const PARTIAL = { headers: { "Cache-Control": "no-store" } };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const name = data?.passport?.profile.fullName || "Professional";
@@ -36,7 +46,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     everything: true,
   });
   if (!found) return data({ passport: null, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
-  return found;
+  return data(found, found.partial ? PARTIAL : undefined);
 }
 
 export default function PrintablePassport() {

@@ -90,12 +90,21 @@ export async function joinByInvite(
   if (membership)
     return { organization, outcome: membership.status === "approved" ? "already-member" : "request-pending" } as const;
   if (!invite.codeAdmits) {
-    const toast = await requestToJoin(context, user, organization.id);
+    const toast = await requestToJoin(context, user, organization.id).catch((error: unknown) => {
+      throw new JoinRequestFailed(error);
+    });
     return { organization, outcome: "requested", toast } as const;
   }
   const created = await insertApprovedMembership(context.db, { userId: user.id, organizationId: organization.id });
   if (created) await recordMembership(context, { userId: user.id, organizationId: organization.id });
   return { organization, outcome: created ? "joined" : "already-member" } as const;
+}
+
+/** The invite page's request path failed: its page says 'Error requesting membership' (spec section 8). */
+export class JoinRequestFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super("join request failed");
+  }
 }
 
 /** Approving: one read (the row and the caller's role), one batch (the approval and its notice). */

@@ -1,7 +1,9 @@
 import type { ServiceContext } from "./context.server.ts";
 import { z } from "zod";
 import { responsiveSrcSet } from "#app/utils/media.server.ts";
-import { loadAllPassportEntries, loadPassport } from "#db/queries/achievements.ts";
+import { errorSummary } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { loadAllPassportEntries, loadPassport, loadPassportProfile } from "#db/queries/achievements.ts";
 import { decodeCursor, type PageRequest } from "#db/queries/paging.ts";
 
 const userIdSchema = z.uuid();
@@ -10,6 +12,10 @@ const userIdSchema = z.uuid();
  * One page of a public passport as its reader may see it: null when the id is not a passport,
  * the account is archived, or the passport is private and the reader is not its owner. With
  * `everything`, the entries after the page are read too (the print view: no entry left out).
+ *
+ * A failing read is a quiet failure (spec section 8): logged with the request id, never an error
+ * page. The profile is then read alone: when that fails too the passport is not found; else it
+ * shows with no entries. `partial` marks such a page, which must not be cached.
  */
 export async function readPublicPassport(
   context: ServiceContext,
@@ -31,12 +37,25 @@ export async function readPublicPassport(
 ) {
   const userId = userIdSchema.safeParse(userIdParam);
   if (!userId.success) return null;
-  const passport = await loadPassport(context.db, userId.data, page);
+  let partial = false;
+  const failed = (message: string) => (error: unknown) => {
+    log("error", message, { requestId: context.requestId, error: errorSummary(error) });
+    partial = true;
+    return null;
+  };
+  const passport =
+    (await loadPassport(context.db, userId.data, page).catch(failed("passport failed to load"))) ??
+    (partial ? await readProfileAlone(context, userId.data, failed("passport profile failed to load")) : null);
   const isOwner = Boolean(passport && (await readerId()) === userId.data);
   // Archived accounts are never public; a private passport is visible to its owner only.
   if (!passport || passport.profile.deletedAt || !(passport.profile.isPublic || isOwner)) return null;
   const after = everything ? decodeCursor(passport.next) : undefined;
-  const rest = after ? await loadAllPassportEntries(context.db, userId.data, page.size, after) : [];
+  const rest =
+    (after &&
+      (await loadAllPassportEntries(context.db, userId.data, page.size, after).catch(
+        failed("passport failed to load"),
+      ))) ||
+    [];
   // The creation time is only the cursor's: not sent to the page.
   // Expiry and renewal (decision 071) are sent only for the entries that have them (the page's HTML budget).
   const achievements = [...passport.achievements, ...rest].map(
@@ -54,5 +73,12 @@ export async function readPublicPassport(
     isOwner,
     canonicalUrl,
     passport: { ...passport, achievements, next: everything ? null : passport.next },
+    partial,
   };
+}
+
+/** The profile of a passport whose entries could not be read: shown with none. */
+async function readProfileAlone(context: ServiceContext, userId: string, failed: (error: unknown) => null) {
+  const profile = await loadPassportProfile(context.db, userId).catch(failed);
+  return profile && { profile, achievements: [], next: null, previous: null, total: 0 };
 }

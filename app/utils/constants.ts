@@ -26,6 +26,11 @@ export const PRINTED_ENTRIES_MAX = 50;
 /** The organisation switcher's page parameters (`switcher.after`, `switcher.before`), on any signed-in page. */
 export const ORGANIZATION_SWITCHER_PREFIX = "switcher.";
 export const REDIRECT_DELAY_MS = 2000;
+/**
+ * An action answer carrying this key set a toast cookie for the page it leads to (a join's
+ * dashboard): the root's loader does not revalidate after it, so the toast waits for that page.
+ */
+export const TOAST_AFTER_REDIRECT = "toastAfterRedirect";
 export const ARCHIVE_GRACE_DAYS = 30;
 
 /** The forgot-password request page and the page a reset link opens. */

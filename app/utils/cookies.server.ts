@@ -52,12 +52,6 @@ export async function redirectWithToast(
   return redirect(url, { ...init, headers });
 }
 
-const TOAST_COOKIE_SENT = new RegExp(`(?:^|;\\s*)${TOAST_COOKIE_NAME}=`);
-/** Whether the request carries a pending toast, without verifying it (the edge cache's check). */
-export function hasToastCookie(request: Request) {
-  return TOAST_COOKIE_SENT.test(request.headers.get("Cookie") ?? "");
-}
-
 /** Reads the pending toast, if any, and the header that clears it. */
 export async function readToast(env: AppEnv, request: Request) {
   const header = request.headers.get("Cookie");

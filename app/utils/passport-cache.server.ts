@@ -4,10 +4,14 @@
 // once, and in every other data centre through Cloudflare's purge API when the zone is
 // configured (cache-purge.server.ts; without it, the edge TTL below is the bound).
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { purgeEverywhere, type CachePurgeEnv } from "./cache-purge.server.ts";
 
-/** What the cache needs of the environment: the app's origin, and the zone to purge. */
-export type PassportCacheEnv = CachePurgeEnv & { APP_URL?: string };
+/**
+ * What the cache needs of the environment: the app's origin, the zone to purge, and whether this
+ * is production (AppEnv's fail-closed reading), where a cache without purge is capped.
+ */
+export type PassportCacheEnv = CachePurgeEnv & { APP_URL?: string; ENVIRONMENT?: string };
 
 /** Where internal entries (the landing card; every key without an APP_URL) live: never purged by URL. */
 const CACHE_ORIGIN = "https://passport-cache.invalid";
@@ -31,6 +35,31 @@ const GENERATION_PARAM = "generation";
 
 /** How long the edge keeps a page, and how long it may serve it stale while it refreshes. */
 const PASSPORT_EDGE_CACHE_CONTROL = "public, max-age=0, s-maxage=300, stale-while-revalidate=600";
+/**
+ * In production without the purge credentials a change clears only the data centre it ran in;
+ * every other copy lives out its TTL. There, every edge-cached passport page, print view and card
+ * is kept at most this long (decision 073), so a hidden achievement is gone everywhere in a minute.
+ */
+export const UNPURGED_EDGE_TTL_SECONDS = 60;
+
+/** Whether a change can reach every data centre's copy: the zone's purge API is configured. */
+const purgesEverywhere = (env: PassportCacheEnv) => Boolean(env.CLOUDFLARE_ZONE_ID && env.CLOUDFLARE_API_TOKEN);
+/** Whether edge copies are capped at UNPURGED_EDGE_TTL_SECONDS: production that cannot purge them. */
+export const edgeTtlCapped = (env: PassportCacheEnv) => env.ENVIRONMENT === "production" && !purgesEverywhere(env);
+
+/** The Cache-Control a passport page is stored at the edge with. */
+export const passportEdgeCacheControl = (env: PassportCacheEnv) =>
+  edgeTtlCapped(env) ? `public, max-age=0, s-maxage=${UNPURGED_EDGE_TTL_SECONDS}` : PASSPORT_EDGE_CACHE_CONTROL;
+
+/** The edge lifetime of anything else cached per passport (its card): `seconds`, or capped. */
+export const passportEdgeSeconds = (env: PassportCacheEnv, seconds: number) =>
+  edgeTtlCapped(env) ? Math.min(seconds, UNPURGED_EDGE_TTL_SECONDS) : seconds;
+
+/**
+ * A request that asks for a fresh render, never stored, outside production only (the benchmark's
+ * uncached figures): anyone's `Cache-Control: no-cache` is served from the cache like any visit.
+ */
+export const PASSPORT_REFRESH_HEADER = "X-Passport-Refresh";
 /** Browsers always ask again, so a change shows on the next visit. */
 export const PASSPORT_BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
@@ -74,6 +103,20 @@ export const passportCardCacheKey = (origin: string, userId: string) => keyOf(or
 export const LANDING_CARD_CACHE_KEY = `${CACHE_ORIGIN}/card.png`;
 const changeMarkerKey = (origin: string, userId: string) => keyOf(origin, changeMarkerPath(userId), false);
 const CHANGED_AT_HEADER = "X-Passport-Changed-At";
+/** The D1 bookmark of the change a marker records: a render that read an older replica is not stored. */
+const CHANGED_BOOKMARK_HEADER = "X-Passport-Changed-Bookmark";
+
+/**
+ * The D1 bookmark of the request being served, as its writes left it (the Worker's load context
+ * provides it for every request): a change's marker records it, so that a render which read a
+ * replica that had not yet caught up with the change is recognised and not stored. One store per
+ * isolate (a global): the Worker's middleware and the Remix server build each bundle this module.
+ */
+const requestBookmark: AsyncLocalStorage<() => D1SessionBookmark | null> = ((
+  globalThis as unknown as Record<symbol, AsyncLocalStorage<() => D1SessionBookmark | null>>
+)[Symbol.for("career-passport.request-bookmark")] ??= new AsyncLocalStorage());
+export const withRequestBookmark = <T>(bookmark: () => D1SessionBookmark | null, work: () => Promise<T>) =>
+  requestBookmark.run(bookmark, work);
 
 /**
  * The build a stored page was rendered by (Remix's asset manifest version). A page names its
@@ -125,28 +168,45 @@ export async function passportGeneration(origin: string, userId: string) {
 }
 
 /** The marker outlives any render in flight (a Worker request cannot run for minutes) and any stored page. */
-const changeMarker = (changedAt: string) =>
-  new Response("", { headers: { "Cache-Control": "s-maxage=300", [CHANGED_AT_HEADER]: changedAt } });
+const changeMarker = (changedAt: string, bookmark: D1SessionBookmark | null = null) =>
+  new Response("", {
+    headers: {
+      "Cache-Control": "s-maxage=300",
+      [CHANGED_AT_HEADER]: changedAt,
+      ...(bookmark ? { [CHANGED_BOOKMARK_HEADER]: bookmark } : {}),
+    },
+  });
 
 /** The Worker's edge cache (the DOM typings of `caches` do not know `default`). */
 export const edgeCache = () => (caches as unknown as { default: Cache }).default;
 
+/** How a page was rendered: when it began, by which build, and the D1 bookmark its reads ended at. */
+export type PassportRender = {
+  startedAt: number;
+  build: string;
+  /** The render's D1 session bookmark (null when it read nothing from D1). */
+  readBookmark: D1SessionBookmark | null;
+  cacheControl: string;
+};
+
 /**
- * Stores a rendered page, unless its passport changed after the render began: a visit that read
- * the old data can finish after the change's invalidation, and must not put the old page back.
+ * Stores a rendered page, unless its passport changed after the render began (a visit that read
+ * the old data can finish after the change's invalidation, and must not put the old page back),
+ * or the render read a replica older than that change (D1 bookmarks sort oldest to newest).
  */
 export async function storePassportPage(
   entry: { userId: string; origin: string; key: string },
   page: ArrayBuffer,
   headers: Headers,
-  renderStartedAt: number,
-  build: string,
+  render: PassportRender,
 ) {
   const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
-  if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= renderStartedAt) return;
+  if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= render.startedAt) return;
+  const changeBookmark = marker?.headers.get(CHANGED_BOOKMARK_HEADER);
+  if (changeBookmark && render.readBookmark !== null && render.readBookmark < changeBookmark) return;
   const stored = new Response(page, { headers });
-  stored.headers.set("Cache-Control", PASSPORT_EDGE_CACHE_CONTROL);
-  stored.headers.set(PASSPORT_BUILD_HEADER, build);
+  stored.headers.set("Cache-Control", render.cacheControl);
+  stored.headers.set(PASSPORT_BUILD_HEADER, render.build);
   await edgeCache().put(entry.key, stored);
 }
 
@@ -162,9 +222,11 @@ export async function invalidatePassports(env: PassportCacheEnv, ...userIds: str
   const keys = userIds.flatMap((userId) => passportCacheKeys(origin, userId));
   const markers = userIds.map((userId) => changeMarkerKey(origin, userId));
   const changedAt = String(Date.now());
+  // The change's writes are behind it: the request's bookmark now includes them.
+  const bookmark = requestBookmark.getStore()?.() ?? null;
   await Promise.all([
     // A new generation here: every cursor page stored under the old one is unreachable.
-    ...markers.map((marker) => edgeCache().put(marker, changeMarker(changedAt))),
+    ...markers.map((marker) => edgeCache().put(marker, changeMarker(changedAt, bookmark))),
     ...keys.map((key) => edgeCache().delete(key)),
     // Elsewhere the markers go too: a data centre without one starts a new generation, which
     // retires the cursor pages it stored.

@@ -1,11 +1,17 @@
-import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Viewer } from "./viewer.ts";
 import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
 import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
-import { bellFailed, loadViewerRows, type ViewerRows } from "./viewer-session.server.ts";
+import {
+  authSettingsOf,
+  bellFailed,
+  loadViewerRows,
+  signedSessionToken,
+  type ViewerRows,
+} from "./viewer-session.server.ts";
 import { STRONG_FACTOR_SETUP_PATH } from "./admin-sign-in.ts";
 import { strongFactorRequired } from "./authorization.server.ts";
 import { redirectWithToast } from "./cookies.server.ts";
@@ -94,6 +100,12 @@ export async function signOutHeaders(request: Request, context: AppLoadContext) 
   return headers;
 }
 
+/** What a signed-in page whose viewer's profile could not be read answers (the error page shows it). */
+export const PROFILE_LOAD_FAILURE = {
+  title: "Error loading profile",
+  description: "Your profile could not be loaded. Please reload the page to try again.",
+};
+
 /**
  * The signed-in viewer with profile and organisations. Picks the first organisation as the
  * active one when none (or one the user has left) is set. An archived account may only reach
@@ -105,7 +117,9 @@ export async function requireViewer(
   { allowArchived = false, withBell = false }: { allowArchived?: boolean; withBell?: boolean } = {},
 ): Promise<Viewer> {
   const { user, session } = await requireSession(request, context, { withBell });
-  const { profile, memberships } = await viewerRowsOf(request, context, user.id);
+  const { profile, memberships, profileFailed } = await viewerRowsOf(request, context, user.id);
+  // Logged where it failed; the page cannot be drawn without it (spec section 8's title).
+  if (profileFailed) throw data(PROFILE_LOAD_FAILURE, { status: 500 });
   if (!profile) return refuseArchived(request, context, user.id, "no profile");
   if (profile.deletedAt && !allowArchived) return refuseArchived(request, context, user.id, "archived account");
 
@@ -207,6 +221,17 @@ const SESSION_COOKIE_LINE = new RegExp(`^(?:__Secure-)?${AUTH_COOKIE_PREFIX}\\.s
 /** Whether the request carries a session cookie at all (cheap; says nothing of its validity). */
 export function hasSessionCookie(request: Request) {
   return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
+}
+
+/**
+ * Whether the request carries a session cookie signed with the auth library's secret: checked
+ * without D1 (one HMAC), so an unsigned or forged cookie costs nothing and counts as none. A
+ * signed cookie of a session since ended still counts: only an account ever signed in has one.
+ */
+export async function hasVerifiedSessionCookie(request: Request, context: AppLoadContext) {
+  if (!hasSessionCookie(request)) return false;
+  const settings = await authSettingsOf(context.env, new URL(request.url).origin, () => context.auth);
+  return (await signedSessionToken(request, settings)) !== null;
 }
 
 /** Who reads a public page, asked only when it matters: without a session, nobody (no lookup). */

@@ -18,8 +18,11 @@ import type { Auth, SessionData } from "./auth.server.ts";
 import { errorSummary } from "./form-reply.server.ts";
 import { log } from "./log.server.ts";
 
-/** The viewer's own rows: their profile (null when the account has none) and organisations. */
-export type ViewerRows = { profile: ViewerProfile | null; memberships: MemberOrganizations };
+/**
+ * The viewer's own rows: their profile (null when the account has none) and organisations.
+ * `profileFailed`: the profile could not be read (the page says 'Error loading profile').
+ */
+export type ViewerRows = { profile: ViewerProfile | null; memberships: MemberOrganizations; profileFailed?: true };
 
 /**
  * A signed-in request's session, with the viewer's rows when they were read in the same batch
@@ -118,7 +121,7 @@ export async function readSignedIn({
   const token = await signedCookie(request, settings.secret, settings.sessionCookie);
   // "Keep me signed in" left unticked: better-auth never extends such a session (it simply ends).
   const refreshes = !(await signedCookie(request, settings.secret, settings.dontRememberCookie));
-  const read = token ? await readByToken(db, request, token, withBell ? requestId : null) : null;
+  const read = token ? await readByToken(db, request, token, requestId, withBell) : null;
   if (read && answersWithoutTheLibrary(read.session, settings, refreshes)) return read;
   // Missing, forged, expired, revoked, due for refresh, or a setup the batch does not model:
   // the auth library decides, exactly as before this fast path existed.
@@ -127,6 +130,10 @@ export async function readSignedIn({
   const sameUser = read?.session.user.id === session.user.id;
   return { session, viewer: sameUser ? read.viewer : null, bell: sameUser ? read.bell : null };
 }
+
+/** The session token of the request's session cookie when we signed it (no D1 read), else null. */
+export const signedSessionToken = (request: Request, settings: AuthSettings) =>
+  signedCookie(request, settings.secret, settings.sessionCookie);
 
 /**
  * The value of one of the auth library's signed cookies (the session token, or the "do not remember
@@ -148,27 +155,55 @@ async function signedCookie(request: Request, secret: string, name: string) {
  * without the bell, which stays empty, as it would have alone (spec section 8). A guard that
  * fails on its own fails on the second attempt too, and that error is the one thrown.
  */
-async function readByToken(db: Db, request: Request, token: string, bellFor: string | null) {
-  if (bellFor === null) return readBatch(db, request, token, false);
+async function readByToken(db: Db, request: Request, token: string, requestId: string, withBell: boolean) {
+  if (!withBell) return readWithoutBell(db, request, token, requestId);
   try {
-    return await readBatch(db, request, token, true);
+    return await readBatch(db, request, token, { withBell: true });
   } catch (error) {
-    const read = await readBatch(db, request, token, false);
-    return read && { ...read, bell: bellFailed(bellFor, error) };
+    const read = await readWithoutBell(db, request, token, requestId);
+    return read && { ...read, bell: bellFailed(requestId, error) };
   }
 }
 
-async function readBatch(db: Db, request: Request, token: string, withBell: boolean): Promise<SignedIn | null> {
+/**
+ * The guard's batch without the bell; should it fail, once more without the profile: a session
+ * whose profile alone cannot be read is still signed in, and its page says 'Error loading
+ * profile' (spec section 8) rather than failing as a whole. Anything else failing fails the guard.
+ */
+async function readWithoutBell(db: Db, request: Request, token: string, requestId: string) {
+  try {
+    return await readBatch(db, request, token, { withBell: false });
+  } catch (error) {
+    const read = await readBatch(db, request, token, { withBell: false, withProfile: false }).catch(() => {
+      throw error;
+    });
+    log("error", "profile failed to load", { requestId, error: errorSummary(error) });
+    return read && { ...read, viewer: read.viewer && { ...read.viewer, profileFailed: true as const } };
+  }
+}
+
+async function readBatch(
+  db: Db,
+  request: Request,
+  token: string,
+  { withBell, withProfile = true }: { withBell: boolean; withProfile?: boolean },
+): Promise<SignedIn | null> {
   const userId = userIdOfSession(token);
   const organizations = memberOrganizationsRead(db, { userId, page: switcherPageOf(request) });
   const bell = withBell ? notificationsPart(db, userId) : null;
   // Separate statements rather than a join: D1's batch answers rows as objects keyed by column
   // name, so two tables' same-named columns (id, created_at) would overwrite each other.
+  // Without the profile, a statement that reads no row (no session has an empty token) holds its place.
+  const noRow = sessionByTokenQuery(db, "");
+  const [pageStatement, totalStatement, activeStatement] = organizations.statements;
   const guard = [
     sessionByTokenQuery(db, token),
     sessionUserQuery(db, userId),
-    viewerProfileQuery(db, userId),
-    ...organizations.statements,
+    withProfile ? viewerProfileQuery(db, userId) : noRow,
+    pageStatement,
+    totalStatement,
+    // The active organisation is the profile's too (its pointer): left out with it.
+    withProfile ? activeStatement : noRow,
   ] as const;
   const [[session], [user], [profile], pageRows, total, active, ...bellRows] = await db.batch([
     ...guard,
@@ -177,7 +212,10 @@ async function readBatch(db: Db, request: Request, token: string, withBell: bool
   if (!session || !user) return null;
   return {
     session: { session, user } satisfies SessionData,
-    viewer: { profile: profile ?? null, memberships: organizations.toResult([pageRows, total, active]) },
+    viewer: {
+      profile: withProfile ? ((profile as ViewerProfile | undefined) ?? null) : null,
+      memberships: organizations.toResult([pageRows, total, active] as Parameters<typeof organizations.toResult>[0]),
+    },
     bell: bell ? bell.read(bellRows) : null,
   };
 }

@@ -170,6 +170,14 @@ export async function loadPassport(db: Db, userId: string, page: PageRequest) {
   return { profile: profileRow, achievements: items, next, previous, total: totalRow?.value ?? 0 };
 }
 
+/** A passport's profile alone, as loadPassport reads it: for a page whose entries could not be read. */
+export async function loadPassportProfile(db: Db, userId: string) {
+  let statements = passportStatementsByDb.get(db);
+  if (!statements) passportStatementsByDb.set(db, (statements = passportStatements(db)));
+  const [profile] = await statements.profile.all({ userId });
+  return profile ?? null;
+}
+
 /**
  * Every shown entry of a passport after `from` (all of them without), for the print view: read a
  * chunk at a time through the same keyset (one bounded query each), so a long career is never

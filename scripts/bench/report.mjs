@@ -78,7 +78,7 @@ export function buildReport(results) {
     `- Machine load average (1, 5, 15 min): ${loadAverage(results.loadAverage.before)} before the run, ${loadAverage(results.loadAverage.after)} after it (2 CPUs, shared: above 2, every timing here is inflated).`,
     `- Public passport: \`${results.passportPath}\`, ${results.passportAchievements} accepted, visible achievements.`,
     `- Static asset for comparison: \`${results.staticPath}\` (${kB(results.staticBytes)}), served from build/client by the same Worker; passport HTML is ${kB(results.passportHtmlBytes)} uncompressed.`,
-    `- Load: closed loop, keep-alive, ${results.durationMs / 1000} s per scenario after a 2 s warm-up, no Accept-Encoding. Uncached = \`Cache-Control: no-cache\` on every request (rendered, not stored); cached = plain GETs after one warm-up request.`,
+    `- Load: closed loop, keep-alive, ${results.durationMs / 1000} s per scenario after a 2 s warm-up, no Accept-Encoding. Uncached = \`X-Passport-Refresh: 1\` on every request (honoured outside production only) (rendered, not stored); cached = plain GETs after one warm-up request.`,
     `- Page weight: gzip level ${results.gzipLevel} (zlib) of the HTML, of the scripts, module preloads and their static imports (lazy \`import()\` chunks excluded), and of the stylesheets.`,
     `- Signed-in pages (issue 19): ${Object.entries(results.signedIn)
       .map(([page, { path, email }]) => `${page} is \`${path}\` signed in as ${email}`)

@@ -44,6 +44,8 @@ test.describe("organisations", () => {
     await expect(person.getByRole("heading", { name: "Email confirmed" })).toBeVisible();
     await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible({ timeout: 10_000 });
     await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
+    // And the dashboard says it again as a toast (issue 34).
+    await expect(toast(person, "Successfully joined!")).toBeVisible();
     await expect(person.getByText(name).first()).toBeVisible();
 
     await page.reload();
@@ -194,6 +196,9 @@ test.describe("organisations without JavaScript", () => {
     await person.goto(invitePath);
     await person.getByRole("button", { name: `Join ${name}` }).click();
     await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
+    // Without JavaScript the page moves on by itself, and the dashboard shows the toast.
+    await expect(person).toHaveURL("/dashboard", { timeout: 5000 });
+    await expect(toast(person, "Successfully joined!")).toBeVisible();
 
     const asker = await newPersonPage();
     await signUpAndConfirm(asker, { name: "Ash Asker" });

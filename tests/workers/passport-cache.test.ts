@@ -1,5 +1,5 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import {
   get,
   mp4Bytes,
@@ -18,6 +18,14 @@ import { addHistory, csvFile, readHistory, reviewOf } from "./history-import-hel
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
 
+/** A render as the middleware describes it to the store: when it began, and nothing else in its way. */
+const render = (startedAt: number, readBookmark: string | null = null) => ({
+  startedAt,
+  build: "a-build",
+  readBookmark,
+  cacheControl: "public, max-age=0, s-maxage=300",
+});
+
 const personWithAchievements = (titles: string[]) => createPersonWithAchievements("Casey Cached", titles);
 
 const visit = (userId: string, query = "", headers: Record<string, string> = {}) =>
@@ -35,6 +43,17 @@ async function warm(userId: string, query = "") {
   }
   throw new Error("the passport never came from the cache");
 }
+
+/** The benchmark's fresh render, honoured outside production only. */
+const REFRESH = { "X-Passport-Refresh": "1" };
+
+/** The session cookie of `cookie` with its value replaced (as a browser would send it). */
+const SESSION_COOKIE = /((?:^|;\s*)passport\.session_token=)([^;]*)/;
+const withSessionValue = (cookie: string, value: (signed: string) => string) =>
+  cookie.replace(
+    SESSION_COOKIE,
+    (_pair, name: string, current: string) => `${name}${encodeURIComponent(value(decodeURIComponent(current)))}`,
+  );
 
 const achievementId = async (userId: string, title: string) =>
   (await env.DB.prepare("select id from achievements where user_id = ? and title like ?")
@@ -93,20 +112,20 @@ describe("public passport at the edge", () => {
     expect(html).not.toContain("nonce=");
   });
 
-  it("serves a signed-in visitor (perhaps the owner) a fresh, private page, and renders afresh on no-cache", async () => {
+  it("serves a signed-in visitor (perhaps the owner) a fresh, private page, and renders afresh on X-Passport-Refresh", async () => {
     const person = await personWithAchievements(["Owner View"]);
     await warm(person.id);
     const owner = await get(`/passport/${person.id}`, person.cookie);
     expect(cacheStatus(owner)).toBe("BYPASS");
     expect(owner.headers.get("Cache-Control")).toBe("private, no-store");
-    const refreshed = await visit(person.id, "", { "Cache-Control": "no-cache" });
+    const refreshed = await visit(person.id, "", REFRESH);
     expect(cacheStatus(refreshed)).toBe("BYPASS");
     expect(roundTrips(refreshed)).toBe(1);
   });
 
   it("stores no refreshed page: only a miss fills the cache", async () => {
     const person = await personWithAchievements(["Refreshed"]);
-    const refreshed = await visit(person.id, "", { "Cache-Control": "no-cache" });
+    const refreshed = await visit(person.id, "", REFRESH);
     expect(cacheStatus(refreshed)).toBe("BYPASS");
     expect(await refreshed.text()).toContain(">Refreshed</h3>");
     const next = await visit(person.id);
@@ -129,13 +148,13 @@ describe("public passport at the edge", () => {
     // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
     const renderStartedAt = Date.now();
     await invalidatePassports(env, person.id);
-    await storePassportPage(entry, page, headers, renderStartedAt, "a-build");
+    await storePassportPage(entry, page, headers, render(renderStartedAt));
     expect(await edgeCache().match(entry.key)).toBeUndefined();
     expect(cacheStatus(await visit(person.id))).toBe("MISS");
 
     // A render that began after the change is stored as usual.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await storePassportPage(entry, page, headers, Date.now(), "a-build");
+    await storePassportPage(entry, page, headers, render(Date.now()));
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page as it was</p>");
   });
 
@@ -163,7 +182,7 @@ describe("public passport at the edge", () => {
     // What a data centre still holds from before a deploy: the earlier build's page and stylesheet.
     const earlier = new TextEncoder().encode('<link rel="stylesheet" href="/assets/app-gone.css">').buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    await storePassportPage(entry, earlier, headers, Date.now(), "0ldbu1ld");
+    await storePassportPage(entry, earlier, headers, { ...render(Date.now()), build: "0ldbu1ld" });
     const visited = await visit(person.id);
     expect(cacheStatus(visited)).toBe("MISS");
     const html = await visited.text();
@@ -383,5 +402,154 @@ describe("responsive images", () => {
     );
     expect(responsiveSrcSet("/media/achievement-images/org/a.png", false)).toBeUndefined();
     expect(responsiveSrcSet("https://images.example/a.png", true)).toBeUndefined();
+  });
+});
+
+// Issue 34's review findings: nothing a visitor sends makes a passport view a render, and nothing
+// older than a passport's last change is put back in the cache.
+describe("public passport at the edge: requests that cannot be made expensive", () => {
+  it.each([
+    ["an unsigned session cookie (its token alone)", (signed: string) => signed.slice(0, signed.lastIndexOf("."))],
+    [
+      "a session cookie with a forged signature",
+      (signed: string) => `${signed.slice(0, signed.lastIndexOf("."))}.${"A".repeat(43)}=`,
+    ],
+    ["a made-up session cookie", () => "not-a-session"],
+  ])("serves %s from the cache, reading nothing", async (_, forge) => {
+    const person = await personWithAchievements(["Shared Page"]);
+    await warm(person.id);
+    const response = await get(`/passport/${person.id}`, withSessionValue(person.cookie, forge));
+    expect(cacheStatus(response)).toBe("HIT");
+    expect(roundTrips(response)).toBe(0);
+    expect(await response.text()).toContain(">Shared Page</h3>");
+  });
+
+  it("serves an anonymous visitor's Cache-Control: no-cache from the cache", async () => {
+    const person = await personWithAchievements(["Hard Reload"]);
+    await warm(person.id);
+    const response = await visit(person.id, "", { "Cache-Control": "no-cache", Pragma: "no-cache" });
+    expect(cacheStatus(response)).toBe("HIT");
+    expect(roundTrips(response)).toBe(0);
+    await response.text();
+  });
+
+  it("honours X-Passport-Refresh only outside production", async () => {
+    const { default: worker } = await import("../../workers/app.ts");
+    const person = await personWithAchievements(["Benchmarked"]);
+    await warm(person.id);
+    const context = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}/passport/${person.id}`, { headers: REFRESH }),
+      productionBindings(),
+      context,
+    );
+    await response.text();
+    await waitOnExecutionContext(context);
+    expect(cacheStatus(response)).toBe("HIT");
+  });
+
+  it("does not store a render that read a replica older than the passport's last change", async () => {
+    const { edgeCache, passportCacheEntry, passportCacheOrigin, passportPage, storePassportPage } =
+      await import("#app/utils/passport-cache.server.ts");
+    const person = await personWithAchievements(["Replicated"]);
+    const bookmarkNow = async () => {
+      const session = env.DB.withSession("first-primary");
+      await session.prepare("select 1").first();
+      return session.getBookmark()!;
+    };
+    // What a replica that has not caught up yet answers with: the state before the change.
+    const before = await bookmarkNow();
+    await postForm(
+      "/passport",
+      { intent: "update-bio", bio: "Written after the replica's copy." },
+      { cookie: person.cookie },
+    );
+    const after = await bookmarkNow();
+    expect(after > before).toBe(true);
+
+    const entry = passportCacheEntry(
+      passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!,
+      false,
+      passportCacheOrigin(env),
+    );
+    const page = new TextEncoder().encode("<p>the page without the new biography</p>").buffer;
+    const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+    // The render began after the change (its clock says so), but read the lagging replica.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await storePassportPage(entry, page, headers, render(Date.now(), before));
+    expect(await edgeCache().match(entry.key)).toBeUndefined();
+
+    // A render that read a copy as new as the change is stored.
+    await storePassportPage(entry, page, headers, render(Date.now(), after));
+    expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page without the new biography</p>");
+  });
+
+  it("stores a page whose render read as far as the change, through the Worker", async () => {
+    const person = await personWithAchievements(["Caught Up"]);
+    await postForm("/passport", { intent: "update-bio", bio: "Seen by the next render." }, { cookie: person.cookie });
+    await warm(person.id);
+    expect(await (await visit(person.id)).text()).toContain("Seen by the next render.");
+  });
+});
+
+describe("public passport at the edge in production without the purge API", () => {
+  const cloudflareApiBase = () => inject("cloudflareApiBase");
+  /** Production's bindings, with or without the purge credentials. */
+  const deployed = (purge: boolean) =>
+    ({
+      ...productionBindings(),
+      ...(purge
+        ? {
+            CLOUDFLARE_ZONE_ID: "a".repeat(32),
+            CLOUDFLARE_API_TOKEN: "token",
+            CLOUDFLARE_API_BASE: cloudflareApiBase(),
+          }
+        : {}),
+    }) as unknown as Env;
+
+  /** Fetches `path` from a Worker with `bindings` and waits for its cache write. */
+  async function fetchAndStore(path: string, bindings: Env) {
+    const { default: worker } = await import("../../workers/app.ts");
+    const context = createExecutionContext();
+    const response = await worker.fetch(new Request(`${ORIGIN}${path}`), bindings, context);
+    await response.arrayBuffer();
+    await waitOnExecutionContext(context);
+    return response;
+  }
+
+  /** The Cache-Control each of a passport's cached things is stored with at the edge. */
+  async function storedLifetimes(userId: string, bindings: Env) {
+    const { edgeCache, passportCacheEntry, passportCacheOrigin, passportCardCacheKey, passportPage } =
+      await import("#app/utils/passport-cache.server.ts");
+    const origin = passportCacheOrigin(env);
+    const lifetimes: Record<string, string | null> = {};
+    for (const path of [`/passport/${userId}`, `/passport/${userId}/print`, `/passport/${userId}/card.png`]) {
+      expect((await fetchAndStore(path, bindings)).status, path).toBe(200);
+      const key = path.endsWith("card.png")
+        ? passportCardCacheKey(origin, userId)
+        : passportCacheEntry(passportPage(new URL(`${ORIGIN}${path}`))!, false, origin).key;
+      const stored = await edgeCache().match(key);
+      await stored?.arrayBuffer();
+      lifetimes[path.slice(`/passport/${userId}`.length) || "/"] = stored?.headers.get("Cache-Control") ?? null;
+    }
+    return lifetimes;
+  }
+
+  it("keeps every passport page, print view and card at the edge for 60 seconds at most", async () => {
+    const person = await personWithAchievements(["Capped"]);
+    expect(await storedLifetimes(person.id, deployed(false))).toEqual({
+      "/": "public, max-age=0, s-maxage=60",
+      "/print": "public, max-age=0, s-maxage=60",
+      "/card.png": "public, s-maxage=60",
+    });
+  });
+
+  it("keeps them for their usual lifetimes when a change can purge every data centre", async () => {
+    const person = await personWithAchievements(["Purged"]);
+    expect(await storedLifetimes(person.id, deployed(true))).toEqual({
+      "/": "public, max-age=0, s-maxage=300, stale-while-revalidate=600",
+      "/print": "public, max-age=0, s-maxage=300, stale-while-revalidate=600",
+      "/card.png": "public, s-maxage=86400",
+    });
   });
 });

@@ -3,23 +3,29 @@ import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
   PASSPORT_BUILD_HEADER,
+  PASSPORT_REFRESH_HEADER,
   passportCacheEntry,
   passportCacheOrigin,
+  passportEdgeCacheControl,
   passportGeneration,
   passportPage,
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
-import { hasToastCookie, readPreferences } from "#app/utils/cookies.server.ts";
-import { hasSessionCookie } from "#app/utils/session.server.ts";
+import { readPreferences } from "#app/utils/cookies.server.ts";
+import { isProduction } from "#app/utils/env.server.ts";
+import { hasVerifiedSessionCookie } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
 /**
- * Serves public passports from the edge cache and fills it. A visitor with a session (who may
- * be the owner) or a toast to show always gets a fresh, private page; `Cache-Control: no-cache`
- * asks for a fresh render (a hard reload, and the benchmark's uncached requests), which is not
- * stored. X-Passport-Cache says which. `build` is the running build's asset version: a page
- * stored by another build (before a deploy) is rendered again, as its stylesheet may be gone.
+ * Serves public passports from the edge cache and fills it. Only a visitor whose session cookie
+ * carries our signature (who may be the owner) gets a fresh, private page: an unsigned or forged
+ * cookie, a toast cookie or `Cache-Control: no-cache` are served from the cache like any visit,
+ * so no request can make every view a render (issue 34). Outside production, X-Passport-Refresh
+ * asks for a fresh render that is not stored (the benchmark's uncached figures). A render whose
+ * answer says `no-store` (a quiet failure, spec section 8) is not stored either.
+ * X-Passport-Cache says which. `build` is the running build's asset version: a page stored by
+ * another build (before a deploy) is rendered again, as its stylesheet may be gone.
  */
 export const passportEdgeCache =
   (build: string): MiddlewareHandler<WorkerEnv> =>
@@ -27,13 +33,14 @@ export const passportEdgeCache =
     if (c.req.method !== "GET") return next();
     const page = passportPage(new URL(c.req.url));
     if (!page) return next();
+    const context = c.get("loadContext");
     // The page differs only by whether the cookie banner shows: one entry for each.
     const { cookieConsent } = await readPreferences(c.req.raw);
-    const personal = hasSessionCookie(c.req.raw) || hasToastCookie(c.req.raw);
-    const refresh = /\bno-cache\b/.test(c.req.header("Cache-Control") ?? "");
+    const personal = await hasVerifiedSessionCookie(c.req.raw, context);
+    const refresh = !isProduction(c.env) && c.req.header(PASSPORT_REFRESH_HEADER) !== undefined;
     // A cursor page is stored under the passport's generation, which a change replaces. Only a
     // lookup that may use the cache pays for reading it.
-    const origin = passportCacheOrigin(c.env);
+    const origin = passportCacheOrigin(context.env);
     const generation = page.paged && !personal && !refresh ? await passportGeneration(origin, page.userId) : undefined;
     const entry = passportCacheEntry(page, cookieConsent !== null, origin, generation);
 
@@ -50,18 +57,28 @@ export const passportEdgeCache =
 
     const renderStartedAt = Date.now();
     await next();
+    // A render that could not read everything says so: it is neither stored nor shared. Nor is
+    // one that sets a cookie (a toast it showed, now cleared).
+    const partial = /\bno-store\b/.test(c.res.headers.get("Cache-Control") ?? "");
+    const setsCookie = c.res.headers.has("Set-Cookie");
     // Only a miss fills the cache. A refresh renders for its visitor alone: every change has
     // already deleted the stored page, so writing it again would only repeat the work.
-    if (!personal && !refresh && c.res.status === 200 && !c.res.headers.has("Set-Cookie")) {
+    if (!personal && !refresh && !partial && !setsCookie && c.res.status === 200) {
       // Read once, then answer and store copies of the same bytes: with a tee'd body, the
       // visitor's response and the cache write would wait on each other.
-      const page = await c.res.arrayBuffer();
-      c.res = new Response(page, c.res);
+      const body = await c.res.arrayBuffer();
+      c.res = new Response(body, c.res);
       // The headers as rendered: the ones set below and by the outer middleware are per response.
-      c.executionCtx.waitUntil(storePassportPage(entry, page, new Headers(c.res.headers), renderStartedAt, build));
+      const render = {
+        startedAt: renderStartedAt,
+        build,
+        readBookmark: context.d1Bookmark(),
+        cacheControl: passportEdgeCacheControl(context.env),
+      };
+      c.executionCtx.waitUntil(storePassportPage(entry, body, new Headers(c.res.headers), render));
     }
     setResponseHeaders(c, {
-      "Cache-Control": personal ? "private, no-store" : PASSPORT_BROWSER_CACHE_CONTROL,
-      "X-Passport-Cache": personal || refresh ? "BYPASS" : "MISS",
+      "Cache-Control": personal || partial || setsCookie ? "private, no-store" : PASSPORT_BROWSER_CACHE_CONTROL,
+      "X-Passport-Cache": personal || refresh || partial ? "BYPASS" : "MISS",
     });
   };

@@ -4,6 +4,7 @@ import {
   LANDING_CARD_CACHE_KEY,
   passportCacheOrigin,
   passportCardCacheKey,
+  passportEdgeSeconds,
 } from "#app/utils/passport-cache.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -24,9 +25,11 @@ const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 const DRAWABLE_AVATAR_TYPES = ["image/png", "image/jpeg"];
 
-/** Crawlers may keep a card an hour; the edge keeps it until the passport changes. */
+/**
+ * Crawlers may keep a card an hour; the edge keeps it until the passport changes (a day at most,
+ * a minute in production without the purge API: decision 073).
+ */
 const BROWSER_CACHE_CONTROL = "public, max-age=3600";
-const EDGE_CACHE_CONTROL = "public, s-maxage=86400";
 /**
  * A card that could not be drawn is not tried again for this long (decision 074): its failure is
  * kept at the edge under the card's key, so a crawler or a flood of requests costs one render a
@@ -34,6 +37,7 @@ const EDGE_CACHE_CONTROL = "public, s-maxage=86400";
  */
 const FAILED_RENDER_SECONDS = 60;
 const FAILED_RENDER_HEADER = "X-Card-Render-Failed";
+const EDGE_SECONDS = 86400;
 
 /** A drawn card, and whether search engines are asked not to index it (the person's choice). */
 type Card = { png: Uint8Array; noindex?: boolean };
@@ -63,7 +67,7 @@ async function cached(c: Context<WorkerEnv>, key: string, render: () => Promise<
   const stored = new Response(png.slice(), {
     headers: {
       "Content-Type": "image/png",
-      "Cache-Control": EDGE_CACHE_CONTROL,
+      "Cache-Control": `public, s-maxage=${passportEdgeSeconds(c.get("loadContext").env, EDGE_SECONDS)}`,
       ...(robots ? { "X-Robots-Tag": robots } : {}),
     },
   });
