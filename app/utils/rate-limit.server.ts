@@ -51,6 +51,8 @@ export const RATE_LIMITS = {
   "openid4vci-token": { max: 20, windowSeconds: 60 },
   // A proof checked and a credential signed: ~20 ms CPU, as the wallet exchange.
   "openid4vci-credential": { max: 30, windowSeconds: 60 },
+  // Per person: each endorsement signs a credential (~10 ms CPU) and notifies someone (decision 072).
+  endorse: { max: 10, windowSeconds: 60 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 
