@@ -64,11 +64,15 @@ function paramsOf(request: Request) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const fields = await request.formData();
-  return runIntent({ request, context }, { endorse: endorseIntent }, {
-    viewer,
-    fields,
-    back: `/passport/${params.userId}/endorse/${params.achievementId}`,
-  });
+  return runIntent(
+    { request, context },
+    { endorse: endorseIntent },
+    {
+      viewer,
+      fields,
+      back: `/passport/${params.userId}/endorse/${params.achievementId}`,
+    },
+  );
 }
 
 export default function EndorsePage() {

@@ -53,7 +53,12 @@ export async function readEndorsable(
   )
     throw new NotFound();
   if (target.userId === viewer.id)
-    throw forbidden(context, "endorsing one's own achievement", { userId: viewer.id, achievementId }, SELF_ENDORSEMENT_MESSAGE);
+    throw forbidden(
+      context,
+      "endorsing one's own achievement",
+      { userId: viewer.id, achievementId },
+      SELF_ENDORSEMENT_MESSAGE,
+    );
   const identities = [
     { value: AS_MYSELF, name: read.viewerName ?? "Professional", endorsed: read.endorsedBy.includes(null) },
     ...read.administered.map((organization) => ({
@@ -80,11 +85,16 @@ export async function endorse(
   const { target, identities, read } = await readEndorsable(context, viewer, input);
   const organization = input.as === AS_MYSELF ? null : read.administered.find((row) => row.id === input.as);
   if (input.as !== AS_MYSELF)
-    refuseUnlessOrganizationAdmin(context, input.as, organization ? { organizationName: organization.name, ...organization } : null, {
-      userId: viewer.id,
-      reason: "endorsing for an organisation one does not administer",
-      achievementId: input.achievementId,
-    });
+    refuseUnlessOrganizationAdmin(
+      context,
+      input.as,
+      organization ? { organizationName: organization.name, ...organization } : null,
+      {
+        userId: viewer.id,
+        reason: "endorsing for an organisation one does not administer",
+        achievementId: input.achievementId,
+      },
+    );
   const identity = identities.find((row) => row.value === input.as)!;
   if (identity.endorsed) throw alreadyEndorsed(organization?.name ?? null);
 

@@ -39,7 +39,11 @@ export async function readPublicPassport(
   const after = everything ? decodeCursor(passport.next) : undefined;
   const rest = after ? await loadAllPassportEntries(context.db, userId.data, page.size, after) : [];
   const entries = [...passport.achievements, ...rest];
-  const endorsements = await shownEndorsementsByEntry(context, userId.data, entries.map((entry) => entry.id));
+  const endorsements = await shownEndorsementsByEntry(
+    context,
+    userId.data,
+    entries.map((entry) => entry.id),
+  );
   // The creation time is only the cursor's: not sent to the page.
   const achievements = entries.map(({ createdAt: _, ...achievement }) => ({
     ...achievement,

@@ -24,7 +24,13 @@ export type ResumeInput = {
   }[];
   memberships: { organizationId: string; organizationName: string; status: string; approvedAt: Date | null }[];
   /** The endorsements received (decision 072): the shown ones of shown entries become `references`. */
-  endorsements?: { achievementId: string; achievementTitle: string; endorserName: string; comment: string; status: string }[];
+  endorsements?: {
+    achievementId: string;
+    achievementTitle: string;
+    endorserName: string;
+    comment: string;
+    status: string;
+  }[];
   /** The app's origin, for the passport URL and the picture. */
   origin: string;
   userId: string;

@@ -138,7 +138,12 @@ export async function countReceivedEndorsements(db: Db, ownerId: string) {
  */
 export function setEndorsementStatus(
   db: Db,
-  { id, ownerId, status, now }: { id: string; ownerId: string; status: Exclude<EndorsementStatus, "pending">; now: Date },
+  {
+    id,
+    ownerId,
+    status,
+    now,
+  }: { id: string; ownerId: string; status: Exclude<EndorsementStatus, "pending">; now: Date },
 ) {
   return db
     .update(endorsements)

@@ -81,7 +81,8 @@ describe("endorsements", () => {
       .first<{ title: string; message: string }>();
     expect(notice).toEqual({
       title: "New endorsement",
-      message: 'Cora Colleague endorsed "Shipped the billing rewrite - Acme". Show or hide it in Endorsements on your passport.',
+      message:
+        'Cora Colleague endorsed "Shipped the billing rewrite - Acme". Show or hide it in Endorsements on your passport.',
     });
 
     const credential = await servedEndorsement(row!.id);
@@ -114,7 +115,9 @@ describe("endorsements", () => {
     const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: "Globex" });
     const page = await get(endorsePath(owner.id, achievementId), admin.cookie);
     expect(await page.text()).toContain("Globex");
-    expect((await endorse(admin.cookie, { ownerId: owner.id, achievementId }, { as: organizationId })).status).toBe(302);
+    expect((await endorse(admin.cookie, { ownerId: owner.id, achievementId }, { as: organizationId })).status).toBe(
+      302,
+    );
     const [row] = await endorsementsOf(achievementId);
     expect(row).toMatchObject({ endorserName: "Globex", endorserOrganizationId: organizationId });
     const credential = await servedEndorsement(row!.id);
@@ -198,7 +201,10 @@ describe("endorsements", () => {
     it.each([
       ["hidden", "update achievements set is_visible = 0 where id = ?"],
       ["pending", "update achievements set status = 'pending' where id = ?"],
-      ["on a private passport", "update profiles set is_public = 0 where id = (select user_id from achievements where id = ?)"],
+      [
+        "on a private passport",
+        "update profiles set is_public = 0 where id = (select user_id from achievements where id = ?)",
+      ],
     ])("an achievement %s: not found", async (_, statement) => {
       const { owner, achievementId } = await ownerWithAchievement();
       await env.DB.prepare(statement).bind(achievementId).run();

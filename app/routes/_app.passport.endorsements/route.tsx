@@ -86,7 +86,9 @@ export default function EndorsementsPage() {
                 {item.byOrganization ? " (organisation)" : ""} endorsed{" "}
                 <span className="text-muted-foreground">{item.achievementTitle}</span>
               </p>
-              <blockquote className="border-l-2 pl-3 text-sm break-words whitespace-pre-line">{item.comment}</blockquote>
+              <blockquote className="border-l-2 pl-3 text-sm break-words whitespace-pre-line">
+                {item.comment}
+              </blockquote>
               <Form method="post" className="flex flex-wrap items-center gap-2">
                 <input type="hidden" name="endorsementId" value={item.id} />
                 {item.status === "shown" ? null : (

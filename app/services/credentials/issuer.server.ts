@@ -40,7 +40,8 @@ export const credentialUrl = (origin: string, id: string) => `${origin}/credenti
 export const statusListPath = (id: string) => `/credentials/status/${id}`;
 export const statusListUrl = (origin: string, id: string) => `${origin}${statusListPath(id)}`;
 export const didDocumentPath = (organizationId: string) => `/orgs/${organizationId}/did.json`;
-export const personDid = (issuing: Pick<Issuing, "origin">, userId: string) => personDidOf(hostOf(issuing.origin), userId);
+export const personDid = (issuing: Pick<Issuing, "origin">, userId: string) =>
+  personDidOf(hostOf(issuing.origin), userId);
 export const personDidDocumentPath = (userId: string) => `/people/${userId}/did.json`;
 
 const ACHIEVEMENT_TYPES: Record<AchievementType, string> = {

@@ -1093,7 +1093,12 @@ export const ROWS: Row[] = [
     ok: [200],
     cells: cells(404),
   }),
-  loaderRow({ route: "hono:GET /endorsements/:id", path: (w) => `/endorsements/${w.endorsement}`, ok: [200], cells: PUBLIC }),
+  loaderRow({
+    route: "hono:GET /endorsements/:id",
+    path: (w) => `/endorsements/${w.endorsement}`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
   loaderRow({
     route: "hono:GET /endorsements/:id/download",
     path: (w) => `/endorsements/${w.endorsement}/download`,

@@ -178,7 +178,6 @@ export async function seedWorld() {
     anotherPasskey,
     otherAddressId,
     otherAddressToken,
-    credentialAchievement,
     endorsement,
     mediaKey,
     importedAchievement,
