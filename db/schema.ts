@@ -850,8 +850,9 @@ export const endorsements = sqliteTable(
     uniqueIndex("endorsements_organization_idx")
       .on(t.achievementId, t.endorserOrganizationId)
       .where(sql`endorser_organization_id is not null`),
-    // The owner's list, newest first, and a passport's shown ones.
-    index("endorsements_owner_idx").on(t.ownerId, t.status, t.createdAt),
+    // The owner's list, newest first; each passport card's shown ones.
+    index("endorsements_owner_idx").on(t.ownerId, t.createdAt, t.id),
+    index("endorsements_achievement_idx").on(t.achievementId, t.status),
     index("endorsements_endorser_idx").on(t.endorserId, t.createdAt),
   ],
 );

@@ -18,5 +18,6 @@ CREATE TABLE `endorsements` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `endorsements_person_idx` ON `endorsements` (`achievement_id`,`endorser_id`) WHERE endorser_organization_id is null;--> statement-breakpoint
 CREATE UNIQUE INDEX `endorsements_organization_idx` ON `endorsements` (`achievement_id`,`endorser_organization_id`) WHERE endorser_organization_id is not null;--> statement-breakpoint
-CREATE INDEX `endorsements_owner_idx` ON `endorsements` (`owner_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `endorsements_owner_idx` ON `endorsements` (`owner_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `endorsements_achievement_idx` ON `endorsements` (`achievement_id`,`status`);--> statement-breakpoint
 CREATE INDEX `endorsements_endorser_idx` ON `endorsements` (`endorser_id`,`created_at`);

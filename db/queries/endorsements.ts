@@ -171,24 +171,3 @@ export async function findEndorsementCredential(db: Db, id: string) {
     .limit(1);
   return row ?? null;
 }
-
-/** The shown endorsements of some of a passport's entries (at most a page's: < 100 ids). */
-export function shownEndorsementsOf(db: Db, ownerId: string, achievementIds: string[]) {
-  return db
-    .select({
-      id: endorsements.id,
-      achievementId: endorsements.achievementId,
-      name: endorsements.endorserName,
-      comment: endorsements.comment,
-    })
-    .from(endorsements)
-    .where(
-      and(
-        eq(endorsements.ownerId, ownerId),
-        eq(endorsements.status, "shown"),
-        inArray(endorsements.achievementId, achievementIds),
-      ),
-    )
-    .orderBy(endorsements.createdAt, endorsements.id)
-    .limit(1000);
-}
