@@ -54,4 +54,3 @@ export async function readPublicPassport(
     passport: { ...passport, achievements, next: everything ? null : passport.next },
   };
 }
-
