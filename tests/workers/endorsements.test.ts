@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, exportOf, get, ORIGIN, postForm, toastFrom, unzip } from "./helpers.ts";
+import { createAccount, exportOf, get, ORIGIN, pageText, postForm, toastFrom, unzip } from "./helpers.ts";
 import { addSelfAchievement, createOrganisation } from "./factories.ts";
 import { dccVerify, verified, type Credential } from "./credentials-helpers.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
@@ -52,13 +52,6 @@ async function servedEndorsement(id: string) {
   expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
   return (await response.json()) as Credential;
 }
-
-const pageText = async (path: string, cookie?: string) =>
-  (await (await get(path, cookie)).text())
-    .replace(/<!--.*?-->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/\s+/g, " ");
 
 const answer = (cookie: string, endorsementId: string, intent: "show-endorsement" | "hide-endorsement") =>
   postForm("/passport/endorsements", { intent, endorsementId }, { cookie });
