@@ -99,6 +99,11 @@ describe("endorsements", () => {
     const download = await SELF.fetch(`${ORIGIN}/endorsements/${row!.id}/download`);
     expect(download.headers.get("Content-Disposition")).toContain("attachment");
     expect(await download.json()).toEqual(credential);
+    // The app's own Verify page checks it too: its schema, the person's key, the signature.
+    const verifyPage = await postForm("/verify", { json: JSON.stringify(credential) });
+    const verdict = (await verifyPage.text()).replace(/<!--.*?-->/g, "").replace(/<[^>]+>/g, " ");
+    expect(verdict).toContain("Matches the Open Badges 3.0 EndorsementCredential schema.");
+    expect(verdict).toMatch(/Status:\s+Valid/);
     // Nothing shows before the owner answers.
     expect(await pageText(`/passport/${owner.id}`)).not.toContain("Endorsed by");
   });
