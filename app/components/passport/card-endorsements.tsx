@@ -47,7 +47,12 @@ export function CardEndorsements({
         </PopoverDialog>
       ) : null}
       {endorseHref ? (
-        <a href={endorseHref} rel="nofollow" className={buttonVariants({ variant: "ghost", size: "sm" })}>
+        <a
+          href={endorseHref}
+          rel="nofollow"
+          aria-label={`Endorse ${achievement.title}`}
+          className={buttonVariants({ variant: "ghost", size: "sm" })}
+        >
           Endorse
         </a>
       ) : null}
