@@ -171,3 +171,14 @@ export async function findEndorsementCredential(db: Db, id: string) {
     .limit(1);
   return row ?? null;
 }
+
+/**
+ * A purged person's own endorsements go with them (their name leaves other people's passports);
+ * those they made for an organisation stay the organisation's. The owners whose passports change.
+ */
+export function deletePersonalEndorsementsBy(db: Db, endorserId: string) {
+  return db
+    .delete(endorsements)
+    .where(and(eq(endorsements.endorserId, endorserId), isNull(endorsements.endorserOrganizationId)))
+    .returning({ ownerId: endorsements.ownerId, status: endorsements.status });
+}

@@ -4,6 +4,8 @@ import { createAccount, exportOf, get, ORIGIN, pageText, postForm, toastFrom, un
 import { addSelfAchievement, createOrganisation } from "./factories.ts";
 import { dccVerify, verified, type Credential } from "./credentials-helpers.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
+import { purgeUser } from "#app/services/account-purge.server.ts";
+import { createDb } from "#db/client.ts";
 
 // Endorsements (issue 33, decision 072): an EndorsementCredential signed by the endorsing person's
 // own did:web key or by their organisation's, verified by the DCC's verifier-core, which also
@@ -238,6 +240,24 @@ describe("endorsements", () => {
       }
       expect((await endorsementsOf(achievementId))[0]!.status).toBe("pending");
     });
+  });
+
+  it("a purged endorser's own endorsements leave the passport; those for an organisation stay", async () => {
+    const { owner, achievementId } = await ownerWithAchievement();
+    const { admin, organizationId } = await createOrganisation({ adminName: "Ada Admin", name: "Globex" });
+    const target = { ownerId: owner.id, achievementId };
+    await endorse(admin.cookie, target, { comment: "As myself." });
+    await endorse(admin.cookie, target, { as: organizationId, comment: "As Globex." });
+    for (const row of await endorsementsOf(achievementId)) await answer(owner.cookie, row.id, "show-endorsement");
+    expect(await pageText(`/passport/${owner.id}`)).toContain("Endorsed by 2");
+
+    await purgeUser({ db: createDb(env.DB), media: env.MEDIA, env }, admin.id);
+    expect(await endorsementsOf(achievementId)).toEqual([
+      expect.objectContaining({ endorserName: "Globex", endorserOrganizationId: organizationId }),
+    ]);
+    const text = await pageText(`/passport/${owner.id}`);
+    expect(text).toContain("Endorsed by 1");
+    expect(text).not.toContain("As myself.");
   });
 
   it("data.json and resume.json hold them: received and given; the résumé only what the passport shows", async () => {
