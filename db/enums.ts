@@ -26,6 +26,10 @@ export const WALLET_EXCHANGE_PURPOSES = ["issue", "accept"] as const;
  */
 export const IMPORT_STATUSES = ["verified", "expired", "revoked", "unverified"] as const;
 
+/** An endorsement (decision 072): waiting for the owner's answer, shown on the passport, or hidden by the owner. */
+export const ENDORSEMENT_STATUSES = ["pending", "shown", "hidden"] as const;
+export type EndorsementStatus = (typeof ENDORSEMENT_STATUSES)[number];
+
 export type UserType = (typeof USER_TYPES)[number];
 export type Role = (typeof ROLES)[number];
 export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];

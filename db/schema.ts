@@ -32,6 +32,7 @@ export * from "./enums.ts";
 import {
   ACHIEVEMENT_TYPES,
   DOMAIN_STATUSES,
+  ENDORSEMENT_STATUSES,
   IMPORT_STATUSES,
   ACHIEVEMENT_STATUSES,
   MEMBERSHIP_STATUSES,
@@ -857,4 +858,45 @@ export const storedFiles = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("stored_files_user_idx").on(t.userId)],
+);
+
+// An Open Badges 3.0 EndorsementCredential about an accepted achievement (issue 33, decision 072),
+// signed by a person's own did:web key or, for an organisation (`endorser_organization_id`), by
+// the organisation's. The owner of the achievement (`owner_id`) shows or hides it; only shown ones
+// reach the public passport. One per person, and one per organisation, per achievement.
+// `endorser_name` is the name signed into the credential (it is what the passport shows).
+export const endorsements = sqliteTable(
+  "endorsements",
+  {
+    id: id(),
+    achievementId: text("achievement_id")
+      .notNull()
+      .references(() => achievements.id, { onDelete: "cascade" }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Who made it (an organisation's admin for an organisation): a purged account leaves it unsigned by anyone here.
+    endorserId: text("endorser_id").references(() => users.id, { onDelete: "set null" }),
+    // No foreign key, as for credentials: what an organisation signed outlives it.
+    endorserOrganizationId: text("endorser_organization_id"),
+    endorserName: text("endorser_name").notNull(),
+    comment: text("comment").notNull(),
+    status: text("status", { enum: ENDORSEMENT_STATUSES }).notNull().default("pending"),
+    credential: text("credential").notNull(),
+    createdAt: createdAt(),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    check("endorsements_status_check", inList("status", ENDORSEMENT_STATUSES)),
+    uniqueIndex("endorsements_person_idx")
+      .on(t.achievementId, t.endorserId)
+      .where(sql`endorser_organization_id is null`),
+    uniqueIndex("endorsements_organization_idx")
+      .on(t.achievementId, t.endorserOrganizationId)
+      .where(sql`endorser_organization_id is not null`),
+    // The owner's list, newest first; each passport card's shown ones.
+    index("endorsements_owner_idx").on(t.ownerId, t.createdAt, t.id),
+    index("endorsements_achievement_idx").on(t.achievementId, t.status),
+    index("endorsements_endorser_idx").on(t.endorserId, t.createdAt),
+  ],
 );

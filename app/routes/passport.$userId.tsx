@@ -78,6 +78,7 @@ export default function PublicPassport() {
             showAll={showAll}
             showAllHref={`/passport/${userId}?all=1`}
             printHref={`/passport/${userId}/print`}
+            endorseHref={isOwner ? undefined : (achievementId) => `/passport/${userId}/endorse/${achievementId}`}
             canonicalUrl={canonicalUrl ?? undefined}
             pager={
               showAll ? (

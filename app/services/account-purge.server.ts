@@ -19,6 +19,7 @@ import { cancelStripeSubscriptionOf } from "#app/utils/stripe.server.ts";
 import { endEverySubscriptionPaidBy, endSubscriptionsPaidBy, type BillingWork } from "./payer-subscriptions.server.ts";
 import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
 import { invalidatePassports, type PassportCacheEnv } from "#app/utils/passport-cache.server.ts";
+import { deletePersonalEndorsementsBy } from "#db/queries/endorsements.ts";
 import { endMembershipsOf } from "./membership-entries.server.ts";
 import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media.server.ts";
 
@@ -78,8 +79,11 @@ export async function purgeUser({ db, media, env }: AccountStores, userId: strin
   // The person's credentials are revoked and forgotten (decision 020): copies they handed out
   // verify as revoked, and only revoked shells without their data stay.
   await revokeCredentialsOfUser(db, userId);
+  // Their endorsements as themselves too (decision 072): shown ones leave others' passports.
+  const endorsed = await deletePersonalEndorsementsBy(db, userId);
   await deleteUser(db, userId);
-  await invalidatePassports(env, userId);
+  const owners = new Set(endorsed.filter((row) => row.status === "shown").map((row) => row.ownerId));
+  await invalidatePassports(env, userId, ...owners);
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -3,6 +3,7 @@ import type { ServiceContext } from "./context.server.ts";
 import {
   findExportProfile,
   listExportAcceptances,
+  listExportEndorsements,
   listExportFeedback,
   listExportMemberships,
   listExportNotifications,
@@ -41,6 +42,8 @@ export async function readPersonData(context: ServiceContext, userId: string) {
     acceptances: listExportAcceptances(db, userId),
     otherAddresses: listExportOtherAddresses(db, userId),
     imports: ownImports(db, userId),
+    endorsementsReceived: listExportEndorsements(db, userId, "received"),
+    endorsementsGiven: listExportEndorsements(db, userId, "given"),
   });
   const { profile } = data;
   if (!profile) throw new NotFound("Not found");
@@ -54,11 +57,15 @@ async function allOf<T extends Record<string, Promise<unknown>>>(promises: T) {
   return Object.fromEntries(settled) as { [K in keyof T]: Awaited<T[K]> };
 }
 
-export function resumeOf(data: Pick<PersonData, "profile" | "received" | "memberships">, origin: string) {
+export function resumeOf(
+  data: Pick<PersonData, "profile" | "received" | "memberships" | "endorsementsReceived">,
+  origin: string,
+) {
   return buildResume({
     profile: data.profile,
     achievements: data.received,
     memberships: data.memberships,
+    endorsements: data.endorsementsReceived,
     origin,
     userId: data.profile.id,
   });
@@ -66,13 +73,14 @@ export function resumeOf(data: Pick<PersonData, "profile" | "received" | "member
 
 /** The résumé on its own: only the rows it is made of. */
 export async function readResume(context: ServiceContext, userId: string, origin: string) {
-  const [profile, received, memberships] = await Promise.all([
+  const [profile, received, memberships, endorsementsReceived] = await Promise.all([
     findExportProfile(context.db, userId),
     listReceivedAchievements(context.db, userId),
     listExportMemberships(context.db, userId),
+    listExportEndorsements(context.db, userId, "received"),
   ]);
   if (!profile) throw new NotFound("Not found");
-  return resumeOf({ profile, received, memberships }, origin);
+  return resumeOf({ profile, received, memberships, endorsementsReceived }, origin);
 }
 
 /** The R2 keys of the person's own files, each once: profile media and their achievements' media. */
@@ -108,6 +116,10 @@ async function* credentialEntries(context: ServiceContext, userId: string): Asyn
       }
     }
   }
+}
+
+function exportedEndorsement({ credential, ...row }: PersonData["endorsementsReceived"][number]) {
+  return { ...row, credential: JSON.parse(credential) as unknown };
 }
 
 export function exportFileName(now = new Date()) {
@@ -163,6 +175,9 @@ export function exportArchive(context: ServiceContext, data: PersonData, origin:
     })),
     // Pending and confirmed (decision 068); the link's token is never stored, so never exported.
     otherEmailAddresses: data.otherAddresses,
+    // Decision 072: received (any answer) and given, each with its signed EndorsementCredential.
+    endorsementsReceived: data.endorsementsReceived.map(exportedEndorsement),
+    endorsementsGiven: data.endorsementsGiven.map(exportedEndorsement),
     importedCredentials: data.imports.map(({ originalKey: _key, ...row }) => ({ ...row, original: importPath(row) })),
   };
   const bucket = context.cloudflare.env.MEDIA;

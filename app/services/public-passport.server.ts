@@ -59,11 +59,12 @@ export async function readPublicPassport(
   // The creation time is only the cursor's: not sent to the page.
   // Expiry and renewal (decision 071) are sent only for the entries that have them (the page's HTML budget).
   const achievements = [...passport.achievements, ...rest].map(
-    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, ...achievement }) => ({
+    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, endorsementsJson, ...achievement }) => ({
       ...achievement,
       ...(validUntil ? { validUntil } : {}),
       ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
       imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
+      endorsements: JSON.parse(endorsementsJson) as { id: string; name: string; comment: string }[],
     }),
   );
   // The page's one address for previews and search engines (the first page, whatever was asked).

@@ -8,6 +8,7 @@ import type { AchievementType } from "#db/schema.ts";
 export type ResumeInput = {
   profile: { fullName: string; email: string; bio: string | null; avatarUrl: string | null; isPublic: boolean };
   achievements: {
+    id: string;
     title: string;
     description: string | null;
     date: string;
@@ -25,6 +26,14 @@ export type ResumeInput = {
     renewedBy?: string | null;
   }[];
   memberships: { organizationId: string; organizationName: string; status: string; approvedAt: Date | null }[];
+  /** The endorsements received (decision 072): the shown ones of shown entries become `references`. */
+  endorsements?: {
+    achievementId: string;
+    achievementTitle: string;
+    endorserName: string;
+    comment: string;
+    status: string;
+  }[];
   /** The app's origin, for the passport URL and the picture. */
   origin: string;
   userId: string;
@@ -37,7 +46,7 @@ const present = <T extends Record<string, unknown>>(value: T) =>
     Object.entries(value).filter(([, field]) => field !== null && field !== undefined && field !== ""),
   );
 
-export function buildResume({ profile, achievements, memberships, origin, userId }: ResumeInput) {
+export function buildResume({ profile, achievements, memberships, endorsements = [], origin, userId }: ResumeInput) {
   const passportUrl = new URL(`/passport/${userId}`, origin).href;
   const shown = achievements.filter(
     (achievement) =>
@@ -83,8 +92,23 @@ export function buildResume({ profile, achievements, memberships, origin, userId
           validUntil: achievement.validUntil,
         }),
       ),
+    references: referencesOf(shown, endorsements),
     meta: { canonical: url, version: "v1.0.0", lastModified: new Date().toISOString().slice(0, 19) },
   };
+}
+
+/**
+ * What others said (decision 072): each endorsement the person shows, on an entry the résumé
+ * shows, as a JSON Resume reference: the endorser's name and words, and what they endorsed.
+ */
+function referencesOf(shown: ResumeInput["achievements"], endorsements: NonNullable<ResumeInput["endorsements"]>) {
+  const titles = new Map(shown.map((entry) => [entry.id, entry.title]));
+  return endorsements
+    .filter((endorsement) => endorsement.status === "shown" && titles.has(endorsement.achievementId))
+    .map((endorsement) => ({
+      name: endorsement.endorserName,
+      reference: `${endorsement.comment} (endorsing "${titles.get(endorsement.achievementId)}")`,
+    }));
 }
 
 /**

@@ -107,6 +107,24 @@ export const bioSchema = z.object({
   bio: bioField,
 });
 
+// ---- Endorse someone's achievement (routes/_app.passport.$userId.endorse.$achievementId.tsx, decision 072) ----
+
+export const ENDORSEMENT_MAX_LENGTH = 500;
+/** The endorse form's `as` for oneself; any other value is an organisation's id. */
+export const AS_MYSELF = "person";
+export const endorseSchema = z.object({
+  intent: z.literal("endorse"),
+  // "person" (oneself) or the id of an organisation one administers; the server checks which.
+  as: z.string({ error: "Choose who endorses" }).min(1, "Choose who endorses").max(64),
+  comment: requiredText({
+    label: "Endorsement",
+    required: "Write a few words about this achievement",
+    max: ENDORSEMENT_MAX_LENGTH,
+    tooLong: `Endorsement must be at most ${ENDORSEMENT_MAX_LENGTH} characters`,
+    multiline: true,
+  }),
+});
+
 // ---- Import a badge or credential (routes/_app.passport.import/) ----
 
 /** As large as an imported file may be (read-input.server.ts has the same cap). */

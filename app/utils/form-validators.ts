@@ -90,6 +90,10 @@ export const feedbackValidator = validator<FormSchemas["feedbackSchema"]>(
 export const bioValidator = validator<FormSchemas["bioSchema"]>({ intent: REQUIRED, bio: OPTIONAL }, () =>
   forms().then((module) => module.bioSchema),
 );
+export const endorseValidator = validator<FormSchemas["endorseSchema"]>(
+  { intent: REQUIRED, as: REQUIRED, comment: REQUIRED },
+  () => forms().then((module) => module.endorseSchema),
+);
 export const createOrganizationValidator = validator<FormSchemas["createOrganizationSchema"]>(
   { intent: REQUIRED, name: REQUIRED, description: OPTIONAL },
   () => forms().then((module) => module.createOrganizationSchema),

@@ -55,6 +55,8 @@ export const RATE_LIMITS = {
   // 074): at most 180 an hour, each of at most 60 MB (a video with its cover and thumbnail); a
   // person's own files count against their storage quota too.
   upload: { max: 30, windowSeconds: 10 * 60 },
+  // Per person: each endorsement signs a credential (~10 ms CPU) and notifies someone (decision 072).
+  endorse: { max: 10, windowSeconds: 60 * 60 },
 } as const;
 export type RateLimitedAction = keyof typeof RATE_LIMITS;
 

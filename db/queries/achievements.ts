@@ -31,6 +31,9 @@ import { issuerIdentityColumns } from "./organization-domains.ts";
 /** How a membership entry's title begins (decision 070): 'Member of {organisation}'. */
 export const MEMBERSHIP_TITLE_PREFIX = "Member of ";
 
+/** The most endorsements one public card lists (decision 072). */
+export const ENDORSEMENTS_PER_ENTRY = 100;
+
 const passportColumns = {
   id: achievements.id,
   title: achievements.title,
@@ -66,6 +69,12 @@ const passportColumns = {
   importStatus: sql<ImportStatus | null>`${importedCredentials.status}`.as("import_status"),
   importIssuer: sql<string | null>`${importedCredentials.issuerIdentity}`.as("import_issuer"),
   importRevokedAt: sql<number | null>`${importedCredentials.revokedAt}`.as("import_revoked_at"),
+  // The endorsements its owner shows (decision 072), as a JSON array, in the page's one round
+  // trip: at most ENDORSEMENTS_PER_ENTRY an entry, oldest first.
+  endorsementsJson: sql<string>`(select json_group_array(json_object('id', shown.id, 'name', shown.endorser_name,
+    'comment', shown.comment)) from (select e.id, e.endorser_name, e.comment from endorsements e
+    where e.achievement_id = ${achievements.id} and e.status = 'shown'
+    order by e.created_at, e.id limit ${sql.raw(String(ENDORSEMENTS_PER_ENTRY))}) shown)`.as("endorsements_json"),
   // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
   createdAt: achievements.createdAt,
 };
@@ -424,7 +433,9 @@ export async function loadOwnAchievements(
   userId: string,
   pages: { pending: PageRequest; accepted: PageRequest },
 ) {
-  const columns = { ...passportColumns, isVisible: achievements.isVisible };
+  // The owner's list answers endorsements on /passport/endorsements, not on its cards.
+  const { endorsementsJson: _, ...ownColumns } = passportColumns;
+  const columns = { ...ownColumns, isVisible: achievements.isVisible };
   const pendingWhere = and(eq(achievements.userId, userId), eq(achievements.status, "pending"));
   const acceptedWhere = and(
     eq(achievements.userId, userId),

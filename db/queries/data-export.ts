@@ -7,6 +7,7 @@ import {
   betaFeedback,
   credentialHolders,
   credentials,
+  endorsements,
   notifications,
   organizations,
   passkeys,
@@ -255,5 +256,32 @@ export function pagesOfExportCredentials(db: Db, userId: string) {
         .limit(limit)
         .offset(offset),
     CREDENTIAL_PAGE,
+  );
+}
+
+/**
+ * The endorsements a person received (on their achievements) or gave (as themselves or for an
+ * organisation), each with its signed EndorsementCredential (decision 072).
+ */
+export function listExportEndorsements(db: Db, userId: string, side: "received" | "given") {
+  return allPages(({ limit, offset }) =>
+    db
+      .select({
+        id: endorsements.id,
+        achievementId: endorsements.achievementId,
+        achievementTitle: achievements.title,
+        endorserName: endorsements.endorserName,
+        endorserOrganizationId: endorsements.endorserOrganizationId,
+        comment: endorsements.comment,
+        status: endorsements.status,
+        createdAt: endorsements.createdAt,
+        credential: endorsements.credential,
+      })
+      .from(endorsements)
+      .innerJoin(achievements, eq(achievements.id, endorsements.achievementId))
+      .where(side === "received" ? eq(endorsements.ownerId, userId) : eq(endorsements.endorserId, userId))
+      .orderBy(asc(endorsements.createdAt), asc(endorsements.id))
+      .limit(limit)
+      .offset(offset),
   );
 }

@@ -15,6 +15,8 @@ export const PAGE_SIZES = {
   // chunks the print view reads every achievement in.
   passport: 50,
   ownPendingAchievements: 20,
+  // The endorsements a person received (decision 072).
+  endorsements: 20,
   printChunk: 200,
   // Settings' signed-in browsers.
   sessions: 20,

@@ -28,10 +28,20 @@ type Served = { status: number; contentType: string; body: string };
 type Posted = { documents: Record<string, Served>; credential?: unknown; configuration?: unknown; did?: string };
 
 const SCHEMA_URL = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json";
+// The EndorsementCredential schema verifier-core asks for (issue 33, decision 072): vendored beside
+// the other. 1EdTech's openbadges-specification repository does not carry the JSON files (checked
+// at 1af145f), so it is 1EdTech's own `$defs.EndorsementCredential` of the schema above, made the
+// top-level class with its `$defs`, as 1EdTech's generator writes each published class schema.
+const ENDORSEMENT_SCHEMA_URL =
+  "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_endorsementcredential_schema.json";
 
 export default async function setup(project: TestProject) {
   const schema = await readFile(
     new URL("../../app/services/credentials/ob_v3p0_achievementcredential_schema.json", import.meta.url),
+    "utf8",
+  );
+  const endorsementSchema = await readFile(
+    new URL("../../app/services/credentials/ob_v3p0_endorsementcredential_schema.json", import.meta.url),
     "utf8",
   );
   let served = new Map<string, Served>();
@@ -41,8 +51,8 @@ export default async function setup(project: TestProject) {
   globalThis.fetch = async (input: string | URL | Request) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     requested.push(url);
-    const answer =
-      url === SCHEMA_URL ? { status: 200, contentType: "application/json", body: schema } : served.get(url);
+    const vendored = url === SCHEMA_URL ? schema : url === ENDORSEMENT_SCHEMA_URL ? endorsementSchema : null;
+    const answer = vendored ? { status: 200, contentType: "application/json", body: vendored } : served.get(url);
     if (!answer) throw new TypeError(`offline: no document for ${url}`);
     return new Response(answer.body, { status: answer.status, headers: { "Content-Type": answer.contentType } });
   };

@@ -13,6 +13,7 @@ describe("form validators", () => {
     expect(entries.map(([name]) => name).sort()).toEqual([
       "bioValidator",
       "createOrganizationValidator",
+      "endorseValidator",
       "feedbackValidator",
       "forgotPasswordValidator",
       "giveAchievementValidator",

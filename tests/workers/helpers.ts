@@ -67,6 +67,14 @@ export function get(path: string, cookie?: string) {
   return SELF.fetch(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
 }
 
+/** The page's text as a reader sees it. */
+export const pageText = async (path: string, cookie?: string) =>
+  (await (await get(path, cookie)).text())
+    .replace(/<!--.*?-->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
+
 /** The cookies a response sets, as a Cookie header (cleared cookies left out). */
 export function cookiesFrom(response: Response, previous = "") {
   const jar = new Map(

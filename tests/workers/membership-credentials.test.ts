@@ -5,7 +5,7 @@ import { FREQUENT_CRON } from "#workers/scheduled.ts";
 import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";
 import { createDb } from "#db/client.ts";
-import { createAccount, get, joinByInviteLink, postForm } from "./helpers.ts";
+import { createAccount, get, joinByInviteLink, pageText, postForm } from "./helpers.ts";
 import { addMember, createOrganisation, membershipOf, uniqueName } from "./factories.ts";
 import { credentialJson, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
 import { today } from "#tests/today.ts";
@@ -50,14 +50,6 @@ const credentialRow = (id: string) =>
   )
     .bind(id)
     .first<{ achievementId: string | null; supersededBy: string | null; revokedAt: number | null }>();
-
-/** The page's text as a reader sees it. */
-const pageText = async (path: string, cookie?: string) =>
-  (await (await get(path, cookie)).text())
-    .replace(/<!--.*?-->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/\s+/g, " ");
 
 const longToday = () => formatLongDate(today());
 

@@ -28,6 +28,7 @@ describe("migrations", () => {
       "dev_dns_records",
       "dev_mail",
       "dev_web_documents",
+      "endorsements",
       "imported_credentials",
       "member_name_words",
       "membership_removals",

@@ -1,10 +1,13 @@
 import { Hono, type Context } from "hono";
 import { findCredential } from "#db/queries/credentials.ts";
+import { findEndorsementCredential } from "#db/queries/endorsements.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import {
   didDocument,
   didDocumentPath,
   issuing,
+  personDidDocument,
+  personDidDocumentPath,
   statusListCredential,
   statusListPath,
 } from "#app/services/credentials/issuer.server.ts";
@@ -69,22 +72,53 @@ function preflight(c: Context<WorkerEnv>) {
  */
 const edgeCacheKey = (c: Context<WorkerEnv>, path: string) => new Request(`${issuingOf(c).origin}${path}`);
 
+/** A DID document, edge-cached like the status lists: a new or retired key reaches verifiers within a minute. */
+async function servedDidDocument(c: Context<WorkerEnv>, path: string, read: () => Promise<unknown>) {
+  const cacheKey = edgeCacheKey(c, path);
+  const cached = await edgeCache().match(cacheKey);
+  if (cached) return cached;
+  const document = await read();
+  if (!document) return notFound(c);
+  const response = () => publicJson(c, document, "application/did+json", PUBLIC_DOCUMENT_MAX_AGE);
+  c.executionCtx.waitUntil(edgeCache().put(cacheKey, response()));
+  return response();
+}
+
+/** An endorsement's signed credential (decision 072): stored as signed, never signed again here. */
+async function servedEndorsement(c: Context<WorkerEnv>) {
+  const id = c.req.param("id");
+  const row = id && UUID.test(id) ? await findEndorsementCredential(c.get("loadContext").db, id) : null;
+  return row ? { id: row.id, json: JSON.parse(row.credential) as unknown } : null;
+}
+
 export const credentialRoutes = new Hono<WorkerEnv>()
   .options("/orgs/*", preflight)
+  .options("/people/*", preflight)
   .options("/credentials/*", preflight)
+  .options("/endorsements/*", preflight)
   .get("/orgs/:organizationId/did.json", async (c) => {
     const organizationId = c.req.param("organizationId");
     if (!UUID.test(organizationId)) return notFound(c);
-    // Edge-cached like the status lists: a new key, a retired one or a domain verified or
-    // removed reaches verifiers within a minute.
-    const cacheKey = edgeCacheKey(c, didDocumentPath(organizationId));
-    const cached = await edgeCache().match(cacheKey);
-    if (cached) return cached;
-    const document = await didDocument(issuingOf(c), organizationId);
-    if (!document) return notFound(c);
-    const response = () => publicJson(c, document, "application/did+json", PUBLIC_DOCUMENT_MAX_AGE);
-    c.executionCtx.waitUntil(edgeCache().put(cacheKey, response()));
-    return response();
+    // A domain verified or removed reaches verifiers within a minute too.
+    return servedDidDocument(c, didDocumentPath(organizationId), () => didDocument(issuingOf(c), organizationId));
+  })
+  // A person's did:web (decision 072): the keys their endorsements were signed with.
+  .get("/people/:userId/did.json", async (c) => {
+    const userId = c.req.param("userId");
+    if (!UUID.test(userId)) return notFound(c);
+    return servedDidDocument(c, personDidDocumentPath(userId), () => personDidDocument(issuingOf(c), userId));
+  })
+  .get("/endorsements/:id/download", async (c) => {
+    const endorsement = await servedEndorsement(c);
+    if (!endorsement) return notFound(c);
+    const response = publicJson(c, endorsement.json, "application/vc", 60);
+    response.headers.set("Content-Disposition", `attachment; filename="endorsement-${endorsement.id}.json"`);
+    return response;
+  })
+  .get("/endorsements/:id", async (c) => {
+    const endorsement = await servedEndorsement(c);
+    if (!endorsement) return notFound(c);
+    return publicJson(c, endorsement.json, "application/ld+json", 60);
   })
   .get("/credentials/status/:id", async (c) => {
     if (!UUID.test(c.req.param("id"))) return notFound(c);

@@ -1,6 +1,6 @@
 import BadgeCheck from "lucide-react/icons/badge-check";
 import Play from "lucide-react/icons/play";
-import { Suspense, useState } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
 import { formatLongDate } from "#app/utils/dates.ts";
@@ -15,10 +15,13 @@ const DEFAULT_ORGANISATION_LABEL = "Organization";
 export function AchievementCard({
   achievement,
   priority = false,
+  footer,
 }: {
   achievement: PassportAchievement;
   /** The first card on screen loads its media eagerly; the rest wait until scrolled near. */
   priority?: boolean;
+  /** What a page adds below the text (the public passport's endorsements). */
+  footer?: ReactNode;
 }) {
   const imported = Boolean(achievement.importStatus);
   const { title, company } = achievement.isSelf
@@ -88,6 +91,7 @@ export function AchievementCard({
         {achievement.description ? (
           <p className="text-sm leading-relaxed break-words whitespace-pre-line">{achievement.description}</p>
         ) : null}
+        {footer}
       </div>
     </article>
   );

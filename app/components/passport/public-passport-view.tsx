@@ -17,6 +17,7 @@ import { PUBLIC_PASSPORT_INITIAL_ENTRIES } from "#app/utils/constants.ts";
 import { PopoverDialog } from "#app/components/ui/popover-dialog.tsx";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { AchievementCard } from "./achievement-card.tsx";
+import { CardEndorsements } from "./card-endorsements.tsx";
 import { IntroVideo } from "./intro-video.tsx";
 import type { PassportAchievement, PassportProfile } from "./types.ts";
 
@@ -38,6 +39,7 @@ export function PublicPassportView({
   canonicalUrl,
   pager,
   printHref,
+  endorseHref,
   variant = "page",
 }: {
   profile: PassportProfile;
@@ -57,6 +59,8 @@ export function PublicPassportView({
   pager?: ReactNode;
   /** The print view with every entry, offered to anyone reading a part of the passport. */
   printHref?: string;
+  /** The endorse page of an entry, offered to every visitor (decision 072); none on the demo. */
+  endorseHref?: (achievementId: string) => string;
   /** "print": every entry on one page for paper, without the call to action. */
   variant?: "page" | "print";
 }) {
@@ -155,7 +159,15 @@ export function PublicPassportView({
                   className="absolute top-6 -left-[calc(1.5rem+7px)] size-3 rounded-full border-2 border-background bg-primary sm:-left-[calc(2rem+7px)]"
                   aria-hidden
                 />
-                <AchievementCard achievement={achievement} priority={index === 0} />
+                <AchievementCard
+                  achievement={achievement}
+                  priority={index === 0}
+                  footer={
+                    variant === "page" ? (
+                      <CardEndorsements achievement={achievement} endorseHref={endorseHref?.(achievement.id)} />
+                    ) : null
+                  }
+                />
               </li>
             ))}
           </ol>

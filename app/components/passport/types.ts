@@ -40,4 +40,6 @@ export type PassportAchievement = {
   /** The imported badge's issuer in words: a host, or 'Issuer not identified'. */
   importIssuer?: string | null;
   importRevokedAt?: number | null;
+  /** The endorsements its owner shows (decision 072): the endorser's name and words. */
+  endorsements?: { id: string; name: string; comment: string }[];
 };

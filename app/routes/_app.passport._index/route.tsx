@@ -157,6 +157,9 @@ export default function OwnPassport() {
             <Link to="/passport/import-history" className={buttonVariants({ variant: "outline" })}>
               Import history
             </Link>
+            <Link to="/passport/endorsements" className={buttonVariants({ variant: "outline" })}>
+              Endorsements
+            </Link>
             <AchievementDialog
               kind="self"
               id="self"

@@ -17,6 +17,8 @@ import {
   currentSigningKey,
   didOf,
   listPublicKeys,
+  personDidOf,
+  personKeyOwner,
   signedWithRetiredKey,
   signingKeyFor,
   verificationMethodOf,
@@ -39,6 +41,9 @@ export const credentialUrl = (origin: string, id: string) => `${origin}/credenti
 export const statusListPath = (id: string) => `/credentials/status/${id}`;
 export const statusListUrl = (origin: string, id: string) => `${origin}${statusListPath(id)}`;
 export const didDocumentPath = (organizationId: string) => `/orgs/${organizationId}/did.json`;
+export const personDid = (issuing: Pick<Issuing, "origin">, userId: string) =>
+  personDidOf(hostOf(issuing.origin), userId);
+export const personDidDocumentPath = (userId: string) => `/people/${userId}/did.json`;
 
 const ACHIEVEMENT_TYPES: Record<AchievementType, string> = {
   award: "Award",
@@ -75,18 +80,8 @@ export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organ
   ]);
   if (keys.length === 0 && !(await findOrganization(issuing.db, organizationId))) return null;
   const did = organizationDid(issuing, organizationId);
-  const methods = keys.map((key) => ({
-    id: verificationMethodOf(did, key.version),
-    type: "Multikey",
-    controller: did,
-    publicKeyMultibase: key.publicKeyMultibase,
-    ...(key.retiredAt ? { revoked: xsdDateTime(key.retiredAt) } : {}),
-  }));
   return {
-    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
-    id: did,
-    verificationMethod: methods,
-    assertionMethod: methods.filter((method) => !method.revoked).map((method) => method.id),
+    ...keyDocument(did, keys),
     // DIF Well Known DID Configuration: the origins whose did-configuration.json links back here.
     ...(domains.length
       ? {
@@ -99,6 +94,33 @@ export async function didDocument(issuing: Pick<Issuing, "db" | "origin">, organ
           ],
         }
       : {}),
+  };
+}
+
+/**
+ * The DID document of a person who endorsed something (decision 072): the keys they signed with,
+ * none before their first endorsement (then there is no document).
+ */
+export async function personDidDocument(issuing: Pick<Issuing, "db" | "origin">, userId: string) {
+  const keys = await listPublicKeys(issuing.db, personKeyOwner(userId));
+  if (keys.length === 0) return null;
+  return keyDocument(personDid(issuing, userId), keys);
+}
+
+/** A DID document's keys: every version, a retired one marked `revoked` and out of `assertionMethod`. */
+function keyDocument(did: string, keys: RegisteredKey[]) {
+  const methods = keys.map((key) => ({
+    id: verificationMethodOf(did, key.version),
+    type: "Multikey",
+    controller: did,
+    publicKeyMultibase: key.publicKeyMultibase,
+    ...(key.retiredAt ? { revoked: xsdDateTime(key.retiredAt) } : {}),
+  }));
+  return {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+    id: did,
+    verificationMethod: methods,
+    assertionMethod: methods.filter((method) => !method.revoked).map((method) => method.id),
   };
 }
 

@@ -47,6 +47,13 @@ async function deriveKey(secret: string, organizationId: string, version: number
 
 export const didOf = (host: string, organizationId: string) =>
   `did:web:${encodeURIComponent(host)}:orgs:${organizationId}`;
+/**
+ * A person's keys are held as an organisation's are (decision 072): derived from the same secret
+ * and registered in `organization_keys` under this owner id, which no organisation's id (a UUID)
+ * can be, so neither the derived keys nor the rows ever meet an organisation's.
+ */
+export const personKeyOwner = (userId: string) => `people:${userId}`;
+export const personDidOf = (host: string, userId: string) => `did:web:${encodeURIComponent(host)}:people:${userId}`;
 export const verificationMethodOf = (did: string, version: number) => `${did}#key-${version}`;
 /** The key version a proof's verification method names (`…#key-3`), or null for another form. */
 export const versionOfVerificationMethod = (verificationMethod: string) => {

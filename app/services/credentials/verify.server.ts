@@ -12,7 +12,14 @@ import { organizationNameKey } from "#db/queries/organizations.ts";
 import { checkDomainLinkage, didConfigurationUrl, linkedDomainsOf } from "./domain-linkage.server.ts";
 import { VC_V2_CONTEXT } from "./contexts.server.ts";
 import { proofOf, verifyProof, type JsonObject } from "./data-integrity.server.ts";
-import { didDocument, hostOf, statusListCredential, statusListUrl, type Issuing } from "./issuer.server.ts";
+import {
+  didDocument,
+  hostOf,
+  personDidDocument,
+  statusListCredential,
+  statusListUrl,
+  type Issuing,
+} from "./issuer.server.ts";
 import { decodeList, isSet } from "./status-list.server.ts";
 import { keyOfJwk, keyOfMultibase, type JwsKey } from "./jws.server.ts";
 import achievementCredentialSchema from "./ob_v3p0_achievementcredential_schema.json";
@@ -30,6 +37,20 @@ import type { Check, CheckName, IssuerStanding, VerificationResult } from "./ver
 // The schema is compiled once per isolate; @cfworker/json-schema needs no eval (Workers forbid it).
 let schemaValidator: Validator | undefined;
 const validator = () => (schemaValidator ??= new Validator(achievementCredentialSchema as object, "2019-09", false));
+// An EndorsementCredential (decision 072) is checked against 1EdTech's own definition of it, a
+// `$defs` entry of the same schema, made the top-level class as its published schema is.
+let endorsementValidator: Validator | undefined;
+const endorsementSchemaValidator = () =>
+  (endorsementValidator ??= new Validator(
+    {
+      $schema: achievementCredentialSchema.$schema,
+      $id: "https://purl.imsglobal.org/spec/ob/v3p0/schema/json-ld/ob_v3p0_endorsementcredential_schema.json",
+      ...achievementCredentialSchema.$defs.EndorsementCredential,
+      $defs: achievementCredentialSchema.$defs,
+    } as object,
+    "2019-09",
+    false,
+  ));
 
 export type Resolver = {
   issuing: Issuing;
@@ -124,8 +145,12 @@ async function readDid(lookup: Lookup, did: string): Promise<JsonObject | string
   if (typeof parsed === "string") return parsed;
   const { issuing } = lookup.resolver;
   if (parsed.host === hostOf(issuing.origin)) {
-    const own = /^orgs:([0-9a-f-]{36})$/.exec(parsed.path.join(":"));
-    const document = own ? await didDocument(issuing, own[1]!) : null;
+    const own = /^(orgs|people):([0-9a-f-]{36})$/.exec(parsed.path.join(":"));
+    const document = !own
+      ? null
+      : own[1] === "orgs"
+        ? await didDocument(issuing, own[2]!)
+        : await personDidDocument(issuing, own[2]!);
     return document ?? "The issuer's DID document was not found.";
   }
   const url = didDocumentUrl(parsed);
@@ -278,12 +303,13 @@ export async function verifyCredential(
   }
   add("Format", true, "A Verifiable Credential (VC Data Model 2.0).");
 
-  const schema = validator().validate(document);
+  const endorsement = types.includes("EndorsementCredential");
+  const schema = (endorsement ? endorsementSchemaValidator() : validator()).validate(document);
   add(
     "Schema",
     schema.valid,
     schema.valid
-      ? "Matches the Open Badges 3.0 AchievementCredential schema."
+      ? `Matches the Open Badges 3.0 ${endorsement ? "EndorsementCredential" : "AchievementCredential"} schema.`
       : `Does not match the Open Badges 3.0 schema: ${schema.errors
           .slice(-1)
           .map((error) => `${error.instanceLocation} ${error.error}`)

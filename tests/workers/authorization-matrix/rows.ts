@@ -109,6 +109,51 @@ export const ROWS: Row[] = [
     cells: cells(404),
   }),
 
+  // ---- Endorsements (issue 33, decision 072) ----
+  // Anyone signed in but the owner may endorse an achievement on a public passport; another
+  // already endorsed it as themselves (a refusal, nothing written).
+  loaderRow({
+    route: "routes/_app.passport.$userId.endorse.$achievementId",
+    path: (w) => `/passport/${w.users.member.id}/endorse/${w.credentialAchievement}`,
+    ok: [200],
+    cells: cells("ok", { anon: "signin", archived: "signout", member: 403 }),
+  }),
+  loaderRow({
+    route: "routes/_app.passport.$userId.endorse.$achievementId",
+    intent: "an achievement of a private passport",
+    path: (w) => `/passport/${w.users.individual.id}/endorse/${w.importedAchievement}`,
+    ok: [200],
+    cells: cells(404, { anon: "signin", archived: "signout" }),
+  }),
+  actionRow({
+    route: "routes/_app.passport.$userId.endorse.$achievementId",
+    intent: "endorse",
+    path: (w) => `/passport/${w.users.member.id}/endorse/${w.credentialAchievement}`,
+    body: form({ intent: "endorse", as: "person", comment: "Matrix endorsement" }),
+    ok: [302],
+    cells: cells("ok", { anon: "signin", archived: "signout", member: 403, another: "noop" }),
+  }),
+  actionRow({
+    route: "routes/_app.passport.$userId.endorse.$achievementId",
+    intent: "endorse for organisation A",
+    path: (w) => `/passport/${w.users.member.id}/endorse/${w.credentialAchievement}`,
+    body: (w) => form({ intent: "endorse", as: w.orgA, comment: "Matrix endorsement" }),
+    ok: [302],
+    cells: cells(403, { anon: "signin", archived: "signout", admin: "ok" }),
+  }),
+  // Only the owner answers their endorsements.
+  loaderRow({ route: "routes/_app.passport.endorsements", path: "/passport/endorsements", ok: [200], cells: OWN }),
+  ...(["show-endorsement", "hide-endorsement"] as const).map((intent) =>
+    actionRow({
+      route: "routes/_app.passport.endorsements",
+      intent,
+      path: "/passport/endorsements",
+      body: (w) => form({ intent, endorsementId: w.endorsement }),
+      ok: [302],
+      cells: cells(403, { anon: "signin", archived: "signout", member: "ok" }),
+    }),
+  ),
+
   // ---- Sign-in, sign-up, confirmation ----
   loaderRow({ route: "routes/auth", path: "/auth", ok: [200], cells: ANONYMOUS }),
   actionRow({
@@ -1040,6 +1085,48 @@ export const ROWS: Row[] = [
     kind: "loader",
     intent: "CORS preflight",
     call: (w) => ({ method: "OPTIONS", path: `/credentials/status/${w.statusList}` }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  // Endorsements (decision 072): a person's DID document and each signed endorsement, public.
+  loaderRow({
+    route: "hono:GET /people/:userId/did.json",
+    path: (w) => `/people/${w.users.another.id}/did.json`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "hono:GET /people/:userId/did.json",
+    intent: "a person who never endorsed",
+    path: (w) => `/people/${w.users.individual.id}/did.json`,
+    ok: [200],
+    cells: cells(404),
+  }),
+  loaderRow({
+    route: "hono:GET /endorsements/:id",
+    path: (w) => `/endorsements/${w.endorsement}`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "hono:GET /endorsements/:id/download",
+    path: (w) => `/endorsements/${w.endorsement}/download`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  {
+    route: "hono:OPTIONS /people/*",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (w) => ({ method: "OPTIONS", path: `/people/${w.users.another.id}/did.json` }),
+    ok: [204],
+    cells: PUBLIC,
+  },
+  {
+    route: "hono:OPTIONS /endorsements/*",
+    kind: "loader",
+    intent: "CORS preflight",
+    call: (w) => ({ method: "OPTIONS", path: `/endorsements/${w.endorsement}` }),
     ok: [204],
     cells: PUBLIC,
   },

@@ -155,6 +155,17 @@ export async function seedWorld() {
     .bind(another.id)
     .first<{ id: string }>())!.id;
 
+  // Another endorsed the member's credential award (decision 072): pending the member's answer.
+  const endorsed = await postForm(
+    `/passport/${member.id}/endorse/${credentialAchievement}`,
+    { intent: "endorse", as: "person", comment: "Seeded endorsement" },
+    { cookie: another.cookie },
+  );
+  expect(endorsed.status).toBe(302);
+  const endorsement = (await env.DB.prepare("select id from endorsements where achievement_id = ?")
+    .bind(credentialAchievement)
+    .first<{ id: string }>())!.id;
+
   const users = { individual, orgUser, member, admin, otherAdmin, recipient, another, archived };
   return {
     users,
@@ -167,6 +178,7 @@ export async function seedWorld() {
     anotherPasskey,
     otherAddressId,
     otherAddressToken,
+    endorsement,
     mediaKey,
     importedAchievement,
     pendingMembership: await membershipOf({ organizationId: orgA, userId: pending.id }),

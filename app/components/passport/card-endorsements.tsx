@@ -1,0 +1,61 @@
+import MessageSquareQuote from "lucide-react/icons/message-square-quote";
+import { PopoverDialog } from "#app/components/ui/popover-dialog.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import type { PassportAchievement } from "./types.ts";
+
+/**
+ * A public card's endorsements (decision 072): 'Endorsed by N', opening a dialog of who said what
+ * (the browser's Popover API: the page has no scripts for visitors), and an 'Endorse' link to the
+ * endorse page, the same for every visitor so the cached page stays impersonal.
+ */
+export function CardEndorsements({
+  achievement,
+  endorseHref,
+}: {
+  achievement: Pick<PassportAchievement, "id" | "title" | "endorsements">;
+  endorseHref?: string;
+}) {
+  const endorsements = achievement.endorsements ?? [];
+  if (endorsements.length === 0 && !endorseHref) return null;
+  const label = `Endorsed by ${endorsements.length}`;
+  return (
+    <div className="flex flex-wrap items-center gap-2 pt-1 print:hidden">
+      {endorsements.length > 0 ? (
+        <PopoverDialog
+          id={`endorsements-${achievement.id}`}
+          triggerLabel={`${label}: ${achievement.title}`}
+          trigger={
+            <>
+              <MessageSquareQuote aria-hidden /> {label}
+            </>
+          }
+          triggerClassName={buttonVariants({ variant: "outline", size: "sm" })}
+          title={label}
+          description={achievement.title}
+        >
+          <ul className="grid gap-4">
+            {endorsements.map((endorsement) => (
+              <li key={endorsement.id} className="grid gap-1">
+                <p className="font-medium break-words">{endorsement.name}</p>
+                <p className="text-sm break-words whitespace-pre-line text-muted-foreground">{endorsement.comment}</p>
+                <a href={`/endorsements/${endorsement.id}`} className="w-fit text-xs underline underline-offset-4">
+                  Signed endorsement
+                </a>
+              </li>
+            ))}
+          </ul>
+        </PopoverDialog>
+      ) : null}
+      {endorseHref ? (
+        <a
+          href={endorseHref}
+          rel="nofollow"
+          aria-label={`Endorse ${achievement.title}`}
+          className={buttonVariants({ variant: "ghost", size: "sm" })}
+        >
+          Endorse
+        </a>
+      ) : null}
+    </div>
+  );
+}
