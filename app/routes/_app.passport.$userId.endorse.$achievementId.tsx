@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
-import BadgeCheck from "lucide-react/icons/badge-check";
+import CircleCheck from "lucide-react/icons/circle-check";
 import { FieldError, FormError } from "#app/components/form-messages.tsx";
 import { TextareaField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
@@ -106,7 +106,7 @@ export default function EndorsePage() {
         <ul className="grid gap-2" aria-label="Already endorsed">
           {done.map((identity) => (
             <li key={identity.value} className="flex items-center gap-2 text-sm">
-              <BadgeCheck className="size-4 shrink-0 text-primary" aria-hidden />
+              <CircleCheck className="size-4 shrink-0 text-primary" aria-hidden />
               {identity.value === AS_MYSELF ? "You endorsed it" : `${identity.name} endorsed it`}
             </li>
           ))}
