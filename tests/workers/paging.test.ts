@@ -36,9 +36,11 @@ function list(html: string, label: string, prefix: string) {
     : [...new Set([...html.slice(start, end).matchAll(new RegExp(`${prefix} \\d{3}`, "g"))].map((m) => m[0]))];
 }
 
+/** The pager's link carrying `param` (confirmation links keep the page's parameters too: not those). */
 function link(html: string, param: string) {
-  const match = new RegExp(`href="(/dashboard\\?[^"]*${param.replace(".", "\\.")}=[^"]*)"`).exec(html);
-  return match ? decode(match[1]!) : null;
+  const links = html.matchAll(new RegExp(`href="(/dashboard\\?[^"]*${param.replace(".", "\\.")}=[^"]*)"`, "g"));
+  const pager = [...links].map((match) => decode(match[1]!)).find((href) => !href.includes("confirm="));
+  return pager ?? null;
 }
 
 describe("keyset cursors", () => {
