@@ -28,10 +28,9 @@ type Served = { status: number; contentType: string; body: string };
 type Posted = { documents: Record<string, Served>; credential?: unknown; configuration?: unknown; did?: string };
 
 const SCHEMA_URL = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json";
-// The EndorsementCredential schema verifier-core asks for (issue 33, decision 072): vendored beside
-// the other. 1EdTech's openbadges-specification repository does not carry the JSON files (checked
-// at 1af145f), so it is 1EdTech's own `$defs.EndorsementCredential` of the schema above, made the
-// top-level class with its `$defs`, as 1EdTech's generator writes each published class schema.
+// The EndorsementCredential schema verifier-core asks for (issue 33, decision 072), vendored beside
+// the other: 1EdTech's published file at this URL, as conform-ed/conform-ed vendors it (commit
+// 714798c, packages/coverage/vendor/open-badges/v3_0/); 1EdTech's own repository has no JSON files.
 const ENDORSEMENT_SCHEMA_URL =
   "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_endorsementcredential_schema.json";
 
