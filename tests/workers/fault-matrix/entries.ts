@@ -25,21 +25,30 @@ export type Entry = {
 const DEV_STAND_IN =
   "a local stand-in (404 in production): a D1 failure is an unhandled 500, logged without the request id";
 
+const MAILS_AGAIN = "each request mails again (rate-limited per address): the account is created once";
+const NEW_CHALLENGE = "each request is a fresh passkey challenge, kept 5 minutes";
+const NEW_OFFER = "each press opens a fresh one-time exchange (its QR code), which expires";
+
 /** Keyed by the authorization matrix's row label (`label(row)` in authorization-matrix/table.ts). */
 export const FAULTS: Record<string, Entry> = {
-  "routes/dev.dns[.json] action": { gap: { d1: DEV_STAND_IN } },
+  "routes/dev.dns[.json] action": {
+    gap: { d1: DEV_STAND_IN },
+    retry: { grows: ["dev_dns_records"], why: "the stand-in keeps every record posted, as a DNS zone may" },
+  },
   "routes/dev.web[.json] action": { gap: { d1: DEV_STAND_IN } },
   "routes/preferences action (cookie-consent)": { d1: { writesNothing: "a cookie only" } },
   "routes/auth_.signout action": { caller: "individual" },
-  "routes/auth action (signin)": {},
-  "routes/auth action (signup)": {},
-  "routes/auth action (org-signup)": {},
-  "routes/auth action (resend-verification)": {},
+  "routes/auth action (signin)": { retry: { grows: ["sessions"], why: "each sign-in is a session of its own" } },
+  "routes/auth action (signup)": { retry: { grows: ["dev_mail"], why: MAILS_AGAIN } },
+  "routes/auth action (org-signup)": { retry: { grows: ["dev_mail"], why: MAILS_AGAIN } },
+  "routes/auth action (resend-verification)": { retry: { grows: ["dev_mail"], why: MAILS_AGAIN } },
   "routes/auth_.two-factor action (verify-code)": {},
   "routes/auth_.two-factor action (verify-recovery-code)": {},
-  "routes/auth_.passkey-options action": {},
+  "routes/auth_.passkey-options action": { retry: { grows: ["verifications"], why: NEW_CHALLENGE } },
   "routes/auth action (passkey-signin)": {},
-  "routes/auth_.forgot-password action": {},
+  "routes/auth_.forgot-password action": {
+    retry: { grows: ["dev_mail", "verifications"], why: "each request mails a new link (rate-limited per address)" },
+  },
   "routes/auth_.reset-password action (valid token)": {},
   "routes/auth_.reset-password action (unknown token)": {},
   "routes/auth_.confirm action (valid token, no password)": { d1: { writesNothing: "asks for the password first" } },
@@ -48,7 +57,9 @@ export const FAULTS: Record<string, Entry> = {
   "routes/auth_.confirm action (forged token)": { d1: { writesNothing: "refused: the token is forged" } },
   "routes/_app.dashboard action (give-achievement)": {},
   "routes/_app.dashboard action (give-achievement (with a file))": {},
-  "routes/_app.dashboard action (create-organization)": {},
+  "routes/_app.dashboard action (create-organization)": {
+    gap: { retry: "a retried create-organization makes a second organisation: its form has no submission key" },
+  },
   "routes/_app.dashboard action (reset-invite)": {},
   "routes/_app.dashboard action (approve)": {},
   "routes/_app.dashboard action (reject)": {},
@@ -72,8 +83,10 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.passport._index action (delete-import)": {},
   "routes/_app.passport.import action (check-import)": {},
   "routes/_app.passport.import action (add-import)": {},
-  "routes/_app.passport._index action (add-to-wallet)": {},
-  "routes/_app.passport._index action (accept-with-wallet)": {},
+  "routes/_app.passport._index action (add-to-wallet)": {
+    retry: { grows: ["wallet_exchanges", "openid4vci_grants"], why: NEW_OFFER },
+  },
+  "routes/_app.passport._index action (accept-with-wallet)": { retry: { grows: ["wallet_exchanges"], why: NEW_OFFER } },
   "routes/_app.settings action (update-profile)": {},
   "routes/_app.settings action (change-password)": {},
   "routes/_app.settings action (send-feedback)": {},
@@ -87,7 +100,7 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.settings action (confirm-two-factor)": {},
   "routes/_app.settings action (regenerate-recovery-codes)": {},
   "routes/_app.settings action (disable-two-factor)": {},
-  "routes/_app.settings action (passkey-options)": {},
+  "routes/_app.settings action (passkey-options)": { retry: { grows: ["verifications"], why: NEW_CHALLENGE } },
   "routes/_app.settings action (add-passkey)": {},
   "routes/_app.settings action (rename-passkey)": {},
   "routes/_app.settings action (remove-passkey)": {},
@@ -104,7 +117,12 @@ export const FAULTS: Record<string, Entry> = {
   "routes/profile.media action (upload-avatar)": {},
   "routes/profile.media action (upload-intro-video)": {},
   "routes/profile.media action (remove-intro-video)": {},
-  "routes/billing.simulated-checkout action (complete)": {},
+  "routes/billing.simulated-checkout action (complete)": {
+    retry: {
+      grows: ["processed_stripe_events"],
+      why: "each completion is a simulated Stripe event of its own; the subscription is set once",
+    },
+  },
   "routes/billing.simulated-portal action (cancel-subscription)": {},
   "routes/verify action (verify a pasted credential)": {},
   "routes/_app.dashboard_.achievements action (revoke)": {},
@@ -118,7 +136,9 @@ export const FAULTS: Record<string, Entry> = {
   "hono:POST /credentials/exchanges/:id action (unsigned acceptance)": {},
   "hono:POST /credentials/exchanges/:id action (unknown exchange)": {},
   "hono:POST /openid4vci/token action (unknown pre-authorised code)": {},
-  "hono:POST /openid4vci/nonce action": {},
+  "hono:POST /openid4vci/nonce action": {
+    retry: { grows: ["openid4vci_grants"], why: "every nonce request gets a fresh nonce (OpenID4VCI)" },
+  },
   "hono:POST /openid4vci/credential action (no access token)": {},
   "hono:POST /api/stripe/webhook action (unsigned)": {},
   "hono:POST /api/stripe/webhook action (wrongly signed)": {},
