@@ -62,7 +62,9 @@ export async function shown(response: Response): Promise<{ message: string | nul
       return { message: null, generic: false };
     }
   }
-  return { message: text.trim() || null, generic: false };
+  // The platform's bare "Internal Server Error" (or nothing) tells nobody anything.
+  const bare = response.status >= 500 && /^(internal server error)?$/i.test(text.trim());
+  return { message: bare ? null : text.trim() || null, generic: bare };
 }
 
 /** A cell causes errors on purpose: each must be logged with its request's id. */
