@@ -16,7 +16,8 @@ import { ACTION_ROWS, FAULT_HEADER, callerOf, expectLoggedFailures, shown } from
 
 /** Kept: the main write happened and the person was told so. None: told of the failure, nothing stored. */
 type Expect = "kept" | "none";
-type PartCell = { row: string; fault: string; expect: Expect; why: string };
+/** `gap`: the cell does not hold today (reported); it runs as `it.fails`. */
+type PartCell = { row: string; fault: string; expect: Expect; why: string; gap?: string };
 
 const PART_CELLS: PartCell[] = [
   {
@@ -49,6 +50,13 @@ const PART_CELLS: PartCell[] = [
     fault: "r2:put",
     expect: "none",
     why: "the achievement is not given without its picture",
+  },
+  {
+    row: "routes/_app.passport._index action (delete-import)",
+    fault: "r2:delete",
+    expect: "none",
+    why: "the import stays with its original file, and the person may try again",
+    gap: "its rows are deleted first, then the file's delete fails: the file is left without a row, and the person is told 'Error deleting credential'",
   },
 ];
 
@@ -119,6 +127,10 @@ async function expectNoOrphans(world: World, before: Snapshot) {
   const keys = (objects: string[]) => objects.map((object) => object.split(" ")[0]!);
   const rows = Object.values(after.rows).join("\n");
   const added = keys(after.objects).filter((key) => !keys(before.objects).includes(key));
+  // An object a row named before, whose row is gone, is gone too.
+  const rowsBefore = Object.values(before.rows).join("\n");
+  const left = keys(after.objects).filter((key) => rowsBefore.includes(key) && !rows.includes(key));
+  expect(left, "objects whose row was deleted").toEqual([]);
   expect(
     added.filter((key) => !rows.includes(key)),
     "objects without a row",
@@ -143,7 +155,8 @@ describe("a part other than D1 fails", () => {
     expect(PART_CELLS.map((cell) => cell.row).filter((name) => !labels.includes(name))).toEqual([]);
   });
   for (const cell of PART_CELLS) {
-    it(`${cell.row}, ${cell.fault}: ${cell.expect} (${cell.why})`, async () => {
+    const test = cell.gap ? it.fails : it;
+    test(`${cell.row}, ${cell.fault}: ${cell.expect} (${cell.why})${cell.gap ? ` (gap: ${cell.gap})` : ""}`, async () => {
       const { world, before } = seeded;
       const row = ACTION_ROWS.find((candidate) => label(candidate) === cell.row)!;
       expectLoggedFailures();
