@@ -5,6 +5,7 @@ import * as build from "../build/server/index.js";
 import { log, requestLog } from "./middleware/request-log.ts";
 import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
 import { injectFaults } from "./middleware/fault-injection.ts";
+import { UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { loadContext } from "./middleware/load-context.ts";
 import {
@@ -61,7 +62,9 @@ app.onError((error, c) => {
     requestId: c.get("requestId"),
     error: error instanceof Error ? error.stack : String(error),
   });
-  return c.text("Internal Server Error", 500);
+  // Never a bare 500: a caller (a wallet, a script) is told what happened and that it may retry
+  // (issue 34's fault table), in OAuth's error shape, which the wallet endpoints speak.
+  return c.json({ error: "server_error", error_description: UNEXPECTED_FAILURE }, 500);
 });
 
 export { NotificationHub } from "./notification-hub.ts";

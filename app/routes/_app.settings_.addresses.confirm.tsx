@@ -6,6 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/
 import { confirmLink, readLink, type LinkState } from "#app/services/other-addresses.server.ts";
 import { OTHER_ADDRESS_LINK_HOURS, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
+import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 
@@ -18,6 +20,8 @@ import { useViewer } from "#app/utils/use-viewer.ts";
 export const meta: MetaFunction = () => [{ title: `Confirm email address · ${PRODUCT_NAME}` }];
 
 /** What the page shows: the link's state, without the address's row id unless a new link may be asked for. */
+const CONFIRM_FAILURE = "Error confirming email address";
+
 const view = (state: LinkState, token: string) => ({
   token,
   state:
@@ -35,7 +39,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const token = String((await request.formData()).get("token") ?? "").slice(0, 200);
-  const { state } = await confirmLink(context, { userId: viewer.id, token });
+  let state: LinkState;
+  try {
+    ({ state } = await confirmLink(context, { userId: viewer.id, token }));
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    // D1 failing: the same link again, with the reason, to try once more (issue 34's fault table).
+    log("error", "action failed", { title: CONFIRM_FAILURE, requestId: context.requestId, error: errorSummary(error) });
+    return redirectWithToast(
+      context.env,
+      request,
+      `${new URL(request.url).pathname}?token=${encodeURIComponent(token)}`,
+      {
+        title: CONFIRM_FAILURE,
+        description: UNEXPECTED_FAILURE,
+        variant: "destructive",
+      },
+    );
+  }
   // Confirmed now, or by this same form a moment ago (a double submit): the same answer.
   if (state.kind === "confirmed") {
     return redirectWithToast(context.env, request, "/settings#other-addresses", {

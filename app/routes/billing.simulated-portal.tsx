@@ -10,7 +10,7 @@ import { requireSimulatedBilling } from "#app/utils/dev-only.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { cancelMemberSubscription, subscriptionOf } from "#app/services/subscriptions.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
-import { asResponse, withHttpErrors } from "#app/utils/form-reply.server.ts";
+import { failureOf, withHttpErrors } from "#app/utils/form-reply.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Simulated customer portal · ${PRODUCT_NAME}` }];
 
@@ -48,7 +48,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (error instanceof Refusal) return redirectWithToast(context.env, request, "/dashboard", error.toast);
-    throw asResponse(error);
+    // Anything unplanned (D1 failing) is logged and told, as the dashboard's own form does.
+    const { toast } = failureOf(error, "Error", context.requestId);
+    return redirectWithToast(context.env, request, "/dashboard", { ...toast, variant: "destructive" });
   }
 }
 

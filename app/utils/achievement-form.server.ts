@@ -30,7 +30,7 @@ export function readAchievementUpload(
   key: FileRule["key"],
   allowance: UploadAllowance,
 ) {
-  return readUploadForm(request, context.cloudflare.env.MEDIA, achievementFileRules(key), allowance);
+  return readUploadForm(request, context.cloudflare.env.MEDIA, achievementFileRules(key), allowance, context.requestId);
 }
 
 /**

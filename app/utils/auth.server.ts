@@ -1,3 +1,5 @@
+import { errorSummary } from "./form-reply.server.ts";
+import { log } from "./log.server.ts";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { generateRandomString } from "better-auth/crypto";
@@ -72,7 +74,9 @@ export function createAuth({
     try {
       await mailer.send(message);
     } catch (error) {
-      console.error(JSON.stringify({ level: "error", message: "mail not sent", to: message.to, error: String(error) }));
+      // The request's id is added by `log`; not the address (personal data), nor the failed query's
+      // parameters (the link's token): errorSummary keeps the first line.
+      log("error", "mail not sent", { subject: message.subject, error: errorSummary(error) });
     }
   };
 

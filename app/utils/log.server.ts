@@ -1,11 +1,31 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /**
  * The one logger: a structured JSON line per event, for the Worker middleware and the app alike.
  * Fields are values we chose to log; never pass a request body, header or token here.
  */
 export type LogLevel = "info" | "warn" | "error";
 
+/**
+ * The id of the request being served (requestLog runs every request in it), so that every line
+ * logged while serving it, including the side effects it left running (a mail, a push, a purge),
+ * names it (issue 34). One store per isolate (a global): the Worker's middleware and the Remix
+ * server build each bundle this module.
+ */
+const requestIds: AsyncLocalStorage<string> = ((globalThis as unknown as Record<symbol, AsyncLocalStorage<string>>)[
+  Symbol.for("career-passport.request-id")
+] ??= new AsyncLocalStorage());
+export const withRequestId = <T>(requestId: string, work: () => T) => requestIds.run(requestId, work);
+
 export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}) {
-  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
+  const requestId = requestIds.getStore();
+  const line = JSON.stringify({
+    level,
+    message,
+    time: new Date().toISOString(),
+    ...(requestId && { requestId }),
+    ...fields,
+  });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);
   else console.log(line);

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { rateLimits } from "#db/schema.ts";
+import { errorSummary } from "./form-reply.server.ts";
+import { log } from "./log.server.ts";
 
 // Limits kept in D1, so they hold across isolates and restarts. Fixed windows per key.
 // Limits on what anyone may ask count per network (an IPv6 client by its /64, which one
@@ -116,9 +118,21 @@ export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subje
   return consume(db, action, subject, now);
 }
 
+/**
+ * Counts the attempt. When the count cannot be written (D1 failing), the attempt is refused as
+ * over the limit (fail closed: a limit that cannot count does not let guesses through), so the
+ * person reads the limit's "please wait and try again" rather than the generic error page
+ * (issue 34's fault table, decision 076). Logged as a warning: the failure itself was logged
+ * where it happened.
+ */
 async function consume(db: Db, action: RateLimitedAction, subject: string, now: number) {
-  const [row] = await countAttempt(db, action, subject, now);
-  return withinLimit(action, row);
+  try {
+    const [row] = await countAttempt(db, action, subject, now);
+    return withinLimit(action, row);
+  } catch (error) {
+    log("warn", "rate limit unavailable", { action, error: errorSummary(error) });
+    return false;
+  }
 }
 
 /**

@@ -133,6 +133,8 @@ export async function readUploadForm(
   bucket: R2Bucket,
   rules: Record<string, FileRule>,
   allowance?: UploadAllowance,
+  /** The request's id, for the log of a storage failure. */
+  requestId?: string,
 ): Promise<UploadForm> {
   const fields = new FormData();
   const files = new Map<string, StoredFile>();
@@ -210,7 +212,12 @@ export async function readUploadForm(
         if (isUnreadable(error)) throw error;
         // The body was fine; the storage failed while it was being read.
         const title = rule.failureTitle ?? "Upload failed";
-        log("error", "upload storage failed", { title, field: part.name, error: errorSummary(error) });
+        log("error", "upload storage failed", {
+          title,
+          field: part.name,
+          requestId,
+          error: errorSummary(error),
+        });
         throw new UploadError(title, UNEXPECTED_FAILURE, part.name, true);
       }
       return undefined;

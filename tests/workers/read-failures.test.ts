@@ -247,7 +247,10 @@ describe("the switch for injected faults", () => {
       const person = await createPersonWithAchievements("Quinn Quiet", ["Never Faulted"]);
       const context = createExecutionContext();
       const response = await worker.fetch(
-        new Request(`${ORIGIN}/passport/${person.id}`, { headers: { [FAULT_HEADER]: "d1:*:*" } }),
+        // Every rule there is (decision 076): none is honoured.
+        new Request(`${ORIGIN}/passport/${person.id}`, {
+          headers: { [FAULT_HEADER]: "d1:*:*,r2:*,do:notify,mail,stripe,purge" },
+        }),
         environment === "development"
           ? ({ ...env, ENVIRONMENT: "development" } as Env)
           : productionBindings(environment),

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { log } from "#app/utils/log.server.ts";
+import { log, withRequestId } from "#app/utils/log.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 
@@ -17,7 +17,8 @@ export const requestLog: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   c.set("requestId", requestId);
   const started = Date.now();
   try {
-    await next();
+    // Every line logged while serving it names the request (log.server.ts).
+    await withRequestId(requestId, next);
   } finally {
     const status = c.res?.status ?? 500;
     if (status >= 500) {

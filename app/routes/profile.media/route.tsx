@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
   // The person's own files: their upload rate and storage quota hold (decision 074).
   const allowance = uploadAllowance(context, viewer.id, { counted: true });
-  const upload = await readUploadForm(request, context.cloudflare.env.MEDIA, rules, allowance);
+  const upload = await readUploadForm(request, context.cloudflare.env.MEDIA, rules, allowance, context.requestId);
   const back = safeRedirectPath(upload.fields.get("redirectTo"), "/passport");
   return runIntent({ request, context }, INTENTS, {
     viewer,

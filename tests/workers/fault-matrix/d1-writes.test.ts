@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { expectUnchanged } from "../authorization-matrix/check.ts";
+import { seededWorld } from "../authorization-matrix/suite.ts";
+import { label } from "../authorization-matrix/table.ts";
+import { FAULTS } from "./entries.ts";
+import { ACTION_ROWS, D1_WRITES_FAIL, callerOf, entryOf, expectLoggedFailures, sendWithFault, shown } from "./cells.ts";
+
+// The fault table, D1's column (issue 34): every write path of the authorization matrix, called by
+// a caller allowed to, while every insert, update and delete of D1 fails. The person is told (the
+// spec's title for the action, never the generic error page) and nothing of the action is stored.
+
+describe("the fault table covers every write path", () => {
+  it("has an entry for every action row of the authorization matrix, and none for a row that is gone", () => {
+    const labels = ACTION_ROWS.map(label);
+    expect(labels.filter((name) => !Object.hasOwn(FAULTS, name))).toEqual([]);
+    expect(Object.keys(FAULTS).filter((name) => !labels.includes(name))).toEqual([]);
+  });
+});
+
+describe("D1's writes fail", () => {
+  const seeded = seededWorld();
+  for (const row of ACTION_ROWS) {
+    const entry = entryOf(row);
+    const test = entry.gap?.d1 ? it.fails : it;
+    test(`${label(row)}, as ${callerOf(row)}${entry.gap?.d1 ? ` (gap: ${entry.gap.d1})` : ""}`, async () => {
+      const { world, before } = seeded;
+      expectLoggedFailures();
+      const response = await sendWithFault(world, row, D1_WRITES_FAIL);
+      const { message, generic } = await shown(response);
+      if (entry.d1?.writesNothing) {
+        expect(generic).toBe(false);
+        expect(response.status).toBeLessThan(500);
+      } else {
+        expect(generic, "the generic error page").toBe(false);
+        expect(message, `status ${response.status}: no message shown`).toBeTruthy();
+      }
+      await expectUnchanged(world, before);
+    });
+  }
+});

@@ -1,0 +1,77 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import worker from "../../../workers/app.ts";
+import { faultInjectionEnabled, parseRules } from "../../../workers/middleware/fault-injection.ts";
+import { ORIGIN, PNG_BYTES, createAccount, newClientIp, toastFrom } from "../helpers.ts";
+import { FAULT_HEADER } from "./cells.ts";
+
+// The one switch (issue 34): production cannot turn injected faults on, whichever rule is asked
+// for. Only ENVIRONMENT exactly "test" honours the header.
+
+const EVERY_RULE = "d1:*:*,r2:*,do:notify,mail,stripe,purge";
+const NOT_TEST = ["production", undefined, "staging", "development", "Test", " test"];
+
+let injected: string[] = [];
+const original = console.warn;
+afterEach(() => {
+  console.warn = original;
+  injected = [];
+});
+function watchFaults() {
+  console.warn = (...args: unknown[]) => {
+    if (String(args[0]).includes('"fault injected"')) injected.push(String(args[0]));
+    original.apply(console, args);
+  };
+}
+
+describe("the switch for injected faults", () => {
+  it("reads every rule of the header", () => {
+    const { d1, parts } = parseRules(`${EVERY_RULE}, D1:Insert:Achievements ,nonsense,r2:nothing`);
+    expect(d1).toEqual([
+      { statement: "*", table: "*" },
+      { statement: "insert", table: "achievements" },
+      { statement: "insert", table: "dev_mail" },
+    ]);
+    expect([...parts].sort()).toEqual(
+      ["do:notify", "mail", "purge", "r2:delete", "r2:multipart", "r2:put", "stripe"].sort(),
+    );
+  });
+
+  it.each(NOT_TEST.map((value) => [String(value)]))("is off when ENVIRONMENT is %s", (value) => {
+    expect(faultInjectionEnabled({ ENVIRONMENT: value === "undefined" ? undefined : value })).toBe(false);
+    expect(faultInjectionEnabled({ ENVIRONMENT: "test" })).toBe(true);
+  });
+
+  // A page asked to fail every part, under each of these values, is served as ever:
+  // read-failures.test.ts, "the switch for injected faults".
+
+  it("ENVIRONMENT development: a write (D1 and R2) asked to fail every part is stored", async () => {
+    watchFaults();
+    const person = await createAccount({ name: "Dev Devon" });
+    const body = new FormData();
+    body.append("avatar", new File([PNG_BYTES], "me.png", { type: "image/png" }));
+    body.append("intent", "upload-avatar");
+    const context = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}/profile/media`, {
+        method: "POST",
+        body,
+        redirect: "manual",
+        headers: {
+          [FAULT_HEADER]: EVERY_RULE,
+          Cookie: person.cookie,
+          Origin: ORIGIN,
+          Host: new URL(ORIGIN).host,
+          "cf-connecting-ip": newClientIp(),
+        },
+      }),
+      { ...env, ENVIRONMENT: "development" } as Env,
+      context,
+    );
+    await waitOnExecutionContext(context);
+    expect(response.status).toBe(302);
+    expect(toastFrom(response)?.title).toBe("Avatar updated");
+    expect((await env.MEDIA.list({ prefix: `avatars/${person.id}/` })).objects).toHaveLength(1);
+    expect(injected).toEqual([]);
+  });
+});
