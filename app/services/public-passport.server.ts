@@ -57,15 +57,19 @@ export async function readPublicPassport(
       ))) ||
     [];
   // The creation time is only the cursor's: not sent to the page.
-  // Expiry and renewal (decision 071) are sent only for the entries that have them (the page's HTML budget).
+  // Expiry, renewal (decision 071) and endorsements (072) are sent only for the entries that have
+  // them: the page's HTML budget, on the passport's hot path.
   const achievements = [...passport.achievements, ...rest].map(
-    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, endorsementsJson, ...achievement }) => ({
-      ...achievement,
-      ...(validUntil ? { validUntil } : {}),
-      ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
-      imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
-      endorsements: JSON.parse(endorsementsJson) as { id: string; name: string; comment: string }[],
-    }),
+    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, endorsementsJson, ...achievement }) => {
+      const endorsements = JSON.parse(endorsementsJson) as { id: string; name: string; comment: string }[];
+      return {
+        ...achievement,
+        ...(validUntil ? { validUntil } : {}),
+        ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
+        ...(endorsements.length > 0 ? { endorsements } : {}),
+        imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
+      };
+    },
   );
   // The page's one address for previews and search engines (the first page, whatever was asked).
   const canonicalUrl = new URL(`/passport/${userId.data}`, origin).href;
