@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { dohAnswer } from "#app/services/dns.server.ts";
-import { requireDevelopment } from "#app/utils/dev-only.server.ts";
+import { requireDevelopment, standInWrite } from "#app/utils/dev-only.server.ts";
 import { addDevDnsRecord, listDevDnsRecords, removeDevDnsRecords } from "#db/queries/dev-stand-ins.ts";
 
 /**
@@ -31,13 +31,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method === "DELETE") {
     const name = new URL(request.url).searchParams.get("name");
     if (!name) return Response.json({ error: "Give ?name= of the records to remove." }, { status: 400 });
-    await removeDevDnsRecords(context.db, name);
-    return new Response(null, { status: 204 });
+    const removed = await standInWrite(() => removeDevDnsRecords(context.db, name));
+    return removed instanceof Response ? removed : new Response(null, { status: 204 });
   }
   if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405 });
   const record = recordSchema.safeParse(await request.json().catch(() => null));
   if (!record.success)
     return Response.json({ error: 'Send {"name": "...", "type": "TXT", "data": "..."}.' }, { status: 400 });
-  await addDevDnsRecord(context.db, record.data);
-  return Response.json(record.data, { status: 201 });
+  const added = await standInWrite(() => addDevDnsRecord(context.db, record.data));
+  return added instanceof Response ? added : Response.json(record.data, { status: 201 });
 }

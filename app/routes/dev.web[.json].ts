@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireDevelopment } from "#app/utils/dev-only.server.ts";
+import { requireDevelopment, standInWrite } from "#app/utils/dev-only.server.ts";
 import { listDevWebDocuments, putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 
 /**
@@ -28,6 +28,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { error: 'Send {"url": "https://...", "contentType": "application/json", "body": "..."}.' },
       { status: 400 },
     );
-  await putDevWebDocument(context.db, document.data);
-  return Response.json({ url: document.data.url }, { status: 201 });
+  const stored = await standInWrite(() => putDevWebDocument(context.db, document.data));
+  return stored instanceof Response ? stored : Response.json({ url: document.data.url }, { status: 201 });
 }

@@ -1,4 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { errorSummary } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 /** Local stand-ins (dev mailbox, simulated checkout) do not exist in production. */
 export function requireDevelopment(context: AppLoadContext) {
@@ -9,4 +11,17 @@ export function requireDevelopment(context: AppLoadContext) {
 export function requireSimulatedBilling(context: AppLoadContext) {
   requireDevelopment(context);
   if (context.env.STRIPE_SECRET_KEY) throw new Response("Not Found", { status: 404 });
+}
+
+/**
+ * A write of a stand-in (the DNS or web stand-in) that failed: logged (with the request id) and
+ * answered in JSON as the stand-in's other refusals are, never the generic error page.
+ */
+export async function standInWrite<T>(write: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await write();
+  } catch (error) {
+    log("error", "stand-in write failed", { error: errorSummary(error) });
+    return Response.json({ error: "The stand-in could not store that. Try again." }, { status: 503 });
+  }
 }

@@ -22,9 +22,6 @@ export type Entry = {
   gap?: { d1?: string; retry?: string };
 };
 
-const DEV_STAND_IN =
-  "a local stand-in (404 in production): a D1 failure is an unhandled 500, logged without the request id";
-
 const MAILS_AGAIN = "each request mails again (rate-limited per address): the account is created once";
 const NEW_CHALLENGE = "each request is a fresh passkey challenge, kept 5 minutes";
 const NEW_OFFER = "each press opens a fresh one-time exchange (its QR code), which expires";
@@ -32,10 +29,9 @@ const NEW_OFFER = "each press opens a fresh one-time exchange (its QR code), whi
 /** Keyed by the authorization matrix's row label (`label(row)` in authorization-matrix/table.ts). */
 export const FAULTS: Record<string, Entry> = {
   "routes/dev.dns[.json] action": {
-    gap: { d1: DEV_STAND_IN },
     retry: { grows: ["dev_dns_records"], why: "the stand-in keeps every record posted, as a DNS zone may" },
   },
-  "routes/dev.web[.json] action": { gap: { d1: DEV_STAND_IN } },
+  "routes/dev.web[.json] action": {},
   "routes/preferences action (cookie-consent)": { d1: { writesNothing: "a cookie only" } },
   "routes/auth_.signout action": { caller: "individual" },
   "routes/auth action (signin)": { retry: { grows: ["sessions"], why: "each sign-in is a session of its own" } },
