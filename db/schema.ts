@@ -207,10 +207,18 @@ export const organizations = sqliteTable(
     // Approved members get a 'Member of …' passport entry backed by a credential (issue 33,
     // decision 070); set on "Organisation profile".
     membershipCredentials: integer("membership_credentials", { mode: "boolean" }).notNull().default(true),
+    // Who made it from the dashboard's form, and that form's submission key (decision 077): a
+    // resent form (a lost answer, a double click) makes one organisation, not two. Null for
+    // organisations made at sign-up, which the pending setup row already makes once.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    submissionKey: text("submission_key"),
     createdAt: createdAt(),
   },
-  // Search and the "all organisations" list are ordered by name, case-insensitively.
-  (t) => [index("organizations_name_idx").on(sql`${t.name} collate nocase`)],
+  (t) => [
+    // Search and the "all organisations" list are ordered by name, case-insensitively.
+    index("organizations_name_idx").on(sql`${t.name} collate nocase`),
+    uniqueIndex("organizations_submission_key_idx").on(t.createdBy, t.submissionKey),
+  ],
 );
 
 export const profiles = sqliteTable(
@@ -855,9 +863,18 @@ export const storedFiles = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     bytes: integer("bytes").notNull(),
+    // Set when the row that pointed at the file let go of it (decision 077): the file no longer
+    // counts, and this row names it until R2 has deleted it, so a failed delete leaves no object
+    // that nothing names; the frequent cron retries what a request could not delete.
+    releasedAt: integer("released_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [index("stored_files_user_idx").on(t.userId)],
+  (t) => [
+    index("stored_files_user_idx").on(t.userId),
+    index("stored_files_released_idx")
+      .on(t.releasedAt)
+      .where(sql`released_at is not null`),
+  ],
 );
 
 // An Open Badges 3.0 EndorsementCredential about an accepted achievement (issue 33, decision 072),

@@ -4,10 +4,11 @@ import { recheckDueDomains } from "#app/services/organization-domains.server.ts"
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
 import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
 import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
+import { deleteReleasedFiles } from "#app/services/storage.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
-/** The frequent run (wrangler.toml): only the membership credentials still to sign. */
+/** The frequent run (wrangler.toml): the membership credentials still to sign, and released files to delete. */
 export const FREQUENT_CRON = "*/10 * * * *";
 /**
  * Membership credentials signed per run (about 10 ms of CPU each): a deleted organisation of
@@ -31,6 +32,11 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
     const result = await signDueMembershipEntries(context, MEMBERSHIP_SIGNINGS_PER_RUN);
     if (result.signed + result.failed > 0)
       log(result.failed ? "error" : "info", "signed membership credentials", { cron: controller.cron, ...result });
+  });
+  // Files whose rows let them go and whose delete failed in the request (decision 077).
+  await run("released files", async () => {
+    const result = await deleteReleasedFiles(context);
+    if (result.deleted > 0) log("info", "deleted released files", { cron: controller.cron, ...result });
   });
   if (controller.cron === FREQUENT_CRON) return;
   // First: a subscription whose payer no longer runs its organisation ends (decision 059).

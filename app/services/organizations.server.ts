@@ -14,14 +14,14 @@ import type { ServiceContext } from "./context.server.ts";
 // Organisations: creating one (its creator becomes its admin), renewing its invite link, and
 // whether its admins must hold a strong factor (decision 062).
 
-/** Only an organisation account creates organisations; it becomes the new one's admin. */
+/** Only an organisation account creates organisations; it becomes the new one's admin (once per submission). */
 export async function createOrganization(
   context: ServiceContext,
   creator: { id: string; userType: string },
-  input: { name: string; description: string | null },
+  input: { name: string; description: string | null; submissionKey?: string | null },
 ) {
   refuseUnlessOrganizationAccount(context, creator);
-  await insertOrganization(context.db, creator.id, input);
+  await insertOrganization(context.db, creator.id, { ...input, submissionKey: input.submissionKey ?? null });
 }
 
 /** The check `createOrganization` makes, for a form that asks it before reading its fields. */

@@ -1,7 +1,5 @@
 import { forbidden } from "#app/utils/denial.server.ts";
-import { log } from "#app/utils/log.server.ts";
-import { deleteMedia, mediaKeyFromUrl } from "#app/utils/media.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
+import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { findMembership } from "#db/queries/memberships/authorization.ts";
 import type { StoredFile } from "#app/utils/uploads.server.ts";
@@ -16,7 +14,7 @@ import {
 } from "#db/queries/profiles.ts";
 import { storageChangeStatements } from "#db/queries/storage.ts";
 import type { ServiceContext } from "./context.server.ts";
-import { countedFiles } from "./storage.server.ts";
+import { countedFiles, deleteReleased } from "./storage.server.ts";
 
 // What a person changes of their own profile. Each change the public passport shows forgets its
 // cached pages here, so no caller can forget (tests/workers/passport-invalidation.test.ts).
@@ -55,7 +53,7 @@ const keysOf = (urls: (string | null | undefined)[]) =>
 /**
  * A new picture, already stored under a key of its own (so caches never serve the old one). The
  * row points at it and the tally counts it instead of the old one in one batch; then the old
- * object goes, and failing to delete it is logged, never undoes the change.
+ * object goes (a failed delete is retried by the cron, never undoes the change).
  */
 export async function replaceAvatar(
   context: ServiceContext,
@@ -91,12 +89,7 @@ export async function setIntroVideo(
 }
 
 async function afterMediaChange(context: ServiceContext, userId: string, replaced: (string | null | undefined)[]) {
-  await Promise.all([
-    deleteMedia(context.cloudflare.env.MEDIA, replaced).catch((error) =>
-      log("error", "replaced media not deleted", { userId, requestId: context.requestId, error: errorSummary(error) }),
-    ),
-    invalidatePassports(context.env, userId),
-  ]);
+  await Promise.all([deleteReleased(context, keysOf(replaced)), invalidatePassports(context.env, userId)]);
 }
 
 /** Switches the active organisation, kept server-side; only to one the person is an approved member of. */

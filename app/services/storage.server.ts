@@ -1,7 +1,9 @@
 import { countAttempt, userSubject, withinLimit } from "#app/utils/rate-limit.server.ts";
 import { STORAGE_QUOTA_BYTES } from "#app/utils/storage-quota.ts";
 import type { StoredFile, UploadAllowance } from "#app/utils/uploads.server.ts";
-import { storageUsedQuery, type CountedFile } from "#db/queries/storage.ts";
+import { errorSummary } from "#app/utils/form-reply.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { forgetReleasedFiles, releasedFiles, storageUsedQuery, type CountedFile } from "#db/queries/storage.ts";
 import type { ServiceContext } from "./context.server.ts";
 
 // Each person's storage (decision 074): their upload rate and what their own files may still
@@ -30,3 +32,36 @@ export function uploadAllowance(context: ServiceContext, userId: string, { count
 /** Stored files as the tally counts them. */
 export const countedFiles = (files: Iterable<Pick<StoredFile, "key" | "size">>): CountedFile[] =>
   [...files].map((file) => ({ key: file.key, bytes: file.size }));
+
+/** R2 deletes at most this many keys a call. */
+const R2_DELETE_BATCH = 1000;
+
+/**
+ * Deletes files their rows have let go of (released in the same batch: storageChangeStatements),
+ * then forgets them. A delete that fails is logged and left to the frequent cron's
+ * `deleteReleasedFiles`; the released row names the file meanwhile, so no object is left that
+ * nothing names, and the main write stands.
+ */
+export async function deleteReleased(context: ServiceContext, keys: string[]) {
+  if (keys.length === 0) return;
+  try {
+    for (let start = 0; start < keys.length; start += R2_DELETE_BATCH)
+      await context.cloudflare.env.MEDIA.delete(keys.slice(start, start + R2_DELETE_BATCH));
+    await forgetReleasedFiles(context.db, keys);
+  } catch (error) {
+    log("error", "released files not deleted yet", {
+      requestId: context.requestId,
+      count: keys.length,
+      error: errorSummary(error),
+    });
+  }
+}
+
+/** The cron's retry of released files a request could not delete: a bounded batch, oldest first. */
+export async function deleteReleasedFiles(context: ServiceContext, limit = R2_DELETE_BATCH) {
+  const keys = (await releasedFiles(context.db, limit)).map((row) => row.key);
+  if (keys.length === 0) return { deleted: 0 };
+  await context.cloudflare.env.MEDIA.delete(keys);
+  await forgetReleasedFiles(context.db, keys);
+  return { deleted: keys.length };
+}

@@ -156,4 +156,5 @@ export const createOrganizationSchema = z.object({
   intent: z.literal("create-organization"),
   name: organizationNameField,
   description: descriptionField,
+  submissionKey: submissionKeyField,
 });

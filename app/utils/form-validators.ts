@@ -95,7 +95,7 @@ export const endorseValidator = validator<FormSchemas["endorseSchema"]>(
   () => forms().then((module) => module.endorseSchema),
 );
 export const createOrganizationValidator = validator<FormSchemas["createOrganizationSchema"]>(
-  { intent: REQUIRED, name: REQUIRED, description: OPTIONAL },
+  { intent: REQUIRED, name: REQUIRED, description: OPTIONAL, submissionKey: OPTIONAL },
   () => forms().then((module) => module.createOrganizationSchema),
 );
 

@@ -72,31 +72,35 @@ export function organizationNameKey(name: string) {
 }
 
 /** The statements that create an organisation with its creator as admin and approved member. */
-export function createOrganizationStatements(
+/**
+ * A new organisation, its founder as admin and member, and their active organisation: once per
+ * submission key (a resent form finds the organisation its first send made and writes nothing).
+ */
+export async function createOrganization(
   db: Db,
   userId: string,
-  input: { name: string; description: string | null },
+  input: { name: string; description: string | null; submissionKey: string | null },
 ) {
   const organizationId = crypto.randomUUID();
-  return {
-    organizationId,
-    statements: [
-      db.insert(organizations).values({
+  const created = sql`exists (select 1 from ${organizations} where ${organizations.id} = ${organizationId})`;
+  await db.batch([
+    db
+      .insert(organizations)
+      .values({
         id: organizationId,
         name: input.name,
         nameKey: organizationNameKey(input.name),
         description: input.description,
-      }),
-      ...founderMembershipStatements(db, { userId, organizationId }),
-      db.update(profiles).set({ activeOrganizationId: organizationId }).where(eq(profiles.id, userId)),
-    ] as const,
-  };
-}
-
-export async function createOrganization(db: Db, userId: string, input: { name: string; description: string | null }) {
-  const { organizationId, statements } = createOrganizationStatements(db, userId, input);
-  await db.batch(statements);
-  return organizationId;
+        createdBy: userId,
+        submissionKey: input.submissionKey,
+      })
+      .onConflictDoNothing(),
+    ...founderMembershipStatements(db, { userId, organizationId }, created),
+    db
+      .update(profiles)
+      .set({ activeOrganizationId: organizationId })
+      .where(and(eq(profiles.id, userId), created)),
+  ]);
 }
 
 const directoryColumns = {

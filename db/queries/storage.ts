@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { insertWhen, inListLimit, type Db } from "../client.ts";
 import { batchPart } from "./batch-parts.ts";
@@ -28,8 +28,10 @@ export function storageUsedPart(db: Db, userId: string) {
 
 /**
  * The statements that change which files count as the person's: `released` keys (their row let
- * go of them) stop counting; `counted` files count, each only when `when` holds as the batch runs
- * (the row that points at it was written by an earlier statement of the batch); then the tally.
+ * go of them) stop counting, marked released so that this row still names the file until R2 has
+ * deleted it (`releasedFiles`, `forgetReleasedFiles`); `counted` files count, each only when `when`
+ * holds as the batch runs (the row that points at it was written by an earlier statement of the
+ * batch); then the tally.
  */
 export function storageChangeStatements(
   db: Db,
@@ -37,12 +39,15 @@ export function storageChangeStatements(
   { counted = [], released = [], when = sql`1` }: { counted?: CountedFile[]; released?: string[]; when?: SQL },
 ) {
   const statements: BatchItem<"sqlite">[] = [];
-  const size = inListLimit(1);
-  for (let start = 0; start < released.length; start += size) {
+  const releasedAt = new Date();
+  const kept = new Set(counted.map((file) => file.key));
+  for (const key of released.filter((key) => !kept.has(key))) {
+    // A file stored before the tally existed (migration 0025) has no row yet: it gets one, released.
     statements.push(
       db
-        .delete(storedFiles)
-        .where(and(eq(storedFiles.userId, userId), inArray(storedFiles.key, released.slice(start, start + size)))),
+        .insert(storedFiles)
+        .values({ key, userId, bytes: 0, releasedAt, createdAt: releasedAt })
+        .onConflictDoUpdate({ target: storedFiles.key, set: { releasedAt }, setWhere: eq(storedFiles.userId, userId) }),
     );
   }
   for (const file of counted) {
@@ -59,12 +64,32 @@ export function storageChangeStatements(
   return statements;
 }
 
+/** Released files R2 has still to delete, oldest first (a bounded batch for the cron). */
+export function releasedFiles(db: Db, limit: number) {
+  return db
+    .select({ key: storedFiles.key })
+    .from(storedFiles)
+    .where(isNotNull(storedFiles.releasedAt))
+    .orderBy(storedFiles.releasedAt)
+    .limit(limit);
+}
+
+/** Forgets released files once R2 has deleted them. */
+export async function forgetReleasedFiles(db: Db, keys: string[]) {
+  const size = inListLimit(0);
+  for (let start = 0; start < keys.length; start += size) {
+    await db
+      .delete(storedFiles)
+      .where(and(isNotNull(storedFiles.releasedAt), inArray(storedFiles.key, keys.slice(start, start + size))));
+  }
+}
+
 /** The person's tally, set to the sum of their counted files. */
 export function tallyStatement(db: Db, userId: string) {
   return db
     .update(profiles)
     .set({
-      storageBytes: sql`(select coalesce(sum(${storedFiles.bytes}), 0) from ${storedFiles} where ${storedFiles.userId} = ${userId})`,
+      storageBytes: sql`(select coalesce(sum(${storedFiles.bytes}), 0) from ${storedFiles} where ${storedFiles.userId} = ${userId} and ${storedFiles.releasedAt} is null)`,
     })
     .where(eq(profiles.id, userId));
 }

@@ -185,7 +185,7 @@ export async function countRows(sql: string, ...params: unknown[]) {
 export function postMultipart(
   path: string,
   form: FormData,
-  { cookie, ip = newClientIp() }: { cookie?: string; ip?: string } = {},
+  { cookie, ip = newClientIp(), headers = {} }: { cookie?: string; ip?: string; headers?: Record<string, string> } = {},
 ) {
   return SELF.fetch(`${ORIGIN}${path}`, {
     method: "POST",
@@ -194,6 +194,7 @@ export function postMultipart(
       Host: new URL(ORIGIN).host,
       "cf-connecting-ip": ip,
       ...(cookie ? { Cookie: cookie } : {}),
+      ...headers,
     },
     body: form,
     redirect: "manual",

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DimensionsProbe, imageDimensions, sniffMedia } from "#app/utils/media-types.server.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
@@ -9,6 +9,9 @@ import picturePng from "../fixtures/images/picture-200x120.png?inline";
 import lossyWebp from "../fixtures/images/lossy-300x150.webp?inline";
 import losslessWebp from "../fixtures/images/lossless-64x48.webp?inline";
 import alphaWebp from "../fixtures/images/alpha-120x90.webp?inline";
+import { FAULT_HEADER } from "#workers/middleware/fault-injection.ts";
+import worker from "#workers/app.ts";
+import { FREQUENT_CRON } from "#workers/scheduled.ts";
 import { expectConsoleError } from "./console-errors.ts";
 import { createOrganisationWithMember, createPersonWithAchievements } from "./factories.ts";
 import { addOnPage, bakedPng, checkOnPage, htmlDecode, outsideOpenBadge2 } from "./import-helpers.ts";
@@ -354,6 +357,39 @@ describe("storage quota", () => {
     expect(await tallyOf(person.id)).toBe(png.length);
     expect(toastFrom(await remove(person.cookie))?.title).toBe("Credential deleted");
     expect(await tallyOf(person.id)).toBe(0);
+  });
+
+  it("keeps a replaced file whose delete failed named by a released row, uncounted, until the frequent cron deletes it", async () => {
+    const person = await createAccount();
+    const png = bytesOf(picturePng);
+    await uploadAvatar(person.cookie, file(PNG_BYTES, "a.png", "image/png"));
+    const [old] = await keysUnder(`avatars/${person.id}/`);
+    expectConsoleError(/"released files not deleted yet"/);
+    const replaced = await postMultipart(
+      "/profile/media",
+      profileMediaForm("upload-avatar", { avatar: file(png, "b.png", "image/png") }),
+      {
+        cookie: person.cookie,
+        headers: { [FAULT_HEADER]: "r2:delete" },
+      },
+    );
+    // The new picture stands; the old one no longer counts, and a row still names it.
+    expect(toastFrom(replaced)?.title).toBe("Avatar updated");
+    expect(await tallyOf(person.id)).toBe(png.length);
+    expect((await keysUnder(`avatars/${person.id}/`)).map((object) => object.key)).toContain(old!.key);
+    const released = () =>
+      env.DB.prepare("select key from stored_files where released_at is not null and user_id = ?")
+        .bind(person.id)
+        .all<{ key: string }>()
+        .then(({ results }) => results.map((row) => row.key));
+    expect(await released()).toEqual([old!.key]);
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: FREQUENT_CRON }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await released()).toEqual([]);
+    expect(await bytesInR2(person.id)).toBe(png.length);
+    expect(await tallyOf(person.id)).toBe(png.length);
   });
 
   it("shows the person's own use in Settings", async () => {

@@ -65,6 +65,30 @@ describe("creating organisations", () => {
     expect(await (await get("/dashboard", account.cookie)).text()).toContain("Organisation Admin");
   });
 
+  it("makes one organisation of a form sent twice (same submission key), and another of a new form", async () => {
+    const account = await organisationAccountWithoutOrganisation();
+    const other = await organisationAccountWithoutOrganisation();
+    const create = (cookie: string, submissionKey: string) =>
+      postForm(
+        "/dashboard",
+        { intent: "create-organization", name: "Twice Org", description: "", submissionKey },
+        { cookie },
+      );
+    const key = crypto.randomUUID();
+    const named = () => countRows("select count(*) as n from organizations where name = 'Twice Org'");
+    for (const attempt of [1, 2]) {
+      const response = await create(account.cookie, key);
+      expect(response.status, `send ${attempt}`).toBe(302);
+      expect(toastFrom(response)?.title).toBe("Organisation created");
+    }
+    expect(await named()).toBe(1);
+    expect(await countRows("select count(*) as n from organization_roles where user_id = ?", account.id)).toBe(1);
+    // The same key from someone else's form is theirs; a new form (a new key) is a new organisation.
+    expect((await create(other.cookie, key)).status).toBe(302);
+    expect((await create(account.cookie, crypto.randomUUID())).status).toBe(302);
+    expect(await named()).toBe(3);
+  });
+
   it("refuses a blank name with the spec's message, shown by the form it came from", async () => {
     const account = await organisationAccountWithoutOrganisation();
     const before = await snapshot();

@@ -7,6 +7,7 @@ import { DialogFooter } from "#app/components/ui/dialog-layout.tsx";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import type { FormReply } from "#app/utils/form-reply.ts";
 import { createOrganizationValidator } from "#app/utils/form-validators.ts";
+import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 
 /** The create-organisation form (its dialog, which loads it on first opening: create-organization.tsx). */
 export function CreateOrganizationForm({ actionData }: { actionData: FormReply | undefined }) {
@@ -15,8 +16,11 @@ export function CreateOrganizationForm({ actionData }: { actionData: FormReply |
     validator: createOrganizationValidator,
     actionData,
   });
+  // A resent form (a lost answer, a double click) makes one organisation (decision 077).
+  const submissionKey = useSubmissionKey();
   return (
     <Form method="post" action="/dashboard?create=1" {...formProps} className="grid gap-4">
+      <input type="hidden" name="submissionKey" value={submissionKey} />
       <FormError errors={form.errors} />
       <TextField field={fields.name} label="Organisation Name" autoFocus />
       <TextareaField field={fields.description} label="Description" rows={3} />

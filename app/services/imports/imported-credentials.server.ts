@@ -17,6 +17,7 @@ import {
 } from "#db/queries/imported-credentials.ts";
 import { achievementExists } from "#db/queries/achievements.ts";
 import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
+import { deleteReleased } from "#app/services/storage.server.ts";
 import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";
@@ -221,13 +222,13 @@ function entryOf(outcome: Extract<ImportOutcome, { badge: unknown }>) {
 export async function deleteImport(context: ServiceContext, userId: string, achievementId: string) {
   const row = await findOwnImport(context.db, userId, achievementId);
   if (!row) throw new NotFound("Imported credential not found");
-  // The entry and the count of its original go together; then the file.
+  // The entry and the count of its original go together; then the file (retried by the cron if
+  // R2 fails: the released row names it meanwhile).
   await context.db.batch([
     ownImportDelete(context.db, userId, achievementId),
     ...storageChangeStatements(context.db, userId, { released: [row.originalKey] }),
   ]);
-  await context.cloudflare.env.MEDIA.delete(row.originalKey);
-  await invalidatePassports(context.env, userId);
+  await Promise.all([deleteReleased(context, [row.originalKey]), invalidatePassports(context.env, userId)]);
   return { title: "Credential deleted", description: "It is no longer on your passport." };
 }
 

@@ -1,7 +1,7 @@
 // Membership writes: join requests, joining by invite, founding an organisation, approving,
 // removing and leaving, and an archived account's memberships.
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../client.ts";
+import { insertWhen, type Db } from "../../client.ts";
 import { membershipRemovals, organizationMembers, organizationRoles, profiles } from "../../schema.ts";
 import type { MemberKey, MembershipRef } from "./keys.ts";
 
@@ -25,14 +25,20 @@ export async function insertApprovedMembership(db: Db, { userId, organizationId 
   return membership ?? null;
 }
 
-/** The founder of a new organisation: its admin and an approved member (statements for a batch). */
-export function founderMembershipStatements(db: Db, { userId, organizationId }: MemberKey) {
+/**
+ * The founder of a new organisation: its admin and an approved member (statements for a batch),
+ * written only `when` it holds as the batch runs (the organisation was made by this batch).
+ */
+export function founderMembershipStatements(db: Db, { userId, organizationId }: MemberKey, when: SQL) {
   const now = new Date();
   return [
-    db.insert(organizationRoles).values({ userId, organizationId, role: "admin" }),
-    db
-      .insert(organizationMembers)
-      .values({ userId, organizationId, status: "approved", requestedAt: now, approvedAt: now }),
+    insertWhen(db, organizationRoles, { userId, organizationId, role: "admin" }, when),
+    insertWhen(
+      db,
+      organizationMembers,
+      { userId, organizationId, status: "approved", requestedAt: now, approvedAt: now },
+      when,
+    ),
   ] as const;
 }
 

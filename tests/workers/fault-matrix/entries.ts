@@ -18,8 +18,6 @@ export type Entry = {
    * rows after the second than after the first. `grows` names the tables a retry adds to, and why.
    */
   retry?: { grows: string[]; why: string };
-  /** A cell that does not hold today (the issue's gap, reported): its test must still fail. */
-  gap?: { d1?: string; retry?: string };
 };
 
 const MAILS_AGAIN = "each request mails again (rate-limited per address): the account is created once";
@@ -53,9 +51,7 @@ export const FAULTS: Record<string, Entry> = {
   "routes/auth_.confirm action (forged token)": { d1: { writesNothing: "refused: the token is forged" } },
   "routes/_app.dashboard action (give-achievement)": {},
   "routes/_app.dashboard action (give-achievement (with a file))": {},
-  "routes/_app.dashboard action (create-organization)": {
-    gap: { retry: "a retried create-organization makes a second organisation: its form has no submission key" },
-  },
+  "routes/_app.dashboard action (create-organization)": {},
   "routes/_app.dashboard action (reset-invite)": {},
   "routes/_app.dashboard action (approve)": {},
   "routes/_app.dashboard action (reject)": {},

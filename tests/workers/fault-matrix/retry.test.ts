@@ -44,10 +44,8 @@ describe("the answer is lost and the client sends the same submission again", ()
   const seeded = seededWorld();
   for (const row of ACTION_ROWS) {
     const entry = entryOf(row);
-    const test = entry.gap?.retry ? it.fails : it;
     const grows = entry.retry ? ` (grows ${entry.retry.grows.join(", ")}: ${entry.retry.why})` : "";
-    const gap = entry.gap?.retry ? ` (gap: ${entry.gap.retry})` : "";
-    test(`${label(row)}, as ${callerOf(row)}${grows}${gap}`, async () => {
+    it(`${label(row)}, as ${callerOf(row)}${grows}`, async () => {
       const { world } = seeded;
       // A retry refused as a used link or a throttle may be logged; each line carries its request's id.
       expectLoggedFailures();
