@@ -249,7 +249,7 @@ describe("the switch for injected faults", () => {
       const response = await worker.fetch(
         // Every rule there is (decision 076): none is honoured.
         new Request(`${ORIGIN}/passport/${person.id}`, {
-          headers: { [FAULT_HEADER]: "d1:*:*,r2:*,do:notify,mail,stripe,purge" },
+          headers: { [FAULT_HEADER]: "d1:*:*,r2:*,do:notify,mail,stripe,purge,sign" },
         }),
         environment === "development"
           ? ({ ...env, ENVIRONMENT: "development" } as Env)

@@ -25,6 +25,8 @@ import type { WorkerEnv } from "../types.ts";
  *   unreachable Durable Object does.
  * - `mail`: sending mail fails (the provider's API, or the local mailbox's insert).
  * - `stripe`: a call of Stripe's API fails; `purge`: a call of Cloudflare's cache purge API fails.
+ * - `sign`: signing with a private key fails (WebCrypto's `sign` with any algorithm but HMAC, so
+ *   credentials, endorsements and tokens fail to sign while session cookies, which are HMACs, work).
  * Every injected failure is logged (`fault injected`, with the request id), so a 5xx can be
  * matched to its fault.
  */
@@ -35,7 +37,7 @@ export const faultInjectionEnabled = (bindings: { ENVIRONMENT?: unknown }) => bi
 
 type D1Rule = { statement: string; table: string };
 /** The parts other than D1 a rule may fail. */
-const PARTS = ["r2:put", "r2:multipart", "r2:delete", "do:notify", "mail", "stripe", "purge"] as const;
+const PARTS = ["r2:put", "r2:multipart", "r2:delete", "do:notify", "mail", "stripe", "purge", "sign"] as const;
 type Part = (typeof PARTS)[number];
 
 /** The header's rules: D1's, and the other parts named (`r2:*` names every R2 call). */
@@ -89,14 +91,14 @@ export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   }
   if (parts.has("do:notify")) env.NOTIFICATIONS = faultyNamespace(c.env.NOTIFICATIONS, failPart);
   c.env = env;
-  const outside = (["mail", "stripe", "purge"] as const).filter((part) => parts.has(part));
+  const outside = (["mail", "stripe", "purge", "sign"] as const).filter((part) => parts.has(part));
   if (outside.length === 0) return next();
-  installFaultyFetch();
+  installFaultyGlobals();
   const stripeBase = c.env.STRIPE_API_BASE || "https://api.stripe.com";
   return outsideFaults.run({ parts: new Set(outside), stripeBase, fail: failPart }, next);
 };
 
-/** The outside calls this request's rules fail (the fetch below reads it). */
+/** The outside calls (and signing) this request's rules fail (the wrappers below read it). */
 type OutsideFaults = { parts: Set<Part>; stripeBase: string; fail: (fault: Part, detail: string) => Promise<never> };
 const outsideFaults = new AsyncLocalStorage<OutsideFaults>();
 
@@ -109,14 +111,22 @@ function outsidePart(url: URL, faults: OutsideFaults): Part | null {
 }
 
 /**
- * The Worker's fetch, wrapped (once, and only in a test Worker asked for an outside fault): a call
- * made under a request whose rules fail its part fails, as a timeout would; every other call, and
- * every call of another request, goes out as it is.
+ * The Worker's fetch and WebCrypto's sign, wrapped (once, and only in a test Worker asked for such
+ * a fault): a call made under a request whose rules fail its part fails, as a timeout or a broken
+ * key would; every other call, and every call of another request, runs as it is.
  */
-let fetchWrapped = false;
-function installFaultyFetch() {
-  if (fetchWrapped) return;
-  fetchWrapped = true;
+let globalsWrapped = false;
+function installFaultyGlobals() {
+  if (globalsWrapped) return;
+  globalsWrapped = true;
+  const subtle = crypto.subtle;
+  const sign = subtle.sign.bind(subtle);
+  subtle.sign = ((algorithm: AlgorithmIdentifier, key: CryptoKey, data: BufferSource) => {
+    const faults = outsideFaults.getStore();
+    const name = typeof algorithm === "string" ? algorithm : algorithm.name;
+    if (faults?.parts.has("sign") && name.toUpperCase() !== "HMAC") return faults.fail("sign", name);
+    return sign(algorithm, key, data);
+  }) as typeof subtle.sign;
   const original = globalThis.fetch;
   globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
     const faults = outsideFaults.getStore();

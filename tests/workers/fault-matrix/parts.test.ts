@@ -16,7 +16,8 @@ import { ACTION_ROWS, FAULT_HEADER, callerOf, expectLoggedFailures, shown } from
 
 /** Kept: the main write happened and the person was told so. None: told of the failure, nothing stored. */
 type Expect = "kept" | "none";
-type PartCell = { row: string; fault: string; expect: Expect; why: string };
+/** `stripe`: the Worker runs with a Stripe key, against the local Stripe stand-in (tests otherwise bill simulated). */
+type PartCell = { row: string; fault: string; expect: Expect; why: string; stripe?: true };
 
 const PART_CELLS: PartCell[] = [
   {
@@ -56,10 +57,44 @@ const PART_CELLS: PartCell[] = [
     expect: "kept",
     why: "the import is deleted; its file stays named by a released row until the cron deletes it",
   },
+  {
+    row: "routes/_app.passport._index action (accept)",
+    fault: "sign",
+    expect: "kept",
+    why: "the acceptance stands without its signed credential; the failure is logged",
+  },
+  {
+    row: "routes/_app.passport.$userId.endorse.$achievementId action (endorse)",
+    fault: "sign",
+    expect: "none",
+    why: "an endorsement is its signed credential: none is kept unsigned",
+  },
+  {
+    row: "routes/_app.dashboard action (subscribe)",
+    fault: "stripe",
+    expect: "none",
+    why: "no checkout session, so nothing to pay and nothing written",
+    stripe: true,
+  },
+  {
+    row: "routes/_app.dashboard action (manage-subscription)",
+    fault: "stripe",
+    expect: "none",
+    why: "no portal session: the admin is told and may try again",
+    stripe: true,
+  },
+  {
+    row: "routes/_app.dashboard action (cancel-subscription)",
+    fault: "stripe",
+    expect: "none",
+    why: "Stripe did not cancel, so the subscription stays active here too",
+    stripe: true,
+  },
 ];
 
 /** The whole request through the Worker (with the purge API configured), waiting for what it left behind. */
-async function sendThroughWorker(world: World, row: Row, fault: string) {
+async function sendThroughWorker(world: World, row: Row, cell: PartCell) {
+  const { fault } = cell;
   const caller = callerOf(row);
   const call = row.call(world, caller);
   const cookie = caller === "anon" ? undefined : world.users[caller].cookie;
@@ -86,6 +121,7 @@ async function sendThroughWorker(world: World, row: Row, fault: string) {
     CLOUDFLARE_ZONE_ID: "0123456789abcdef0123456789abcdef",
     CLOUDFLARE_API_TOKEN: "token-fault-matrix",
     CLOUDFLARE_API_BASE: inject("cloudflareApiBase"),
+    ...(cell.stripe ? { STRIPE_SECRET_KEY: "sk_test_fault_matrix", STRIPE_API_BASE: inject("stripeApiBase") } : {}),
   } as Env;
   const context = createExecutionContext();
   const response = await worker.fetch(
@@ -158,7 +194,7 @@ describe("a part other than D1 fails", () => {
       const row = ACTION_ROWS.find((candidate) => label(candidate) === cell.row)!;
       expectLoggedFailures();
       captureLogs();
-      const response = await sendThroughWorker(world, row, cell.fault);
+      const response = await sendThroughWorker(world, row, cell);
       const requestId = response.headers.get("X-Request-Id");
       const status = response.status;
       const { message, generic } = await shown(response);

@@ -8,7 +8,7 @@ import { FAULT_HEADER } from "./cells.ts";
 // The one switch (issue 34): production cannot turn injected faults on, whichever rule is asked
 // for. Only ENVIRONMENT exactly "test" honours the header.
 
-const EVERY_RULE = "d1:*:*,r2:*,do:notify,mail,stripe,purge";
+const EVERY_RULE = "d1:*:*,r2:*,do:notify,mail,stripe,purge,sign";
 const NOT_TEST = ["production", undefined, "staging", "development", "Test", " test"];
 
 let injected: string[] = [];
@@ -33,7 +33,7 @@ describe("the switch for injected faults", () => {
       { statement: "insert", table: "dev_mail" },
     ]);
     expect([...parts].sort()).toEqual(
-      ["do:notify", "mail", "purge", "r2:delete", "r2:multipart", "r2:put", "stripe"].sort(),
+      ["do:notify", "mail", "purge", "r2:delete", "r2:multipart", "r2:put", "sign", "stripe"].sort(),
     );
   });
 
