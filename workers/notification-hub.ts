@@ -6,6 +6,8 @@ import { liveSessionsAmong } from "#db/queries/sessions.ts";
 /** What each socket remembers through hibernation: whose it is, and the session that opened it. */
 type Attachment = { userId: string; sessionId?: string };
 
+const PASSPORT_CHANGE = "passport-change";
+
 const sessionOf = (socket: WebSocket) => (socket.deserializeAttachment() as Attachment | null)?.sessionId;
 
 /**
@@ -14,6 +16,8 @@ const sessionOf = (socket: WebSocket) => (socket.deserializeAttachment() as Atta
  * Each socket belongs to the session that opened it: ending a session closes its sockets, and
  * one alarm, set for the earliest expiry among them, closes those whose session has since ended
  * some other way (unused for 7 days, 30 days old, deleted). Idle sockets cost nothing between.
+ * It also keeps the D1 bookmark of the user's last passport change (decision 077): the one place
+ * every data centre can ask whether a render read a replica older than that change.
  */
 export class NotificationHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -65,6 +69,17 @@ export class NotificationHub extends DurableObject<Env> {
           : this.ctx.getWebSockets();
     for (const socket of sockets) closeEnded(socket, reason);
     return sockets.length;
+  }
+
+  /** Records a change of the user's passport, as far as D1 had it (bookmarks sort oldest to newest). */
+  async recordPassportChange(bookmark: string): Promise<void> {
+    const last = await this.ctx.storage.get<string>(PASSPORT_CHANGE);
+    if (!last || bookmark > last) await this.ctx.storage.put(PASSPORT_CHANGE, bookmark);
+  }
+
+  /** The D1 bookmark of the user's last passport change, or null before any. */
+  async passportChange(): Promise<string | null> {
+    return (await this.ctx.storage.get<string>(PASSPORT_CHANGE)) ?? null;
   }
 
   /** The sessions' check: closes the sockets of sessions no longer live, and waits for the next expiry. */

@@ -42,3 +42,16 @@ export async function closeNotificationSockets(
 ) {
   logHubFailures(await Promise.allSettled([hubOf(context, userId).closeSockets(scope)]));
 }
+
+/**
+ * Records, in the user's hub, the D1 bookmark a change of their passport reached (decision 077),
+ * for every data centre's cache to compare renders with (`lastPassportChange`).
+ */
+export function recordPassportChange(hubs: Env["NOTIFICATIONS"], userId: string, bookmark: string) {
+  return hubs.get(hubs.idFromName(userId.toLowerCase())).recordPassportChange(bookmark);
+}
+
+/** The D1 bookmark of the user's last passport change, from their hub. */
+export function lastPassportChange(hubs: Env["NOTIFICATIONS"], userId: string) {
+  return hubs.get(hubs.idFromName(userId.toLowerCase())).passportChange();
+}

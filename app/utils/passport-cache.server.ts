@@ -6,6 +6,8 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { purgeEverywhere, type CachePurgeEnv } from "./cache-purge.server.ts";
+import { log } from "./log.server.ts";
+import { lastPassportChange, recordPassportChange } from "./notification-hub.server.ts";
 
 /**
  * What the cache needs of the environment: the app's origin, the zone to purge, and whether this
@@ -107,16 +109,23 @@ const CHANGED_AT_HEADER = "X-Passport-Changed-At";
 const CHANGED_BOOKMARK_HEADER = "X-Passport-Changed-Bookmark";
 
 /**
- * The D1 bookmark of the request being served, as its writes left it (the Worker's load context
- * provides it for every request): a change's marker records it, so that a render which read a
- * replica that had not yet caught up with the change is recognised and not stored. One store per
- * isolate (a global): the Worker's middleware and the Remix server build each bundle this module.
+ * What a request that changes passports needs to record the change (the Worker's load context
+ * provides it for every request): the D1 bookmark its writes reached, and the users' hubs, where
+ * a change's bookmark is kept for every data centre. So a render which read a replica that had
+ * not yet caught up with the change is recognised anywhere and not stored. One store per isolate
+ * (a global): the Worker's middleware and the Remix server build each bundle this module.
  */
-const requestBookmark: AsyncLocalStorage<() => D1SessionBookmark | null> = ((
-  globalThis as unknown as Record<symbol, AsyncLocalStorage<() => D1SessionBookmark | null>>
-)[Symbol.for("career-passport.request-bookmark")] ??= new AsyncLocalStorage());
-export const withRequestBookmark = <T>(bookmark: () => D1SessionBookmark | null, work: () => Promise<T>) =>
-  requestBookmark.run(bookmark, work);
+type ChangeScope = { bookmark: () => D1SessionBookmark | null; hubs: Env["NOTIFICATIONS"] };
+const changeScope: AsyncLocalStorage<ChangeScope> = ((
+  globalThis as unknown as Record<symbol, AsyncLocalStorage<ChangeScope>>
+)[Symbol.for("career-passport.passport-change-scope")] ??= new AsyncLocalStorage());
+export const withPassportChangeScope = <T>(scope: ChangeScope, work: () => Promise<T>) => changeScope.run(scope, work);
+
+/**
+ * A change's bookmark is kept in the hubs of at most this many users: a change of more passports at
+ * once (an account purge touching many owners) relies on the edge TTL elsewhere, as before.
+ */
+const RECORDED_CHANGES_MAX = 50;
 
 /**
  * The build a stored page was rendered by (Remix's asset manifest version). A page names its
@@ -199,11 +208,22 @@ export async function storePassportPage(
   page: ArrayBuffer,
   headers: Headers,
   render: PassportRender,
+  hubs: Env["NOTIFICATIONS"],
 ) {
   const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
   if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= render.startedAt) return;
-  const changeBookmark = marker?.headers.get(CHANGED_BOOKMARK_HEADER);
-  if (changeBookmark && render.readBookmark !== null && render.readBookmark < changeBookmark) return;
+  const readBefore = (change: string | null | undefined) =>
+    Boolean(change && render.readBookmark !== null && render.readBookmark < change);
+  if (readBefore(marker?.headers.get(CHANGED_BOOKMARK_HEADER))) return;
+  // Another data centre's change: its marker here was purged, its bookmark is in the user's hub.
+  // Asked after the visitor has their page; a hub that cannot answer stores nothing.
+  if (render.readBookmark !== null) {
+    const change = await lastPassportChange(hubs, entry.userId).catch((error: unknown) => {
+      log("warn", "passport change not read; page not stored", { userId: entry.userId, error: String(error) });
+      return undefined;
+    });
+    if (change === undefined || readBefore(change)) return;
+  }
   const stored = new Response(page, { headers });
   stored.headers.set("Cache-Control", render.cacheControl);
   stored.headers.set(PASSPORT_BUILD_HEADER, render.build);
@@ -223,8 +243,17 @@ export async function invalidatePassports(env: PassportCacheEnv, ...userIds: str
   const markers = userIds.map((userId) => changeMarkerKey(origin, userId));
   const changedAt = String(Date.now());
   // The change's writes are behind it: the request's bookmark now includes them.
-  const bookmark = requestBookmark.getStore()?.() ?? null;
+  const scope = changeScope.getStore();
+  const bookmark = scope?.bookmark() ?? null;
+  const recorded = bookmark && scope && userIds.length <= RECORDED_CHANGES_MAX ? userIds : [];
   await Promise.all([
+    // For every data centre: the hubs keep the change's bookmark. A failure is logged; the edge
+    // TTL then bounds what other places show, as without it.
+    ...recorded.map((userId) =>
+      recordPassportChange(scope!.hubs, userId, bookmark!).catch((error: unknown) =>
+        log("error", "passport change not recorded", { userId, error: String(error) }),
+      ),
+    ),
     // A new generation here: every cursor page stored under the old one is unreachable.
     ...markers.map((marker) => edgeCache().put(marker, changeMarker(changedAt, bookmark))),
     ...keys.map((key) => edgeCache().delete(key)),

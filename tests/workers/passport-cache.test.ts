@@ -148,13 +148,13 @@ describe("public passport at the edge", () => {
     // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
     const renderStartedAt = Date.now();
     await invalidatePassports(env, person.id);
-    await storePassportPage(entry, page, headers, render(renderStartedAt));
+    await storePassportPage(entry, page, headers, render(renderStartedAt), env.NOTIFICATIONS);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
     expect(cacheStatus(await visit(person.id))).toBe("MISS");
 
     // A render that began after the change is stored as usual.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await storePassportPage(entry, page, headers, render(Date.now()));
+    await storePassportPage(entry, page, headers, render(Date.now()), env.NOTIFICATIONS);
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page as it was</p>");
   });
 
@@ -182,7 +182,7 @@ describe("public passport at the edge", () => {
     // What a data centre still holds from before a deploy: the earlier build's page and stylesheet.
     const earlier = new TextEncoder().encode('<link rel="stylesheet" href="/assets/app-gone.css">').buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    await storePassportPage(entry, earlier, headers, { ...render(Date.now()), build: "0ldbu1ld" });
+    await storePassportPage(entry, earlier, headers, { ...render(Date.now()), build: "0ldbu1ld" }, env.NOTIFICATIONS);
     const visited = await visit(person.id);
     expect(cacheStatus(visited)).toBe("MISS");
     const html = await visited.text();
@@ -476,11 +476,36 @@ describe("public passport at the edge: requests that cannot be made expensive", 
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     // The render began after the change (its clock says so), but read the lagging replica.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await storePassportPage(entry, page, headers, render(Date.now(), before));
+    await storePassportPage(entry, page, headers, render(Date.now(), before), env.NOTIFICATIONS);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
 
     // A render that read a copy as new as the change is stored.
-    await storePassportPage(entry, page, headers, render(Date.now(), after));
+    await storePassportPage(entry, page, headers, render(Date.now(), after), env.NOTIFICATIONS);
+    expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page without the new biography</p>");
+  });
+
+  it("does not store, in another data centre, a render that read a replica older than the change made elsewhere", async () => {
+    const { edgeCache, passportCacheEntry, passportCacheOrigin, passportPage, storePassportPage } =
+      await import("#app/utils/passport-cache.server.ts");
+    const person = await personWithAchievements(["Far Away"]);
+    const bookmarkNow = async () => {
+      const session = env.DB.withSession("first-primary");
+      await session.prepare("select 1").first();
+      return session.getBookmark()!;
+    };
+    const before = await bookmarkNow();
+    await postForm("/passport", { intent: "update-bio", bio: "Written in another place." }, { cookie: person.cookie });
+    const after = await bookmarkNow();
+    // Elsewhere the purge took the change's marker with the pages: only the user's hub knows the change.
+    const origin = passportCacheOrigin(env);
+    expect(await edgeCache().delete(`${origin}/passport/${person.id}/changed`)).toBe(true);
+    const entry = passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false, origin);
+    const page = new TextEncoder().encode("<p>the page without the new biography</p>").buffer;
+    const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+    await storePassportPage(entry, page, headers, render(Date.now(), before), env.NOTIFICATIONS);
+    expect(await edgeCache().match(entry.key)).toBeUndefined();
+
+    await storePassportPage(entry, page, headers, render(Date.now(), after), env.NOTIFICATIONS);
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page without the new biography</p>");
   });
 

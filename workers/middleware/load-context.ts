@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { d1BookmarkCookieHeader, readD1Bookmark } from "#app/utils/cookies.server.ts";
 import { hasSessionCookie, isSessionCookieLine } from "#app/utils/session.server.ts";
-import { withRequestBookmark } from "#app/utils/passport-cache.server.ts";
+import { withPassportChangeScope } from "#app/utils/passport-cache.server.ts";
 import { appEnvOf, d1StartOf, getLoadContext } from "../load-context.ts";
 import type { WorkerEnv } from "../types.ts";
 
@@ -26,8 +26,8 @@ export const loadContext: MiddlewareHandler<WorkerEnv> = async (c, next) => {
     d1Start: d1StartOf(request, carried),
   });
   c.set("loadContext", context);
-  // A passport change records the bookmark its writes reached (invalidatePassports).
-  await withRequestBookmark(context.d1Bookmark, next);
+  // A passport change records the bookmark its writes reached, here and in the user's hub (invalidatePassports).
+  await withPassportChangeScope({ bookmark: context.d1Bookmark, hubs: c.env.NOTIFICATIONS }, next);
 
   const bookmark = context.d1Bookmark();
   // A WebSocket upgrade's response takes no headers (the socket never writes to D1 anyway), and
