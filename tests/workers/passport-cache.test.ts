@@ -26,6 +26,13 @@ const render = (startedAt: number, readBookmark: string | null = null) => ({
   cacheControl: "public, max-age=0, s-maxage=300",
 });
 
+/** The primary's D1 bookmark now: what a render reading a copy this recent reports. */
+async function bookmarkNow() {
+  const session = env.DB.withSession("first-primary");
+  await session.prepare("select 1").first();
+  return session.getBookmark()!;
+}
+
 const personWithAchievements = (titles: string[]) => createPersonWithAchievements("Casey Cached", titles);
 
 const visit = (userId: string, query = "", headers: Record<string, string> = {}) =>
@@ -452,11 +459,6 @@ describe("public passport at the edge: requests that cannot be made expensive", 
     const { edgeCache, passportCacheEntry, passportCacheOrigin, passportPage, storePassportPage } =
       await import("#app/utils/passport-cache.server.ts");
     const person = await personWithAchievements(["Replicated"]);
-    const bookmarkNow = async () => {
-      const session = env.DB.withSession("first-primary");
-      await session.prepare("select 1").first();
-      return session.getBookmark()!;
-    };
     // What a replica that has not caught up yet answers with: the state before the change.
     const before = await bookmarkNow();
     await postForm(
@@ -488,11 +490,6 @@ describe("public passport at the edge: requests that cannot be made expensive", 
     const { edgeCache, passportCacheEntry, passportCacheOrigin, passportPage, storePassportPage } =
       await import("#app/utils/passport-cache.server.ts");
     const person = await personWithAchievements(["Far Away"]);
-    const bookmarkNow = async () => {
-      const session = env.DB.withSession("first-primary");
-      await session.prepare("select 1").first();
-      return session.getBookmark()!;
-    };
     const before = await bookmarkNow();
     await postForm("/passport", { intent: "update-bio", bio: "Written in another place." }, { cookie: person.cookie });
     const after = await bookmarkNow();
