@@ -9,7 +9,8 @@ import {
   MEDIA_MESSAGES,
   type FileLimit,
 } from "#app/utils/media-limits.ts";
-import { STORAGE_FULL_TITLE, storageFullMessage } from "#app/utils/storage-quota.ts";
+import { formatBytes, STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
+import { Refusal } from "#app/utils/domain-errors.server.ts";
 import {
   concat,
   DimensionsProbe,
@@ -155,7 +156,7 @@ export async function readUploadForm(
         return await work();
       } catch (error) {
         await discard();
-        throw error;
+        throw refusedOverQuota(error) ?? error;
       }
     },
   };
@@ -230,6 +231,19 @@ export async function readUploadForm(
     } else throw error;
   }
   return form;
+}
+
+/**
+ * 'Storage full' for a write the database refused because its tally would cross the quota
+ * (migration 0026's trigger): another upload took the space this one was checked against.
+ */
+export function refusedOverQuota(error: unknown) {
+  if (!String(error).includes("storage quota exceeded")) return null;
+  return new Refusal({
+    title: STORAGE_FULL_TITLE,
+    description: `This file does not fit: your other uploads have filled your ${formatBytes(STORAGE_QUOTA_BYTES)} of storage.`,
+    variant: "destructive",
+  });
 }
 
 /** A body that cannot be read as a multipart form (malformed, or cut off). */

@@ -305,6 +305,22 @@ describe("storage quota", () => {
     );
   });
 
+  it("says 'Storage full' when another upload took the space this one was checked against, and keeps nothing", async () => {
+    const person = await createAccount();
+    // Another upload of theirs, stored after this one's check read the tally: only the database sees both.
+    await env.DB.prepare("insert into stored_files (key, user_id, bytes, created_at) values (?, ?, ?, 0)")
+      .bind(`avatars/${person.id}/racing`, person.id, STORAGE_QUOTA_BYTES - PNG_BYTES.length + 1)
+      .run();
+    const response = await uploadAvatar(person.cookie, file(PNG_BYTES, "a.png", "image/png"));
+    expect(toastFrom(response)).toMatchObject({
+      title: "Storage full",
+      description: "This file does not fit: your other uploads have filled your 1 GB of storage.",
+    });
+    expect(await avatarOf(person.id)).toBeNull();
+    expect(await keysUnder(`avatars/${person.id}/`)).toEqual([]);
+    expect(await tallyOf(person.id)).toBe(0);
+  });
+
   it("does not count an organisation's achievement media against the admin who gives it", async () => {
     const { admin, member } = await createOrganisationWithMember();
     await fillStorage(admin.id, 0);

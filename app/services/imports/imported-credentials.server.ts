@@ -18,6 +18,7 @@ import {
 import { achievementExists } from "#db/queries/achievements.ts";
 import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
 import { deleteReleased } from "#app/services/storage.server.ts";
+import { refusedOverQuota } from "#app/utils/uploads.server.ts";
 import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";
@@ -132,13 +133,19 @@ export async function addImport(context: ServiceContext, person: Person, nonce: 
     entry: entryOf(outcome),
     now,
   });
-  const [written] = await context.db.batch([
-    ...statements,
-    ...storageChangeStatements(context.db, person.id, {
-      counted: [{ key: originalKey, bytes: bytes.byteLength }],
-      when: achievementExists(achievementId),
-    }),
-  ]);
+  const [written] = await context.db
+    .batch([
+      ...statements,
+      ...storageChangeStatements(context.db, person.id, {
+        counted: [{ key: originalKey, bytes: bytes.byteLength }],
+        when: achievementExists(achievementId),
+      }),
+    ])
+    .catch(async (error: unknown) => {
+      // Nothing points at the original: it goes (another upload may have taken the space left).
+      await media.delete(originalKey);
+      throw refusedOverQuota(error) ?? error;
+    });
   if (written.length === 0) {
     // Imported before (a second submit, or the same badge again): the first one stands.
     await media.delete(originalKey);
