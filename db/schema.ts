@@ -236,6 +236,9 @@ export const profiles = sqliteTable(
     // Bytes of the person's stored files (decision 074): the sum of their stored_files rows, set
     // in the same batch as every change of those rows.
     storageBytes: integer("storage_bytes").notNull().default(0),
+    // Set (by migration 0026) for people whose files predate the tally: the daily cron counts
+    // them (`backfillStorage`), then clears it; until then the database does not hold their quota.
+    storageBackfillPending: integer("storage_backfill_pending", { mode: "boolean" }).notNull().default(false),
     isPublic: integer("is_public", { mode: "boolean" }).notNull().default(true),
     // Settings: search engines may index the public passport; e-mail when an organisation recognises them.
     searchIndexing: integer("search_indexing", { mode: "boolean" }).notNull().default(true),

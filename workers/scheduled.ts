@@ -4,7 +4,7 @@ import { recheckDueDomains } from "#app/services/organization-domains.server.ts"
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
 import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
 import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
-import { deleteReleasedFiles } from "#app/services/storage.server.ts";
+import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 
@@ -57,6 +57,11 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   });
   await run("clean-up", async () => {
     log("info", "cleaned up expired rows", { cron: controller.cron, ...(await cleanUpExpiredRows(db, now)) });
+  });
+  // Files kept before the storage tally existed, counted a bounded batch of people a day (decision 077).
+  await run("storage backfill", async () => {
+    const result = await backfillStorage(context);
+    if (result.people > 0) log("info", "counted earlier files", { cron: controller.cron, ...result });
   });
   await run("domain checks", async () => {
     log("info", "checked issuer domains", { cron: controller.cron, ...(await recheckDueDomains(context, now)) });

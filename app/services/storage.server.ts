@@ -3,7 +3,16 @@ import { STORAGE_QUOTA_BYTES } from "#app/utils/storage-quota.ts";
 import type { StoredFile, UploadAllowance } from "#app/utils/uploads.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
-import { forgetReleasedFiles, releasedFiles, storageUsedQuery, type CountedFile } from "#db/queries/storage.ts";
+import { mediaKeyFromUrl, userMediaPrefixes } from "#app/utils/media.server.ts";
+import {
+  countEarlierFiles,
+  forgetReleasedFiles,
+  keptFileReferences,
+  releasedFiles,
+  storageBackfillDue,
+  storageUsedQuery,
+  type CountedFile,
+} from "#db/queries/storage.ts";
 import type { ServiceContext } from "./context.server.ts";
 
 // Each person's storage (decision 074): their upload rate and what their own files may still
@@ -64,4 +73,44 @@ export async function deleteReleasedFiles(context: ServiceContext, limit = R2_DE
   await context.cloudflare.env.MEDIA.delete(keys);
   await forgetReleasedFiles(context.db, keys);
   return { deleted: keys.length };
+}
+
+/** People whose earlier files are counted per daily run, and the files of each kind read per person. */
+export const STORAGE_BACKFILL_PER_RUN = 50;
+const BACKFILL_FILES_PER_KIND = 2000;
+
+/**
+ * Counts the files people kept before the tally existed (migration 0025 started it; 0026 marked
+ * everyone then): each file their rows point at, sized from a listing of their own R2 prefixes
+ * (a thousand objects a call; a file R2 no longer has counts nothing), then the tally and the
+ * cleared mark in one batch. Idempotent: a run cut short is finished by the next one.
+ */
+export async function backfillStorage(context: ServiceContext, users = STORAGE_BACKFILL_PER_RUN) {
+  const due = await storageBackfillDue(context.db, users);
+  let files = 0;
+  for (const { id } of due) {
+    const [{ urls, keys }, sizes] = await Promise.all([
+      keptFileReferences(context.db, id, BACKFILL_FILES_PER_KIND),
+      objectSizes(context.cloudflare.env.MEDIA, userMediaPrefixes(id)),
+    ]);
+    const kept = new Set([...urls.map(mediaKeyFromUrl), ...keys]);
+    const counted: CountedFile[] = [...sizes].filter(([key]) => kept.has(key)).map(([key, bytes]) => ({ key, bytes }));
+    await countEarlierFiles(context.db, id, counted);
+    files += counted.length;
+  }
+  return { people: due.length, files };
+}
+
+/** Every object under these prefixes, with its size. */
+async function objectSizes(bucket: R2Bucket, prefixes: string[]) {
+  const sizes = new Map<string, number>();
+  for (const prefix of prefixes) {
+    let cursor: string | undefined;
+    do {
+      const page = await bucket.list({ prefix, cursor });
+      for (const object of page.objects) sizes.set(object.key, object.size);
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  }
+  return sizes;
 }

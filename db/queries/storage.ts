@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { insertWhen, inListLimit, type Db } from "../client.ts";
 import { batchPart } from "./batch-parts.ts";
-import { profiles, storedFiles } from "../schema.ts";
+import { achievements, importedCredentials, profiles, storedFiles } from "../schema.ts";
 
 // A person's stored files and their byte tally (decision 074). Each write here is a statement for
 // the batch that also writes the row pointing at the file, so the tally never drifts from what
@@ -89,7 +89,68 @@ export function tallyStatement(db: Db, userId: string) {
   return db
     .update(profiles)
     .set({
-      storageBytes: sql`(select coalesce(sum(${storedFiles.bytes}), 0) from ${storedFiles} where ${storedFiles.userId} = ${userId} and ${storedFiles.releasedAt} is null)`,
+      storageBytes: countedBytes(userId),
     })
     .where(eq(profiles.id, userId));
+}
+
+/** The sum of the person's counted (unreleased) files, as SQL for the tally's update. */
+const countedBytes = (userId: string) =>
+  sql`(select coalesce(sum(${storedFiles.bytes}), 0) from ${storedFiles} where ${storedFiles.userId} = ${userId} and ${storedFiles.releasedAt} is null)`;
+
+// ---- Files kept before the tally existed (migration 0025), counted by the daily cron ----
+
+/** People whose files predate the tally and are not counted yet (a bounded batch). */
+export function storageBackfillDue(db: Db, limit: number) {
+  return db.select({ id: profiles.id }).from(profiles).where(eq(profiles.storageBackfillPending, true)).limit(limit);
+}
+
+/**
+ * What the person's rows point at that counts as theirs (decision 074): their avatar, introduction
+ * video and thumbnail, their self achievements' media and their imports' originals (as URLs or
+ * keys; at most `limit` of each kind). An organisation's achievement media counts against nobody.
+ */
+export async function keptFileReferences(db: Db, userId: string, limit: number) {
+  const [profile, selfMedia, originals] = await db.batch([
+    db
+      .select({ avatar: profiles.avatarUrl, video: profiles.introVideoUrl, thumbnail: profiles.introVideoThumbnailUrl })
+      .from(profiles)
+      .where(eq(profiles.id, userId)),
+    db
+      .select({ image: achievements.imageUrl, video: achievements.videoUrl })
+      .from(achievements)
+      .where(and(eq(achievements.userId, userId), isNull(achievements.organizationId)))
+      .limit(limit),
+    db
+      .select({ key: importedCredentials.originalKey })
+      .from(importedCredentials)
+      .where(eq(importedCredentials.userId, userId))
+      .limit(limit),
+  ]);
+  return {
+    urls: [
+      ...profile.flatMap((row) => [row.avatar, row.video, row.thumbnail]),
+      ...selfMedia.flatMap((row) => [row.image, row.video]),
+    ],
+    keys: originals.map((row) => row.key),
+  };
+}
+
+/** Counts the person's earlier files and clears their mark, in one batch (the tally in the same update). */
+export async function countEarlierFiles(db: Db, userId: string, files: CountedFile[]) {
+  const createdAt = new Date();
+  // Four parameters a row, within D1's 100 a statement.
+  const rowsPerInsert = Math.floor(inListLimit(0) / 4);
+  const inserts = [];
+  for (let start = 0; start < files.length; start += rowsPerInsert) {
+    const rows = files.slice(start, start + rowsPerInsert).map(({ key, bytes }) => ({ key, userId, bytes, createdAt }));
+    inserts.push(db.insert(storedFiles).values(rows).onConflictDoNothing());
+  }
+  const [first, ...rest] = inserts;
+  // After the inserts: the tally sums them.
+  const tally = db
+    .update(profiles)
+    .set({ storageBytes: countedBytes(userId), storageBackfillPending: false })
+    .where(eq(profiles.id, userId));
+  await db.batch(first ? [first, ...rest, tally] : [tally]);
 }

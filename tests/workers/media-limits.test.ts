@@ -408,6 +408,44 @@ describe("storage quota", () => {
     expect(await tallyOf(person.id)).toBe(png.length);
   });
 
+  it("counts, once, the files a person kept before the tally existed, even past the quota", async () => {
+    const person = await createAccount();
+    const png = bytesOf(picturePng);
+    await uploadAvatar(person.cookie, file(PNG_BYTES, "a.png", "image/png"));
+    expect(toastFrom(await addPictured(person.cookie, file(png, "p.png", "image/png")))?.title).toBe(
+      "Achievement added",
+    );
+    // As migration 0026 found them: files in R2 and rows pointing at them, none counted; and one
+    // object nothing points at, which counts for nothing.
+    await env.MEDIA.put(`avatars/${person.id}/left-over`, PNG_BYTES);
+    await env.DB.batch([
+      env.DB.prepare("delete from stored_files where user_id = ?").bind(person.id),
+      env.DB.prepare("update profiles set storage_bytes = 0, storage_backfill_pending = 1 where id = ?").bind(
+        person.id,
+      ),
+    ]);
+    const daily = async () => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "0 3 * * *" }), env, ctx);
+      await waitOnExecutionContext(ctx);
+    };
+    await daily();
+    expect(await tallyOf(person.id)).toBe(PNG_BYTES.length + png.length);
+    await daily();
+    expect(await tallyOf(person.id)).toBe(PNG_BYTES.length + png.length);
+
+    // Someone whose earlier files pass the quota is counted as they are, and can add nothing more.
+    const full = await createAccount();
+    await uploadAvatar(full.cookie, file(PNG_BYTES, "a.png", "image/png"));
+    await env.DB.batch([
+      env.DB.prepare("update stored_files set bytes = ? where user_id = ?").bind(STORAGE_QUOTA_BYTES, full.id),
+      env.DB.prepare("update profiles set storage_bytes = 0, storage_backfill_pending = 1 where id = ?").bind(full.id),
+    ]);
+    await daily();
+    expect(await tallyOf(full.id)).toBe(STORAGE_QUOTA_BYTES);
+    expect(toastFrom(await uploadAvatar(full.cookie, file(png, "b.png", "image/png")))?.title).toBe("Storage full");
+  });
+
   it("shows the person's own use in Settings", async () => {
     const person = await createAccount();
     await uploadAvatar(person.cookie, file(PNG_BYTES, "a.png", "image/png"));
