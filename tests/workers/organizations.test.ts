@@ -87,6 +87,11 @@ describe("creating organisations", () => {
     expect((await create(other.cookie, key)).status).toBe(302);
     expect((await create(account.cookie, crypto.randomUUID())).status).toBe(302);
     expect(await named()).toBe(3);
+    // The form as served (without JavaScript, ?create=1 shows it) carries its render's key.
+    const html = await (
+      await get("/dashboard?create=1", (await organisationAccountWithoutOrganisation()).cookie)
+    ).text();
+    expect(html).toMatch(/<input type="hidden" name="submissionKey" value="[0-9a-f-]{36}"\/>/);
   });
 
   it("refuses a blank name with the spec's message, shown by the form it came from", async () => {
