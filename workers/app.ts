@@ -24,6 +24,7 @@ import { passportCardRoutes } from "./routes/passport-card.ts";
 import { NOTIFICATION_SOCKET_PATH, notificationSocketRoutes } from "./routes/notification-socket.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./routes/stripe-webhook.ts";
 import { scheduled } from "./scheduled.ts";
+import { queue } from "./media-backup.ts";
 import type { WorkerEnv } from "./types.ts";
 
 export { AUTH_API_ENDPOINTS };
@@ -72,4 +73,5 @@ export { NotificationHub } from "./notification-hub.ts";
 export default {
   fetch: app.fetch,
   scheduled,
+  queue,
 } satisfies ExportedHandler<Env>;

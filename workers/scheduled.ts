@@ -7,6 +7,7 @@ import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
+import { reconcileMediaBackup } from "./media-backup.ts";
 
 /** The frequent run (wrangler.toml): the membership credentials still to sign, and released files to delete. */
 export const FREQUENT_CRON = "*/10 * * * *";
@@ -62,6 +63,10 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   await run("storage backfill", async () => {
     const result = await backfillStorage(context);
     if (result.people > 0) log("info", "counted earlier files", { cron: controller.cron, ...result });
+  });
+  // The media backup's reconciliation: what the queue's copies missed (decision 077).
+  await run("media backup", async () => {
+    log("info", "reconciled the media backup", { cron: controller.cron, ...(await reconcileMediaBackup(env)) });
   });
   await run("domain checks", async () => {
     log("info", "checked issuer domains", { cron: controller.cron, ...(await recheckDueDomains(context, now)) });
