@@ -347,7 +347,12 @@ async function signUpAndSignIn(client) {
   if (!token) throw new Error(`${client.email}: no confirmation mail`);
   await client.get(`/auth/confirm?token=${token}`);
   // Confirming twice is harmless (the second answers 400: the link is used), so a retry is too.
-  const confirmed = await client.post("/auth/confirm", { token });
+  // Under --faults a person shown 'Verification failed' on every reload presses Confirm again.
+  let confirmed = null;
+  for (let attempt = 0; attempt < TRIES && !confirmed; attempt++) {
+    if (attempt > 0) await sleep(500 + random() * 1000);
+    confirmed = await client.post("/auth/confirm", { token });
+  }
   if (confirmed?.status !== 200 && confirmed?.status !== 400)
     throw new Error(`${client.email}: confirmation answered ${confirmed?.status}`);
   client.cookies.clear();
@@ -547,7 +552,7 @@ function check(clients) {
   for (const client of clients) {
     if (!client.failed) continue;
     if (config.faults && client.requestIds.some((id) => faulted.has(id)))
-      stopped.push(`${client.email}: ${client.failed}`);
+      stopped.push(`${client.failed} (its sign-ups answered: ${(client.signUps ?? []).join("; ")})`);
     else violations.push(`${client.email} could not start: ${client.failed}`);
   }
 
