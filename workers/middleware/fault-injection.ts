@@ -148,11 +148,14 @@ export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (outside.length === 0 && !chance) return next();
   installFaultyFetch();
   const stripeBase = c.env.STRIPE_API_BASE || "https://api.stripe.com";
-  return outsideFaults.run({ fails, stripeBase, fail: failPart }, next);
+  return outsideFaults.run({ parts: new Set(outside), fails, stripeBase, fail: failPart }, next);
 };
 
 /** How this request's outside calls fail (the fetch below reads it). */
 type OutsideFaults = {
+  /** The outside parts the rules name (every call of them fails). */
+  parts: Set<Part>;
+  /** Whether this call of a part fails: named, or drawn by the chance rule. */
   fails: (part: Part) => boolean;
   stripeBase: string;
   fail: (fault: Part, detail: string) => Promise<never>;
