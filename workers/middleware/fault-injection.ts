@@ -27,6 +27,10 @@ import type { WorkerEnv } from "../types.ts";
  * - `stripe`: a call of Stripe's API fails; `purge`: a call of Cloudflare's cache purge API fails.
  * - `sign`: signing with a private key fails (WebCrypto's `sign` with any algorithm but HMAC, so
  *   credentials, endorsements and tokens fail to sign while session cookies, which are HMACs, work).
+ * - `chance:<percent>:<seed>` (the chaos soak, decision 078): each call of D1 (a statement, or a
+ *   batch), of the MEDIA bucket's put, multipart and delete, of a notification hub's stub, of mail
+ *   and of Stripe made while serving the request fails with that probability, drawn from a small
+ *   PRNG (mulberry32 over an FNV-1a hash of <seed>), so the same seed fails the same calls again.
  * Every injected failure is logged (`fault injected`, with the request id), so a 5xx can be
  * matched to its fault.
  */
@@ -39,6 +43,37 @@ type D1Rule = { statement: string; table: string };
 /** The parts other than D1 a rule may fail. */
 const PARTS = ["r2:put", "r2:multipart", "r2:delete", "do:notify", "mail", "stripe", "purge", "sign"] as const;
 type Part = (typeof PARTS)[number];
+/** A `chance:<percent>:<seed>` rule: the share of calls that fail, and the seed of their draws. */
+type Chance = { percent: number; seed: string };
+/** The parts a chance rule fails, as well as every D1 call (issue 34's chaos soak). */
+const CHANCE_PARTS: ReadonlySet<Part> = new Set(["r2:put", "r2:multipart", "r2:delete", "do:notify", "mail", "stripe"]);
+
+/** The `chance:<percent>:<seed>` rule, when the header has a well-formed one (percent 0 to 100, a seed). */
+function chanceRule(rules: string[]): Chance | null {
+  for (const rule of rules) {
+    const [kind, percent, ...seed] = rule.split(":");
+    const share = Number(percent);
+    if (kind !== "chance" || percent === "" || !(share >= 0 && share <= 100) || seed.join(":") === "") continue;
+    return { percent: share, seed: seed.join(":") };
+  }
+  return null;
+}
+
+/**
+ * Draws in [0, 1) from a seed: mulberry32 seeded by the FNV-1a hash of the string. Small, fast and
+ * the same on every run, so a chance rule's seed fails the same calls of the same request again.
+ */
+export function seededRandom(seed: string) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 0x01000193);
+  let state = hash >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** The header's rules: D1's, and the other parts named (`r2:*` names every R2 call). */
 export function parseRules(header: string) {
@@ -54,10 +89,13 @@ export function parseRules(header: string) {
   );
   // The local mailbox is a D1 table: mail failing is its insert failing.
   if (parts.has("mail")) d1.push({ statement: "insert", table: "dev_mail" });
-  return { d1, parts };
+  return { d1, parts, chance: chanceRule(rules) };
 }
 
 const STATEMENT = /^\s*(select|insert|update|delete|with|replace)\b/i;
+
+/** Whether this SQL is the local mailbox's insert (mail, outside production). */
+const isMailInsert = (sql: string) => matchingRule(sql, [{ statement: "insert", table: "dev_mail" }]) !== undefined;
 
 /** The rule this SQL falls under, if any. */
 function matchingRule(sql: string, rules: D1Rule[]) {
@@ -72,41 +110,65 @@ function matchingRule(sql: string, rules: D1Rule[]) {
 export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   const header = c.req.header(FAULT_HEADER);
   if (!header || !faultInjectionEnabled(c.env)) return next();
-  const { d1: rules, parts } = parseRules(header);
-  if (rules.length === 0 && parts.size === 0) return next();
+  const { d1: rules, parts, chance } = parseRules(header);
+  if (rules.length === 0 && parts.size === 0 && !chance) return next();
   const requestId = c.get("requestId");
-  const fail = (sql: string, rule: D1Rule) => {
-    const fault = rule.table === "dev_mail" && parts.has("mail") ? "mail" : `d1:${rule.statement}:${rule.table}`;
-    log("warn", "fault injected", { requestId, fault, sql: sql.slice(0, 200) });
+  const ruleLog = chance ? { rule: `chance:${chance.percent}:${chance.seed}` } : {};
+  const failD1 = (sql: string, fault: string) => {
+    log("warn", "fault injected", { requestId, fault, ...ruleLog, sql: sql.slice(0, 200) });
     return Promise.reject(new Error(`D1_ERROR: injected fault (${fault})`));
   };
   const failPart = (fault: Part, detail: string) => {
-    log("warn", "fault injected", { requestId, fault, detail: detail.slice(0, 200) });
+    log("warn", "fault injected", { requestId, fault, ...ruleLog, detail: detail.slice(0, 200) });
     return Promise.reject(new Error(`injected fault (${fault})`));
   };
+  // A chance rule draws once per call, in the order the request makes them.
+  const draw = chance ? seededRandom(chance.seed) : null;
+  const drawn = () => draw !== null && draw() * 100 < chance!.percent;
+  /** Whether this call of a part fails: named by a rule, or drawn by the chance rule. */
+  const fails = (part: Part) => parts.has(part) || (CHANCE_PARTS.has(part) && drawn());
+  /** The failure of this D1 call (a statement, or a batch's statements), if it fails. */
+  const d1Fault: D1Fault = (sqls) => {
+    for (const sql of sqls) {
+      const rule = matchingRule(sql, rules);
+      if (rule)
+        return failD1(sql, isMailInsert(sql) && parts.has("mail") ? "mail" : `d1:${rule.statement}:${rule.table}`);
+    }
+    if (!drawn()) return null;
+    const sql = sqls[0] ?? "";
+    return failD1(sql, sqls.length === 1 && isMailInsert(sql) ? "mail" : "d1");
+  };
   const env = { ...c.env };
-  if (rules.length) env.DB = faultyD1(c.env.DB, rules, fail);
-  if (["r2:put", "r2:multipart", "r2:delete"].some((part) => parts.has(part as Part))) {
-    env.MEDIA = faultyBucket(c.env.MEDIA, parts, failPart);
+  if (rules.length || chance) env.DB = faultyD1(c.env.DB, d1Fault);
+  if (chance || ["r2:put", "r2:multipart", "r2:delete"].some((part) => parts.has(part as Part))) {
+    env.MEDIA = faultyBucket(c.env.MEDIA, fails, failPart);
   }
   if (parts.has("do:notify")) env.NOTIFICATIONS = faultyNamespace(c.env.NOTIFICATIONS, failPart);
+  else if (chance) env.NOTIFICATIONS = chancyNamespace(c.env.NOTIFICATIONS, fails, failPart);
   c.env = env;
   const outside = (["mail", "stripe", "purge", "sign"] as const).filter((part) => parts.has(part));
-  if (outside.length === 0) return next();
+  if (outside.length === 0 && !chance) return next();
   installFaultyGlobals();
   const stripeBase = c.env.STRIPE_API_BASE || "https://api.stripe.com";
-  return outsideFaults.run({ parts: new Set(outside), stripeBase, fail: failPart }, next);
+  return outsideFaults.run({ parts: new Set(outside), fails, stripeBase, fail: failPart }, next);
 };
 
-/** The outside calls (and signing) this request's rules fail (the wrappers below read it). */
-type OutsideFaults = { parts: Set<Part>; stripeBase: string; fail: (fault: Part, detail: string) => Promise<never> };
+/** How this request's outside calls (and signing) fail (the wrappers below read it). */
+type OutsideFaults = {
+  /** The outside parts the rules name (every call of them fails). */
+  parts: Set<Part>;
+  /** Whether this call of a part fails: named, or drawn by the chance rule. */
+  fails: (part: Part) => boolean;
+  stripeBase: string;
+  fail: (fault: Part, detail: string) => Promise<never>;
+};
 const outsideFaults = new AsyncLocalStorage<OutsideFaults>();
 
-/** Which outside part a URL is, if one this request fails. */
-function outsidePart(url: URL, faults: OutsideFaults): Part | null {
-  if (faults.parts.has("mail") && url.hostname === "api.resend.com") return "mail";
-  if (faults.parts.has("purge") && url.pathname.endsWith("/purge_cache")) return "purge";
-  if (faults.parts.has("stripe") && `${url.origin}${url.pathname}`.startsWith(faults.stripeBase)) return "stripe";
+/** Which outside part a URL is (mail, purge or Stripe), if any. */
+function outsidePart(url: URL, stripeBase: string): Part | null {
+  if (url.hostname === "api.resend.com") return "mail";
+  if (url.pathname.endsWith("/purge_cache")) return "purge";
+  if (`${url.origin}${url.pathname}`.startsWith(stripeBase)) return "stripe";
   return null;
 }
 
@@ -132,8 +194,8 @@ function installFaultyGlobals() {
     const faults = outsideFaults.getStore();
     if (faults) {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      const part = outsidePart(url, faults);
-      if (part) return faults.fail(part, url.href);
+      const part = outsidePart(url, faults.stripeBase);
+      if (part && faults.fails(part)) return faults.fail(part, url.href);
     }
     return original(input, init);
   }) as typeof fetch;
@@ -141,8 +203,37 @@ function installFaultyGlobals() {
 
 type FailPart = (fault: Part, detail: string) => Promise<never>;
 
-/** The bucket, with the calls the rules name failing (nothing stored or deleted). */
-function faultyBucket(bucket: R2Bucket, parts: Set<Part>, fail: FailPart): R2Bucket {
+/** Properties of a Durable Object stub that are not calls of the object. */
+const STUB_PROPERTIES = new Set(["id", "name", "then"]);
+
+/** The notification hubs' namespace, whose stubs' calls each fail when drawn (the chance rule). */
+function chancyNamespace<T extends object>(namespace: T, fails: (part: Part) => boolean, fail: FailPart): T {
+  const chancyStub = (stub: object, detail: string) =>
+    new Proxy(stub, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (typeof property === "symbol" || STUB_PROPERTIES.has(property) || typeof value !== "function") return value;
+        return (...args: unknown[]) =>
+          fails("do:notify")
+            ? fail("do:notify", `${detail} ${property}`)
+            : // Reflect's: a stub's `apply` would be a call of the object's own method of that name.
+              Reflect.apply(value as (...args: unknown[]) => unknown, target, args);
+      },
+    });
+  return new Proxy(namespace, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property === "get" || property === "getByName") {
+        return (id: unknown, ...rest: unknown[]) =>
+          chancyStub((value as (...args: unknown[]) => object).apply(target, [id, ...rest]), String(id));
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The bucket, with the calls that fail (named by a rule, or drawn) failing: nothing stored or deleted. */
+function faultyBucket(bucket: R2Bucket, fails: (part: Part) => boolean, fail: FailPart): R2Bucket {
   const failing: Record<string, Part> = {
     put: "r2:put",
     createMultipartUpload: "r2:multipart",
@@ -153,12 +244,15 @@ function faultyBucket(bucket: R2Bucket, parts: Set<Part>, fail: FailPart): R2Buc
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       const part = failing[property as string];
-      if (part && parts.has(part)) {
-        // resumeMultipartUpload answers an object synchronously: its calls fail instead.
-        if (property === "resumeMultipartUpload") {
-          return (key: string) => failingStub(fail, part, key) as unknown as R2MultipartUpload;
-        }
-        return (key: unknown) => fail(part, String(Array.isArray(key) ? key.join(" ") : key));
+      if (part) {
+        // Decided at each call, not when the method is read.
+        return (...args: unknown[]) => {
+          const key = args[0];
+          if (!fails(part)) return Reflect.apply(value as (...args: unknown[]) => unknown, target, args);
+          // resumeMultipartUpload answers an object synchronously: its calls fail instead.
+          if (property === "resumeMultipartUpload") return failingStub(fail, part, String(key));
+          return fail(part, String(Array.isArray(key) ? key.join(" ") : key));
+        };
       }
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -191,49 +285,42 @@ function faultyNamespace<T extends object>(namespace: T, fail: FailPart): T {
   });
 }
 
-type Fail = (sql: string, rule: D1Rule) => Promise<never>;
+/** The rejection of a D1 call (its statements' SQL) that fails, or null when it runs. */
+type D1Fault = (sqls: string[]) => Promise<never> | null;
 const SQL = Symbol("sql");
 const RAW = Symbol("raw statement");
 const STATEMENT_CALLS = new Set(["first", "all", "run", "raw"]);
 
-function faultyStatement(statement: D1PreparedStatement, sql: string, rules: D1Rule[], fail: Fail) {
+function faultyStatement(statement: D1PreparedStatement, sql: string, fault: D1Fault) {
   return new Proxy(statement, {
     get(target, property, receiver) {
       if (property === SQL) return sql;
       if (property === RAW) return target;
-      if (property === "bind")
-        return (...values: unknown[]) => faultyStatement(target.bind(...values), sql, rules, fail);
+      if (property === "bind") return (...values: unknown[]) => faultyStatement(target.bind(...values), sql, fault);
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       if (STATEMENT_CALLS.has(property as string)) {
-        return (...args: unknown[]) => {
-          const rule = matchingRule(sql, rules);
-          return rule ? fail(sql, rule) : value.apply(target, args);
-        };
+        return (...args: unknown[]) => fault([sql]) ?? value.apply(target, args);
       }
       return value.bind(target);
     },
   });
 }
 
-function faultyD1<T extends D1Database | D1DatabaseSession>(db: T, rules: D1Rule[], fail: Fail): T {
+function faultyD1<T extends D1Database | D1DatabaseSession>(db: T, fault: D1Fault): T {
   return new Proxy(db, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (property === "withSession") {
-        return (start?: string) => faultyD1((target as D1Database).withSession(start), rules, fail);
+        return (start?: string) => faultyD1((target as D1Database).withSession(start), fault);
       }
       if (property === "prepare") {
-        return (sql: string) => faultyStatement(target.prepare(sql), sql, rules, fail);
+        return (sql: string) => faultyStatement(target.prepare(sql), sql, fault);
       }
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
-          for (const statement of statements) {
-            const sql = (statement as unknown as Record<symbol, string>)[SQL] ?? "";
-            const rule = matchingRule(sql, rules);
-            if (rule) return fail(sql, rule);
-          }
-          return target.batch(statements.map(unwrap));
+          const sqls = statements.map((statement) => (statement as unknown as Record<symbol, string>)[SQL] ?? "");
+          return fault(sqls) ?? target.batch(statements.map(unwrap));
         };
       }
       return typeof value === "function" ? value.bind(target) : value;

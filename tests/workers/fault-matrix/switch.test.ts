@@ -8,7 +8,8 @@ import { FAULT_HEADER } from "./cells.ts";
 // The one switch (issue 34): production cannot turn injected faults on, whichever rule is asked
 // for. Only ENVIRONMENT exactly "test" honours the header.
 
-const EVERY_RULE = "d1:*:*,r2:*,do:notify,mail,stripe,purge,sign";
+// With the chaos soak's rule (every call fails: 100 %), decision 078.
+const EVERY_RULE = "d1:*:*,r2:*,do:notify,mail,stripe,purge,sign,chance:100:switch";
 const NOT_TEST = ["production", undefined, "staging", "development", "Test", " test"];
 
 let injected: string[] = [];
@@ -26,7 +27,7 @@ function watchFaults() {
 
 describe("the switch for injected faults", () => {
   it("reads every rule of the header", () => {
-    const { d1, parts } = parseRules(`${EVERY_RULE}, D1:Insert:Achievements ,nonsense,r2:nothing`);
+    const { d1, parts, chance } = parseRules(`${EVERY_RULE}, D1:Insert:Achievements ,nonsense,r2:nothing`);
     expect(d1).toEqual([
       { statement: "*", table: "*" },
       { statement: "insert", table: "achievements" },
@@ -35,6 +36,7 @@ describe("the switch for injected faults", () => {
     expect([...parts].sort()).toEqual(
       ["do:notify", "mail", "purge", "r2:delete", "r2:multipart", "r2:put", "sign", "stripe"].sort(),
     );
+    expect(chance).toEqual({ percent: 100, seed: "switch" });
   });
 
   it.each(NOT_TEST.map((value) => [String(value)]))("is off when ENVIRONMENT is %s", (value) => {
@@ -43,7 +45,8 @@ describe("the switch for injected faults", () => {
   });
 
   // A page asked to fail every part, under each of these values, is served as ever:
-  // read-failures.test.ts, "the switch for injected faults".
+  // read-failures.test.ts, "the switch for injected faults". The chance rule alone, under each of
+  // them, fails no call: chance.test.ts.
 
   it("ENVIRONMENT development: a write (D1 and R2) asked to fail every part is stored", async () => {
     watchFaults();
