@@ -3,6 +3,7 @@ import {
   deleteSessionByToken,
   deleteUnconfirmedAccount,
   findPasswordHash,
+  findUnconfirmedSignUp,
   markEmailVerified,
   recordSignUp,
 } from "#db/queries/accounts.ts";
@@ -13,9 +14,26 @@ import type { ServiceContext } from "./context.server.ts";
 // creates, and what confirming the address completes. The library writes its users, accounts and
 // sessions itself; these are the product's writes of that journey.
 
-/** The newest sign-up for an unconfirmed address is the only one (pre-account takeover). */
-export async function replaceUnconfirmedAccount(context: ServiceContext, email: string) {
-  await deleteUnconfirmedAccount(context.db, email);
+/**
+ * The newest sign-up for an unconfirmed address is the only one (pre-account takeover), unless it
+ * is the same sign-up sent again (a double click, a retry after a lost answer: the same password,
+ * name and account type, its profile written): that account stands, and its id is returned, so a
+ * resend can never delete the account its first send was told about. Only the address's owner or
+ * whoever chose that password can match it; anyone else's sign-up replaces the account.
+ */
+export async function replaceUnconfirmedAccount(
+  context: ServiceContext,
+  signUp: { email: string; password: string; name: string; userType: string },
+): Promise<string | null> {
+  const earlier = await findUnconfirmedSignUp(context.db, signUp.email);
+  if (!earlier) return null;
+  const same =
+    earlier.name === signUp.name &&
+    earlier.userType === signUp.userType &&
+    (await isAccountPassword(context, earlier.id, signUp.password));
+  if (same) return earlier.id;
+  await deleteUnconfirmedAccount(context.db, signUp.email);
+  return null;
 }
 
 /** The profile of a new account, and for an organisation account the organisation it will create when confirmed. */

@@ -210,11 +210,8 @@ export async function storePassportPage(
   render: PassportRender,
   hubs: Env["NOTIFICATIONS"],
 ) {
-  const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
-  if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= render.startedAt) return;
   const readBefore = (change: string | null | undefined) =>
     Boolean(change && render.readBookmark !== null && render.readBookmark < change);
-  if (readBefore(marker?.headers.get(CHANGED_BOOKMARK_HEADER))) return;
   // Another data centre's change: its marker here was purged, its bookmark is in the user's hub.
   // Asked after the visitor has their page; a hub that cannot answer stores nothing.
   if (render.readBookmark !== null) {
@@ -224,6 +221,11 @@ export async function storePassportPage(
     });
     if (change === undefined || readBefore(change)) return;
   }
+  // This data centre's marker last, just before the write: a change here while the hub was asked
+  // has deleted the page and left its marker, which the render must not slip past.
+  const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
+  if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= render.startedAt) return;
+  if (readBefore(marker?.headers.get(CHANGED_BOOKMARK_HEADER))) return;
   const stored = new Response(page, { headers });
   stored.headers.set("Cache-Control", render.cacheControl);
   stored.headers.set(PASSPORT_BUILD_HEADER, render.build);

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { rateLimits } from "#db/schema.ts";
 import { errorSummary } from "./form-reply.server.ts";
@@ -154,6 +154,22 @@ export function countAttempt(db: Db, action: RateLimitedAction, subject: string,
       },
     })
     .returning({ count: rateLimits.count });
+}
+
+/**
+ * Takes back one counted attempt that turned out not to happen (a sign-up that failed before its
+ * mail was sent, so the address's mail limit is not spent on nothing). Never throws: at worst the
+ * attempt stays counted, as before.
+ */
+export async function refundAttempt(db: Db, action: RateLimitedAction, subject: string) {
+  try {
+    await db
+      .update(rateLimits)
+      .set({ count: sql`max(${rateLimits.count} - 1, 0)` })
+      .where(eq(rateLimits.key, `${action}:${subject}`));
+  } catch (error) {
+    log("warn", "rate limit refund failed", { action, error: errorSummary(error) });
+  }
 }
 
 /** Whether the attempt `countAttempt` counted (its returned row) is within the action's limit. */

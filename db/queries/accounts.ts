@@ -174,6 +174,17 @@ export async function findAccountByEmail(db: Db, email: string) {
   return account ?? null;
 }
 
+/** The address's unconfirmed account, with its name, user type and whether its profile was written. */
+export async function findUnconfirmedSignUp(db: Db, email: string) {
+  const [account] = await db
+    .select({ id: users.id, name: users.name, userType: profiles.userType })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.id, users.id))
+    .where(and(eq(users.email, email.toLowerCase()), eq(users.emailVerified, false)))
+    .limit(1);
+  return account ?? null;
+}
+
 /** The hash of the account's password (null without one), to check a password outside signing in. */
 export async function findPasswordHash(db: Db, userId: string) {
   const [row] = await db

@@ -34,10 +34,10 @@ export const uniqueEmail = (prefix = "user") => `${prefix}-${crypto.randomUUID()
 export async function postForm(
   path: string,
   fields: Record<string, string>,
-  { cookie, ip = newClientIp() }: { cookie?: string; ip?: string } = {},
+  { cookie, ip = newClientIp(), headers = {} }: { cookie?: string; ip?: string; headers?: Record<string, string> } = {},
 ) {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(formRequest(path, fields, { cookie, ip }), env, ctx);
+  const response = await worker.fetch(formRequest(path, fields, { cookie, ip, headers }), env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }
@@ -46,7 +46,7 @@ export async function postForm(
 export function formRequest(
   path: string,
   fields: Record<string, string>,
-  { cookie, ip }: { cookie?: string; ip: string },
+  { cookie, ip, headers = {} }: { cookie?: string; ip: string; headers?: Record<string, string> },
 ) {
   return new Request(`${ORIGIN}${path}`, {
     method: "POST",
@@ -57,6 +57,7 @@ export function formRequest(
       Host: new URL(ORIGIN).host,
       "cf-connecting-ip": ip,
       ...(cookie ? { Cookie: cookie } : {}),
+      ...headers,
     },
     body: new URLSearchParams(fields),
     redirect: "manual",

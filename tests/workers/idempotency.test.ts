@@ -4,6 +4,7 @@ import {
   countRows,
   createAccount,
   get,
+  mailsTo,
   PASSWORD,
   PNG_BYTES,
   postForm,
@@ -163,6 +164,23 @@ describe("a form submitted twice", () => {
     );
     expect(response.status).toBe(400);
     expect(await countRows("select count(*) as n from beta_feedback where user_id = ?", person.id)).toBe(0);
+  });
+
+  it("keeps the account a sign-up's first answer was about when the same sign-up is sent again, and mails it again", async () => {
+    const email = uniqueEmail("again");
+    const send = () => postForm("/auth", { intent: "signup", name: "Rhea Resent", email, password: PASSWORD });
+    expect(toastFrom(await send())?.title).toBe("Check your email");
+    const first = await env.DB.prepare("select id from users where email = ?").bind(email).first<{ id: string }>();
+    const again = await send();
+    expect(toastFrom(again)?.title).toBe("Check your email");
+    expect(await env.DB.prepare("select id from users where email = ?").bind(email).all()).toMatchObject({
+      results: [{ id: first!.id }],
+    });
+    expect(await mailsTo(email)).toHaveLength(2);
+    // Another sign-up for the address (another password) still replaces it: the first is not the owner's.
+    await postForm("/auth", { intent: "signup", name: "Rhea Resent", email, password: `${PASSWORD}-other` });
+    const replaced = await env.DB.prepare("select id from users where email = ?").bind(email).first<{ id: string }>();
+    expect(replaced!.id).not.toBe(first!.id);
   });
 
   it("signs up once and answers both the same when the sign-up form is sent twice at once", async () => {

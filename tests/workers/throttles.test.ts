@@ -6,6 +6,8 @@ import { readEnv } from "#app/utils/env.server.ts";
 import { ADDRESS_LIMIT_MESSAGE, PASSWORD_LOCKOUT, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { SIGN_IN_PAUSED_MESSAGE } from "#app/routes/auth/sign-in.server.ts";
 import { createDb } from "#db/client.ts";
+import { FAULT_HEADER } from "#workers/middleware/fault-injection.ts";
+import { expectConsoleError } from "./console-errors.ts";
 import {
   cookiesFrom,
   createAccount,
@@ -135,6 +137,23 @@ describe("limits per address, from any network", () => {
     expect(await mailsTo(email)).toHaveLength(3);
     // Another address is not affected.
     expect((await resend(uniqueEmail("other"))).status).toBe(302);
+  });
+
+  it("a sign-up that fails before its mail is sent does not spend the address's 3 mails an hour", async () => {
+    expectConsoleError(/"action failed"|"request failed"/);
+    const email = uniqueEmail("unlucky");
+    const failing = { headers: { [FAULT_HEADER]: "d1:insert:profiles" } };
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const refused = await postForm(
+        "/auth",
+        { intent: "signup", name: "Una Lucky", email, password: PASSWORD },
+        failing,
+      );
+      expect(refused.status, `attempt ${attempt + 1}: the database failed`).toBe(500);
+    }
+    expect(await mailsTo(email)).toHaveLength(0);
+    expect((await signUp({ email })).status).toBe(302);
+    expect(await mailsTo(email)).toHaveLength(1);
   });
 
   it("a signed-in password check (change, permanent deletion) is limited per account too: 10 in 15 minutes", async () => {

@@ -6,6 +6,7 @@ import {
   consumeRateLimit,
   consumeSubjectRateLimit,
   RATE_LIMIT_MESSAGE,
+  refundAttempt,
   type RateLimitedAction,
 } from "#app/utils/rate-limit.server.ts";
 
@@ -27,6 +28,11 @@ export async function limitMailsTo(request: Request, context: AppLoadContext, em
   const address = await emailFingerprint(email);
   if (await consumeSubjectRateLimit(context.db, "confirmation-mail", address)) return;
   throw tooMany(request, context, "confirmation-mail", ADDRESS_LIMIT_MESSAGE, address);
+}
+
+/** Gives back the address's count of a form that failed before its mail was sent. */
+export async function refundMailTo(context: AppLoadContext, email: string) {
+  await refundAttempt(context.db, "confirmation-mail", await emailFingerprint(email));
 }
 
 /** A throttled attempt: logged, and refused with the limit's message. */

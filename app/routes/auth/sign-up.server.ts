@@ -6,7 +6,7 @@ import { defineIntent } from "#app/utils/intent.server.ts";
 import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { findAccountByEmail } from "#db/queries/accounts.ts";
 import type { z } from "zod";
-import { limitAttempts, limitMailsTo } from "./form.server.ts";
+import { limitAttempts, limitMailsTo, refundMailTo } from "./form.server.ts";
 import { checkEmailHref } from "./screens.ts";
 
 type SignUpForm = z.output<typeof signUpSchema> | z.output<typeof orgSignUpSchema>;
@@ -23,59 +23,76 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
       if (guessable) throw guessable;
       await limitAttempts(request, context, "sign-up");
       await limitMailsTo(request, context, value.email);
-      await replaceUnconfirmedAccount(context, value.email);
-      const response = await context.auth.api.signUpEmail({
-        body: { email: value.email, password: value.password, name: value.name },
-        headers: request.headers,
-        asResponse: true,
-      });
-      const { ok, body } = await readAuthResponse(response);
+      const isOrganisation = value.intent === "org-signup";
+      const userType = isOrganisation ? "organization" : "individual";
       // Only this browser is signed in by the confirmation link. (A taken address gets a made-up
       // user id here, which matches nothing: the answer looks the same.)
-      const headers = new Headers();
-      if (body.user) headers.append("Set-Cookie", await signUpCookieHeader(context.env, request, body.user.id));
-      const answer = () =>
-        redirectWithToast(
+      const answer = async (userId?: string) => {
+        const headers = new Headers();
+        if (userId) headers.append("Set-Cookie", await signUpCookieHeader(context.env, request, userId));
+        return redirectWithToast(
           context.env,
           request,
           checkEmailHref(value.email),
           { title: "Check your email", description: `We sent a confirmation link to ${value.email}.` },
           { headers },
         );
-      if (!ok || !body.user) {
-        // Two sign-ups for one address at once (a double click, a retry): the other one created the
-        // account and sends its mail. Answer as for any taken address, the same as for a new one.
-        if (await findAccountByEmail(context.db, value.email)) return answer();
-        const message = body.message ?? "An error occurred";
-        throw new Refusal({ title: "Error", description: message, variant: "destructive" });
-      }
-
-      const isOrganisation = value.intent === "org-signup";
-      await recordNewAccount(context, {
-        userId: body.user.id,
-        fullName: value.name,
-        userType: isOrganisation ? "organization" : "individual",
-        organization:
-          "organizationName" in value
-            ? { name: value.organizationName, description: value.organizationDescription }
-            : undefined,
-      });
+      };
       // Answered the same for a new and a taken address, and as fast: the mail goes after the
       // answer. A failed e-mail never loses the account.
-      context.cloudflare.ctx.waitUntil(
-        context.auth.api
-          .sendVerificationEmail({
-            // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
-            body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
-            headers: request.headers,
-          })
-          .catch((error) => {
-            console.error(
-              JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }),
-            );
-          }),
-      );
-      return answer();
+      const mailConfirmation = () =>
+        context.cloudflare.ctx.waitUntil(
+          context.auth.api
+            .sendVerificationEmail({
+              // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
+              body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
+              headers: request.headers,
+            })
+            .catch((error) => {
+              console.error(
+                JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }),
+              );
+            }),
+        );
+
+      let userId: string;
+      try {
+        // The same sign-up sent again (its first answer lost): its account stands, and is mailed again.
+        const earlier = await replaceUnconfirmedAccount(context, { ...value, userType });
+        if (earlier) {
+          mailConfirmation();
+          return await answer(earlier);
+        }
+        const response = await context.auth.api.signUpEmail({
+          body: { email: value.email, password: value.password, name: value.name },
+          headers: request.headers,
+          asResponse: true,
+        });
+        const { ok, body } = await readAuthResponse(response);
+        if (!ok || !body.user) {
+          // Two sign-ups for one address at once (a double click, a retry): the other one created the
+          // account and sends its mail. Answer as for any taken address, the same as for a new one.
+          if (await findAccountByEmail(context.db, value.email)) return await answer();
+          const message = body.message ?? "An error occurred";
+          throw new Refusal({ title: "Error", description: message, variant: "destructive" });
+        }
+        userId = body.user.id;
+        await recordNewAccount(context, {
+          userId,
+          fullName: value.name,
+          userType,
+          organization:
+            "organizationName" in value
+              ? { name: value.organizationName, description: value.organizationDescription }
+              : undefined,
+        });
+      } catch (error) {
+        // Nothing was mailed: the address's mail limit is not spent on a sign-up that failed.
+        await refundMailTo(context, value.email);
+        throw error;
+      }
+      mailConfirmation();
+      return answer(userId);
     },
   });
 }
