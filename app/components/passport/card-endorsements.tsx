@@ -12,12 +12,12 @@ export function CardEndorsements({
   achievement,
   endorseHref,
 }: {
-  achievement: Pick<PassportAchievement, "id" | "title" | "endorsements">;
+  achievement: Pick<PassportAchievement, "id" | "title" | "endorsements" | "endorsementCount">;
   endorseHref?: string;
 }) {
   const endorsements = achievement.endorsements ?? [];
   if (endorsements.length === 0 && !endorseHref) return null;
-  const label = `Endorsed by ${endorsements.length}`;
+  const label = `Endorsed by ${achievement.endorsementCount ?? endorsements.length}`;
   return (
     <div className="flex flex-wrap items-center gap-2 pt-1 print:hidden">
       {endorsements.length > 0 ? (
