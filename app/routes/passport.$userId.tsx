@@ -77,6 +77,7 @@ export default function PublicPassport() {
             showAllHref={`/passport/${userId}?all=1`}
             printHref={`/passport/${userId}/print`}
             endorseHref={isOwner ? undefined : (achievementId) => `/passport/${userId}/endorse/${achievementId}`}
+            endorsementsHref={(achievementId) => `/passport/${userId}/endorsements/${achievementId}`}
             canonicalUrl={canonicalUrl ?? undefined}
             pager={
               showAll ? (

@@ -4,6 +4,7 @@ import { responsiveSrcSet } from "#app/utils/media.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { loadAllPassportEntries, loadPassport, loadPassportProfile, type Preview } from "#db/queries/achievements.ts";
+import { loadEntryEndorsements } from "#db/queries/endorsements.ts";
 import { decodeCursor, type PageRequest } from "#db/queries/paging.ts";
 import type { PassportEndorsement } from "#app/components/passport/types.ts";
 
@@ -90,4 +91,37 @@ export async function readPublicPassport(
 async function readProfileAlone(context: ServiceContext, userId: string, failed: (error: unknown) => null) {
   const profile = await loadPassportProfile(context.db, userId).catch(failed);
   return profile && { profile, achievements: [], next: null, previous: null, total: 0 };
+}
+
+/**
+ * One page of the endorsements an entry of a passport shows (its card carries the first few,
+ * decision 079): null unless both ids are UUIDs, the achievement is an entry `userIdParam`'s
+ * passport shows, and the reader may see that passport (public and active, or their own).
+ */
+export async function readEntryEndorsements(
+  context: ServiceContext,
+  {
+    userIdParam,
+    achievementIdParam,
+    page,
+    readerId,
+  }: {
+    userIdParam: string | undefined;
+    achievementIdParam: string | undefined;
+    page: PageRequest;
+    readerId: () => Promise<string | null>;
+  },
+) {
+  const userId = userIdSchema.safeParse(userIdParam);
+  const achievementId = userIdSchema.safeParse(achievementIdParam);
+  if (!userId.success || !achievementId.success) return null;
+  const found = await loadEntryEndorsements(
+    context.db,
+    { userId: userId.data, achievementId: achievementId.data },
+    page,
+  );
+  if (!found || found.entry.deletedAt) return null;
+  const isOwner = (await readerId()) === userId.data;
+  if (!found.entry.isPublic && !isOwner) return null;
+  return { ...found, userId: userId.data, achievementId: achievementId.data, isOwner };
 }

@@ -99,7 +99,8 @@ const notRenewed = isNull(achievements.renewedBy);
 /** An imported credential its issuer revoked leaves the public passport; its owner still sees it, marked. */
 const importNotRevoked = sql`(${importedCredentials.status} is null or ${importedCredentials.status} != 'revoked')`;
 
-const shownOnPassport = (userId: string | Placeholder) =>
+/** An entry its owner's passport shows (its statement must join `credentials` and `importedCredentials`). */
+export const shownOnPassport = (userId: string | Placeholder) =>
   and(
     eq(achievements.userId, userId),
     eq(achievements.status, "accepted"),
