@@ -15,14 +15,15 @@
 // per page (5), BENCH_SAMPLES of /verify and of the wallet exchange (25), BENCH_HISTORY_SAMPLES of
 // 'Import history' (5), BENCH_SKIP_BUILD=1 to
 // reuse build/ while iterating on the bench itself, BENCH_VIA=cli to start wrangler by its command
-// (DevTools inspector on) instead of its API.
+// (DevTools inspector on) instead of its API, BENCH_ONLY=passport to measure only the public
+// passport's latency next to the static asset (printed, bench/results.md left as it is).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { bundleReport, routeBundle } from "./bench/bundles.mjs";
 import http from "node:http";
 import { GZIP_LEVEL, measurePageBytes } from "./bench/bytes.mjs";
 import { measureLoad, timedGet } from "./bench/load.mjs";
-import { buildReport, machine } from "./bench/report.mjs";
+import { BUDGETS, buildReport, machine } from "./bench/report.mjs";
 import { BENCH_PASSPORT } from "./bench/seed.mjs";
 import { cookieHeader, DEMO_ACCOUNTS, signIn } from "./bench/sign-in.mjs";
 import { build, prepareState, startServer } from "./bench/server.mjs";
@@ -48,6 +49,8 @@ const config = {
    * (the command, as bench:scale: the inspector's relay adds CPU to every D1 query, decision 040).
    */
   via: process.env.BENCH_VIA === "cli" ? "cli" : "api",
+  /** Only the public passport's latency and ratios: a quick check while working on its render. */
+  passportOnly: process.env.BENCH_ONLY === "passport",
 };
 const RESULTS_FILE = "bench/results.md";
 const BUNDLES_FILE = "bench/bundles.md";
@@ -66,6 +69,7 @@ async function main() {
   // The machine is shared: what else ran is part of every timing (1-, 5- and 15-minute averages).
   const loadBefore = os.loadavg();
   if (!config.skipBuild) build();
+  if (config.passportOnly) return passportOnly(loadBefore);
   log("Worker upload size (wrangler deploy --dry-run)");
   const workerSize = measureWorkerSize();
   prepareState(BENCH_PASSPORT);
@@ -90,32 +94,7 @@ async function main() {
 }
 
 async function measure({ origin, pid }) {
-  const passportPath = `/passport/${BENCH_PASSPORT.userId}`;
-  const passportUrl = origin + passportPath;
-  const first = await timedGet(passportUrl, BYPASS);
-  if (first.status !== 200)
-    throw new Error(`GET ${passportPath} answered ${first.status}: is the bench passport seeded and public?`);
-  const staticAsset = closestStaticAsset(first.bytes);
-
-  log("D1 round trips");
-  const d1 = await roundTrips(passportUrl);
-
-  const load = [];
-  const targets = [
-    { target: "static", url: origin + staticAsset.path },
-    { target: "passport cached", url: passportUrl },
-    { target: "passport uncached", url: passportUrl, headers: BYPASS },
-  ];
-  for (const connections of config.connections) {
-    for (const { target, url, headers } of targets) {
-      log(`load: ${target}, ${connections} connections, ${config.durationMs / 1000} s`);
-      load.push({
-        target,
-        connections,
-        result: await measureLoad({ url, headers, connections, durationMs: config.durationMs }),
-      });
-    }
-  }
+  const { passportPath, passportUrl, first, staticAsset, d1, load } = await measurePassportLoad(origin);
 
   const pages = { "Public passport": passportUrl, "Landing page": `${origin}/` };
   const bytes = {};
@@ -213,6 +192,68 @@ async function measure({ origin, pid }) {
     ),
     lazy,
   };
+}
+
+/** The public passport's latency next to the static asset closest in size, and its D1 round trips. */
+async function measurePassportLoad(origin) {
+  const passportPath = `/passport/${BENCH_PASSPORT.userId}`;
+  const passportUrl = origin + passportPath;
+  const first = await timedGet(passportUrl, BYPASS);
+  if (first.status !== 200)
+    throw new Error(`GET ${passportPath} answered ${first.status}: is the bench passport seeded and public?`);
+  const staticAsset = closestStaticAsset(first.bytes);
+
+  log("D1 round trips");
+  const d1 = await roundTrips(passportUrl);
+
+  const load = [];
+  const targets = [
+    { target: "static", url: origin + staticAsset.path },
+    { target: "passport cached", url: passportUrl },
+    { target: "passport uncached", url: passportUrl, headers: BYPASS },
+  ];
+  for (const connections of config.connections) {
+    for (const { target, url, headers } of targets) {
+      log(`load: ${target}, ${connections} connections, ${config.durationMs / 1000} s`);
+      load.push({
+        target,
+        connections,
+        result: await measureLoad({ url, headers, connections, durationMs: config.durationMs }),
+      });
+    }
+  }
+  return { passportPath, passportUrl, first, staticAsset, d1, load };
+}
+
+/** BENCH_ONLY=passport: the latency section alone, printed with its ratios against their budgets. */
+async function passportOnly(loadBefore) {
+  prepareState(BENCH_PASSPORT);
+  const server = await startServer(config.port, { via: config.via });
+  try {
+    const { first, staticAsset, d1, load } = await measurePassportLoad(server.origin);
+    const p50 = (target, connections) =>
+      load.find((run) => run.target === target && run.connections === connections).result.p50;
+    let passed = true;
+    console.log(`\nPassport HTML ${first.bytes} B; static ${staticAsset.path} ${staticAsset.bytes} B`);
+    console.log(`D1 round trips: uncached ${d1.uncached.d1}, cached ${d1.cached.d1}`);
+    for (const connections of config.connections) {
+      const base = p50("static", connections);
+      const cached = p50("passport cached", connections) / base;
+      const uncached = p50("passport uncached", connections) / base;
+      passed &&= cached <= BUDGETS.cachedOverStatic && uncached <= BUDGETS.uncachedOverStatic;
+      console.log(
+        `${connections} connections: static ${base.toFixed(1)} ms; cached ${cached.toFixed(2)}× ` +
+          `(≤ ${BUDGETS.cachedOverStatic}×), uncached ${uncached.toFixed(2)}× (≤ ${BUDGETS.uncachedOverStatic}×)`,
+      );
+    }
+    const loadAfter = os.loadavg();
+    console.log(
+      `Load average: ${loadBefore.map((v) => v.toFixed(1)).join(", ")} before, ${loadAfter.map((v) => v.toFixed(1)).join(", ")} after`,
+    );
+    return passed;
+  } finally {
+    server.stop();
+  }
 }
 
 /** X-D1-Round-Trips of one uncached request and of one cached request after a warm-up. */

@@ -46,21 +46,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { searchParams } = new URL(request.url);
   // The first entries, or (View More, ?all=1) the full list a page at a time. The first page
-  // reads enough to print a passport of up to PRINTED_ENTRIES_MAX entries whole.
+  // reads enough to print a passport of up to PRINTED_ENTRIES_MAX entries whole; a longer one
+  // reads its first entries only, and prints them with the print view's address.
   const showAll = searchParams.get("all") === "1";
   const page = showAll ? pageRequestFrom(searchParams, "", PAGE_SIZES.passport) : { size: PRINTED_ENTRIES_MAX };
   const found = await readPublicPassport(context, {
     userIdParam: params.userId,
     page,
+    preview: showAll ? undefined : { over: PRINTED_ENTRIES_MAX, first: PUBLIC_PASSPORT_INITIAL_ENTRIES },
     origin: context.env.APP_URL ?? request.url,
     readerId: readerOf(request, context),
   });
   if (!found)
     return data({ passport: null, showAll, userId: null, isOwner: false, canonicalUrl: null }, { status: 404 });
-  // A longer passport prints its first entries and the print view's address, as it always has.
-  const { passport } = found;
-  if (!showAll && passport.total > PRINTED_ENTRIES_MAX)
-    passport.achievements = passport.achievements.slice(0, PUBLIC_PASSPORT_INITIAL_ENTRIES);
   return data({ ...found, showAll }, found.partial ? PARTIAL : undefined);
 }
 
@@ -79,6 +77,7 @@ export default function PublicPassport() {
             showAllHref={`/passport/${userId}?all=1`}
             printHref={`/passport/${userId}/print`}
             endorseHref={isOwner ? undefined : (achievementId) => `/passport/${userId}/endorse/${achievementId}`}
+            endorsementsHref={(achievementId) => `/passport/${userId}/endorsements/${achievementId}`}
             canonicalUrl={canonicalUrl ?? undefined}
             pager={
               showAll ? (

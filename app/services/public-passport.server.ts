@@ -3,8 +3,10 @@ import { z } from "zod";
 import { responsiveSrcSet } from "#app/utils/media.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
-import { loadAllPassportEntries, loadPassport, loadPassportProfile } from "#db/queries/achievements.ts";
+import { loadAllPassportEntries, loadPassport, loadPassportProfile, type Preview } from "#db/queries/achievements.ts";
+import { loadEntryEndorsements } from "#db/queries/endorsements.ts";
 import { decodeCursor, type PageRequest } from "#db/queries/paging.ts";
+import type { PassportEndorsement } from "#app/components/passport/types.ts";
 
 const userIdSchema = z.uuid();
 
@@ -25,6 +27,7 @@ export async function readPublicPassport(
     origin,
     readerId,
     everything = false,
+    preview,
   }: {
     userIdParam: string | undefined;
     page: PageRequest;
@@ -33,6 +36,8 @@ export async function readPublicPassport(
     /** Who reads it, asked only when the passport would otherwise be hidden from them. */
     readerId: () => Promise<string | null>;
     everything?: boolean;
+    /** A long passport's first page reads only its first entries (`loadPassport`). */
+    preview?: Preview;
   },
 ) {
   const userId = userIdSchema.safeParse(userIdParam);
@@ -44,7 +49,7 @@ export async function readPublicPassport(
     return null;
   };
   const passport =
-    (await loadPassport(context.db, userId.data, page).catch(failed("passport failed to load"))) ??
+    (await loadPassport(context.db, userId.data, page, preview).catch(failed("passport failed to load"))) ??
     (partial ? await readProfileAlone(context, userId.data, failed("passport profile failed to load")) : null);
   const isOwner = Boolean(passport && (await readerId()) === userId.data);
   // Archived accounts are never public; a private passport is visible to its owner only.
@@ -58,18 +63,18 @@ export async function readPublicPassport(
     [];
   // The creation time is only the cursor's: not sent to the page.
   // Expiry, renewal (decision 071) and endorsements (072) are sent only for the entries that have
-  // them: the page's HTML budget, on the passport's hot path.
+  // them: the page's HTML budget, on the passport's hot path. A card carries its first few
+  // endorsements and how many there are (decision 079).
   const achievements = [...passport.achievements, ...rest].map(
-    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, endorsementsJson, ...achievement }) => {
-      const endorsements = JSON.parse(endorsementsJson) as { id: string; name: string; comment: string }[];
-      return {
-        ...achievement,
-        ...(validUntil ? { validUntil } : {}),
-        ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
-        ...(endorsements.length > 0 ? { endorsements } : {}),
-        imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
-      };
-    },
+    ({ createdAt: _, validUntil, renewalCount, firstGivenOn, endorsementCount, endorsementsJson, ...achievement }) => ({
+      ...achievement,
+      ...(validUntil ? { validUntil } : {}),
+      ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
+      ...(endorsementsJson
+        ? { endorsements: JSON.parse(endorsementsJson) as PassportEndorsement[], endorsementCount }
+        : {}),
+      imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
+    }),
   );
   // The page's one address for previews and search engines (the first page, whatever was asked).
   const canonicalUrl = new URL(`/passport/${userId.data}`, origin).href;
@@ -86,4 +91,37 @@ export async function readPublicPassport(
 async function readProfileAlone(context: ServiceContext, userId: string, failed: (error: unknown) => null) {
   const profile = await loadPassportProfile(context.db, userId).catch(failed);
   return profile && { profile, achievements: [], next: null, previous: null, total: 0 };
+}
+
+/**
+ * One page of the endorsements an entry of a passport shows (its card carries the first few,
+ * decision 079): null unless both ids are UUIDs, the achievement is an entry `userIdParam`'s
+ * passport shows, and the reader may see that passport (public and active, or their own).
+ */
+export async function readEntryEndorsements(
+  context: ServiceContext,
+  {
+    userIdParam,
+    achievementIdParam,
+    page,
+    readerId,
+  }: {
+    userIdParam: string | undefined;
+    achievementIdParam: string | undefined;
+    page: PageRequest;
+    readerId: () => Promise<string | null>;
+  },
+) {
+  const userId = userIdSchema.safeParse(userIdParam);
+  const achievementId = userIdSchema.safeParse(achievementIdParam);
+  if (!userId.success || !achievementId.success) return null;
+  const found = await loadEntryEndorsements(
+    context.db,
+    { userId: userId.data, achievementId: achievementId.data },
+    page,
+  );
+  if (!found || found.entry.deletedAt) return null;
+  const isOwner = (await readerId()) === userId.data;
+  if (!found.entry.isPublic && !isOwner) return null;
+  return { ...found, userId: userId.data, achievementId: achievementId.data, isOwner };
 }

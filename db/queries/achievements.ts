@@ -14,7 +14,7 @@ import {
 } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { AchievementType } from "../schema.ts";
-import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../client.ts";
+import { inListLimit, insertWhen, rowsPerInsert, statementBuilder, type Db } from "../client.ts";
 import {
   achievements,
   credentials,
@@ -31,8 +31,12 @@ import { issuerIdentityColumns } from "./organization-domains.ts";
 /** How a membership entry's title begins (decision 070): 'Member of {organisation}'. */
 export const MEMBERSHIP_TITLE_PREFIX = "Member of ";
 
-/** The most endorsements one public card lists (decision 072). */
-export const ENDORSEMENTS_PER_ENTRY = 100;
+/**
+ * The endorsements one public card carries (decision 079): its first few, with how many it has in
+ * all; the rest are on the entry's own endorsements page. A card could otherwise carry every one
+ * of its endorsements (up to 500 characters each) on each of up to 50 entries.
+ */
+export const ENDORSEMENTS_PER_CARD = 3;
 
 const passportColumns = {
   id: achievements.id,
@@ -69,12 +73,14 @@ const passportColumns = {
   importStatus: sql<ImportStatus | null>`${importedCredentials.status}`.as("import_status"),
   importIssuer: sql<string | null>`${importedCredentials.issuerIdentity}`.as("import_issuer"),
   importRevokedAt: sql<number | null>`${importedCredentials.revokedAt}`.as("import_revoked_at"),
-  // The endorsements its owner shows (decision 072), as a JSON array, in the page's one round
-  // trip: at most ENDORSEMENTS_PER_ENTRY an entry, oldest first.
-  endorsementsJson: sql<string>`(select json_group_array(json_object('id', shown.id, 'name', shown.endorser_name,
-    'comment', shown.comment)) from (select e.id, e.endorser_name, e.comment from endorsements e
-    where e.achievement_id = ${achievements.id} and e.status = 'shown'
-    order by e.created_at, e.id limit ${sql.raw(String(ENDORSEMENTS_PER_ENTRY))}) shown)`.as("endorsements_json"),
+  // The endorsements its owner shows (decision 072): how many, and the first few (oldest first) as
+  // a JSON array, null when there are none (decision 079), in the page's one round trip.
+  endorsementCount: sql<number>`(select count(*) from endorsements e
+    where e.achievement_id = ${achievements.id} and e.status = 'shown')`.as("endorsement_count"),
+  endorsementsJson: sql<string | null>`(select case when count(*) > 0 then json_group_array(json_object('id',
+    shown.id, 'name', shown.endorser_name, 'comment', shown.comment)) end from (select e.id, e.endorser_name,
+    e.comment from endorsements e where e.achievement_id = ${achievements.id} and e.status = 'shown'
+    order by e.created_at, e.id limit ${sql.raw(String(ENDORSEMENTS_PER_CARD))}) shown)`.as("endorsements_json"),
   // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
   createdAt: achievements.createdAt,
 };
@@ -93,7 +99,8 @@ const notRenewed = isNull(achievements.renewedBy);
 /** An imported credential its issuer revoked leaves the public passport; its owner still sees it, marked. */
 const importNotRevoked = sql`(${importedCredentials.status} is null or ${importedCredentials.status} != 'revoked')`;
 
-const shownOnPassport = (userId: string | Placeholder) =>
+/** An entry its owner's passport shows (its statement must join `credentials` and `importedCredentials`). */
+export const shownOnPassport = (userId: string | Placeholder) =>
   and(
     eq(achievements.userId, userId),
     eq(achievements.status, "accepted"),
@@ -104,11 +111,22 @@ const shownOnPassport = (userId: string | Placeholder) =>
   );
 
 /**
- * The public passport's three statements, built (and their SQL written) once per database
- * client rather than on every visit: building them cost more CPU than running them.
+ * The public passport's statements, built (and their SQL written) once per isolate: building them
+ * cost more CPU than running them. They are built on `statementBuilder`, which runs nothing, and
+ * each visit binds their SQL to its own D1 session (`bound`).
  */
 function passportStatements(db: Db) {
   const userId = sql.placeholder("userId");
+  const shownEntries = db
+    .select({ value: count() })
+    .from(achievements)
+    .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+    .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
+    .where(shownOnPassport(userId));
+  // A preview (`loadPassport`): past `over` entries only the `first` are read, in the same
+  // statement. drizzle types a LIMIT as a number or a placeholder; it writes any SQL it is given.
+  const previewLimit = sql`(select case when (${shownEntries}) > ${sql.placeholder("over")}
+    then ${sql.placeholder("first")} else ${sql.placeholder("limit")} end)` as unknown as Placeholder;
   return {
     profile: db
       .select({
@@ -127,16 +145,22 @@ function passportStatements(db: Db) {
       .prepare(),
     // The first page (the common visit); pages after a cursor are built per request.
     entries: passportEntries(db, userId, { size: 0 }).limit(sql.placeholder("limit")).prepare(),
-    total: db
-      .select({ value: count() })
-      .from(achievements)
-      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
-      .where(shownOnPassport(userId))
-      .prepare(),
+    preview: passportEntries(db, userId, { size: 0 }).limit(previewLimit).prepare(),
+    total: shownEntries.prepare(),
   };
 }
-const passportStatementsByDb = new WeakMap<Db, ReturnType<typeof passportStatements>>();
+let builtPassportStatements: ReturnType<typeof passportStatements> | undefined;
+const passportStatementsOnce = () => (builtPassportStatements ??= passportStatements(statementBuilder));
+
+/** A built statement's SQL, bound to this request's database with these values. */
+const bound = (
+  db: Db,
+  statement: { getQuery(): { sql: string; params: unknown[] } },
+  values: Record<string, unknown>,
+) => {
+  const query = statement.getQuery();
+  return db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
+};
 
 /** One page of a passport's shown entries (keyset, newest first). */
 function passportEntries(db: Db, userId: string | Placeholder, page: PageRequest) {
@@ -154,23 +178,33 @@ function passportEntries(db: Db, userId: string | Placeholder, page: PageRequest
 }
 
 /**
+ * A first page that, on a passport of more than `over` entries, reads only its `first` (the
+ * public page shows those and links to the full list; a shorter passport's page reads them all,
+ * to print them whole).
+ */
+export type Preview = { over: number; first: number };
+
+/**
  * Everything a public passport page shows, in one D1 round trip: the profile, one page of the
  * accepted and visible achievements (newest first, after or before a cursor) and how many
- * there are in all.
+ * there are in all. With `preview`, a long passport's first page is its first few entries, and
+ * has no `next` (decision 079).
  */
-export async function loadPassport(db: Db, userId: string, page: PageRequest) {
-  let statements = passportStatementsByDb.get(db);
-  if (!statements) passportStatementsByDb.set(db, (statements = passportStatements(db)));
+export async function loadPassport(db: Db, userId: string, page: PageRequest, preview?: Preview) {
+  const statements = passportStatementsOnce();
   const { profile, total } = statements;
-  const entries = page.after || page.before ? passportEntries(db, userId, page).prepare() : statements.entries;
-  const values = { userId, limit: page.size + 1 };
+  const entries =
+    page.after || page.before
+      ? passportEntries(db, userId, page).prepare()
+      : preview
+        ? statements.preview
+        : statements.entries;
+  const values = { userId, limit: page.size + 1, ...preview };
   // drizzle's batch() cannot fill placeholders: bind the prepared SQL and map the rows with
   // each statement's own result mapping.
-  const bound = [profile, entries, total].map((statement) => {
-    const query = statement.getQuery();
-    return db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
-  });
-  const [profileResult, entriesResult, totalResult] = await db.$client.batch(bound);
+  const [profileResult, entriesResult, totalResult] = await db.$client.batch(
+    [profile, entries, total].map((statement) => bound(db, statement, values)),
+  );
   const [profileRow] = profile.mapAllResult(profileResult, true) as Awaited<ReturnType<typeof profile.all>>;
   const [totalRow] = total.mapAllResult(totalResult, true) as Awaited<ReturnType<typeof total.all>>;
   if (!profileRow) return null;
@@ -181,10 +215,10 @@ export async function loadPassport(db: Db, userId: string, page: PageRequest) {
 
 /** A passport's profile alone, as loadPassport reads it: for a page whose entries could not be read. */
 export async function loadPassportProfile(db: Db, userId: string) {
-  let statements = passportStatementsByDb.get(db);
-  if (!statements) passportStatementsByDb.set(db, (statements = passportStatements(db)));
-  const [profile] = await statements.profile.all({ userId });
-  return profile ?? null;
+  const { profile } = passportStatementsOnce();
+  const result = await bound(db, profile, { userId }).all();
+  const [row] = profile.mapAllResult(result, true) as Awaited<ReturnType<typeof profile.all>>;
+  return row ?? null;
 }
 
 /**

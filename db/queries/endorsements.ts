@@ -1,10 +1,12 @@
 // Endorsements (issue 33, decision 072): what endorsing reads, the owner's list and answers, the
 // shown ones a passport carries, and what an export holds.
-import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import {
   achievements,
+  credentials,
   endorsements,
+  importedCredentials,
   organizationDomains,
   organizationRoles,
   organizations,
@@ -14,6 +16,7 @@ import {
 import { strongFactorMissing } from "./memberships/authorization.ts";
 import { latestKeyOfOrganizationQuery } from "./credentials.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
+import { shownOnPassport } from "./achievements.ts";
 
 /** How many organisations an admin may endorse for, as the form lists them. */
 export const ENDORSING_ORGANIZATIONS_MAX = 50;
@@ -118,6 +121,59 @@ export async function listReceivedEndorsements(db: Db, ownerId: string, page: Pa
     .orderBy(...orderBy)
     .limit(limit);
   return toPage(rows, page, (row) => ({ key: row.createdAt.getTime(), id: row.id }));
+}
+
+/**
+ * An entry of a passport and one page of the endorsements its owner shows (oldest first, as its
+ * card lists them), with how many there are, in one round trip (decision 079). No entry when
+ * `achievementId` is not an entry `userId`'s passport shows; whether the passport is public is the
+ * caller's to judge from the profile returned.
+ */
+export async function loadEntryEndorsements(
+  db: Db,
+  { userId, achievementId }: { userId: string; achievementId: string },
+  page: PageRequest,
+) {
+  const shown = and(eq(endorsements.achievementId, achievementId), eq(endorsements.status, "shown"));
+  const { where, orderBy, limit } = keyset(endorsements.createdAt, endorsements.id, "asc", page);
+  const [entries, totals, rows] = await db.batch([
+    db
+      .select({
+        title: achievements.title,
+        ownerName: profiles.fullName,
+        isPublic: profiles.isPublic,
+        searchIndexing: profiles.searchIndexing,
+        deletedAt: profiles.deletedAt,
+      })
+      .from(achievements)
+      .innerJoin(profiles, eq(profiles.id, achievements.userId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
+      .where(and(eq(achievements.id, achievementId), shownOnPassport(userId)))
+      .limit(1),
+    db.select({ value: count() }).from(endorsements).where(shown),
+    db
+      .select({
+        id: endorsements.id,
+        name: endorsements.endorserName,
+        comment: endorsements.comment,
+        createdAt: endorsements.createdAt,
+      })
+      .from(endorsements)
+      .where(and(shown, where))
+      .orderBy(...orderBy)
+      .limit(limit),
+  ]);
+  const [entry] = entries;
+  if (!entry) return null;
+  const { items, next, previous } = toPage(rows, page, (row) => ({ key: row.createdAt.getTime(), id: row.id }));
+  return {
+    entry,
+    total: totals[0]?.value ?? 0,
+    endorsements: items.map(({ createdAt: _, ...endorsement }) => endorsement),
+    next,
+    previous,
+  };
 }
 
 /** How many endorsements the owner received, and how many of them wait for an answer. */

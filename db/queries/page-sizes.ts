@@ -17,6 +17,8 @@ export const PAGE_SIZES = {
   ownPendingAchievements: 20,
   // The endorsements a person received (decision 072).
   endorsements: 20,
+  // The endorsements an entry of a public passport shows, on its own page (decision 079).
+  entryEndorsements: 20,
   printChunk: 200,
   // Settings' signed-in browsers.
   sessions: 20,

@@ -40,6 +40,7 @@ export function PublicPassportView({
   pager,
   printHref,
   endorseHref,
+  endorsementsHref,
   variant = "page",
 }: {
   profile: PassportProfile;
@@ -61,6 +62,8 @@ export function PublicPassportView({
   printHref?: string;
   /** The endorse page of an entry, offered to every visitor (decision 072); none on the demo. */
   endorseHref?: (achievementId: string) => string;
+  /** An entry's endorsements page, past the few its card carries (decision 079). */
+  endorsementsHref?: (achievementId: string) => string;
   /** "print": every entry on one page for paper, without the call to action. */
   variant?: "page" | "print";
 }) {
@@ -164,7 +167,11 @@ export function PublicPassportView({
                   priority={index === 0}
                   footer={
                     variant === "page" ? (
-                      <CardEndorsements achievement={achievement} endorseHref={endorseHref?.(achievement.id)} />
+                      <CardEndorsements
+                        achievement={achievement}
+                        endorseHref={endorseHref?.(achievement.id)}
+                        allHref={endorsementsHref?.(achievement.id)}
+                      />
                     ) : null
                   }
                 />

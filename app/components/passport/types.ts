@@ -40,6 +40,13 @@ export type PassportAchievement = {
   /** The imported badge's issuer in words: a host, or 'Issuer not identified'. */
   importIssuer?: string | null;
   importRevokedAt?: number | null;
-  /** The endorsements its owner shows (decision 072): the endorser's name and words. */
-  endorsements?: { id: string; name: string; comment: string }[];
+  /**
+   * The endorsements its owner shows (decision 072): the first few, with the endorser's name and
+   * words, and how many there are in all (decision 079); absent when it has none.
+   */
+  endorsements?: PassportEndorsement[];
+  endorsementCount?: number;
 };
+
+/** One endorsement as a public card shows it (decision 072). */
+export type PassportEndorsement = { id: string; name: string; comment: string };

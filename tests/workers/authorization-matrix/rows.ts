@@ -109,6 +109,22 @@ export const ROWS: Row[] = [
     cells: cells(404),
   }),
 
+  // An entry's endorsements page (decision 079): public as the passport, its owner's if private.
+  loaderRow({
+    route: "routes/passport.$userId_.endorsements.$achievementId",
+    intent: "an entry of a public passport",
+    path: (w) => `/passport/${w.users.member.id}/endorsements/${w.credentialAchievement}`,
+    ok: [200],
+    cells: PUBLIC,
+  }),
+  loaderRow({
+    route: "routes/passport.$userId_.endorsements.$achievementId",
+    intent: "an entry named under another passport",
+    path: (w) => `/passport/${w.users.individual.id}/endorsements/${w.credentialAchievement}`,
+    ok: [200],
+    cells: cells(404),
+  }),
+
   // ---- Endorsements (issue 33, decision 072) ----
   // Anyone signed in but the owner may endorse an achievement on a public passport; another
   // already endorsed it as themselves (a refusal, nothing written).
