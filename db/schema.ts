@@ -916,7 +916,8 @@ export const endorsements = sqliteTable(
       .where(sql`endorser_organization_id is not null`),
     // The owner's list, newest first; each passport card's shown ones.
     index("endorsements_owner_idx").on(t.ownerId, t.createdAt, t.id),
-    index("endorsements_achievement_idx").on(t.achievementId, t.status),
+    // An entry's shown endorsements in the order its endorsements page lists them (decision 079).
+    index("endorsements_achievement_idx").on(t.achievementId, t.status, t.createdAt, t.id),
     index("endorsements_endorser_idx").on(t.endorserId, t.createdAt),
   ],
 );

@@ -1,3 +1,5 @@
+DROP INDEX `endorsements_achievement_idx`;--> statement-breakpoint
+CREATE INDEX `endorsements_achievement_idx` ON `endorsements` (`achievement_id`,`status`,`created_at`,`id`);--> statement-breakpoint
 ALTER TABLE `organizations` ADD `created_by` text REFERENCES users(id) ON DELETE set null;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `submission_key` text;--> statement-breakpoint
 CREATE UNIQUE INDEX `organizations_submission_key_idx` ON `organizations` (`created_by`,`submission_key`);--> statement-breakpoint
