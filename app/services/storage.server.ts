@@ -3,7 +3,7 @@ import { STORAGE_QUOTA_BYTES } from "#app/utils/storage-quota.ts";
 import type { StoredFile, UploadAllowance } from "#app/utils/uploads.server.ts";
 import { errorSummary } from "#app/utils/form-reply.server.ts";
 import { log } from "#app/utils/log.server.ts";
-import { mediaKeyFromUrl, userMediaPrefixes } from "#app/utils/media.server.ts";
+import { listingsUnder, mediaKeyFromUrl, userMediaPrefixes } from "#app/utils/media.server.ts";
 import {
   countEarlierFiles,
   forgetReleasedFiles,
@@ -105,12 +105,9 @@ export async function backfillStorage(context: ServiceContext, users = STORAGE_B
 async function objectSizes(bucket: R2Bucket, prefixes: string[]) {
   const sizes = new Map<string, number>();
   for (const prefix of prefixes) {
-    let cursor: string | undefined;
-    do {
-      const page = await bucket.list({ prefix, cursor });
-      for (const object of page.objects) sizes.set(object.key, object.size);
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
+    for await (const objects of listingsUnder(bucket, prefix)) {
+      for (const object of objects) sizes.set(object.key, object.size);
+    }
   }
   return sizes;
 }

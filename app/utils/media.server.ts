@@ -51,11 +51,18 @@ export async function deleteMedia(bucket: R2Bucket, urls: (string | null | undef
   for (let start = 0; start < keys.length; start += 1000) await bucket.delete(keys.slice(start, start + 1000));
 }
 
-export async function deleteByPrefix(bucket: R2Bucket, prefix: string) {
+/** Every object under `prefix`, a listing (up to a thousand objects) at a time. */
+export async function* listingsUnder(bucket: R2Bucket, prefix: string) {
   let cursor: string | undefined;
   do {
     const page = await bucket.list({ prefix, cursor });
-    if (page.objects.length) await bucket.delete(page.objects.map((object) => object.key));
+    yield page.objects;
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+}
+
+export async function deleteByPrefix(bucket: R2Bucket, prefix: string) {
+  for await (const objects of listingsUnder(bucket, prefix)) {
+    if (objects.length) await bucket.delete(objects.map((object) => object.key));
+  }
 }
