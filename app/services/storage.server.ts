@@ -52,11 +52,8 @@ const R2_DELETE_BATCH = 1000;
  * nothing names, and the main write stands.
  */
 export async function deleteReleased(context: ServiceContext, keys: string[]) {
-  if (keys.length === 0) return;
   try {
-    for (let start = 0; start < keys.length; start += R2_DELETE_BATCH)
-      await context.cloudflare.env.MEDIA.delete(keys.slice(start, start + R2_DELETE_BATCH));
-    await forgetReleasedFiles(context.db, keys);
+    await deleteAndForget(context, keys);
   } catch (error) {
     log("error", "released files not deleted yet", {
       requestId: context.requestId,
@@ -69,10 +66,15 @@ export async function deleteReleased(context: ServiceContext, keys: string[]) {
 /** The cron's retry of released files a request could not delete: a bounded batch, oldest first. */
 export async function deleteReleasedFiles(context: ServiceContext, limit = R2_DELETE_BATCH) {
   const keys = (await releasedFiles(context.db, limit)).map((row) => row.key);
-  if (keys.length === 0) return { deleted: 0 };
-  await context.cloudflare.env.MEDIA.delete(keys);
-  await forgetReleasedFiles(context.db, keys);
+  await deleteAndForget(context, keys);
   return { deleted: keys.length };
+}
+
+async function deleteAndForget(context: ServiceContext, keys: string[]) {
+  if (keys.length === 0) return;
+  for (let start = 0; start < keys.length; start += R2_DELETE_BATCH)
+    await context.cloudflare.env.MEDIA.delete(keys.slice(start, start + R2_DELETE_BATCH));
+  await forgetReleasedFiles(context.db, keys);
 }
 
 /** People whose earlier files are counted per daily run, and the files of each kind read per person. */

@@ -7,10 +7,9 @@ import { log } from "./log.server.ts";
 /** What reaching the hubs takes: the binding, and a way to finish after the answer. */
 type HubContext = { cloudflare: { env: Pick<Env, "NOTIFICATIONS">; ctx: Pick<ExecutionContext, "waitUntil"> } };
 
-function hubOf(context: HubContext, userId: string) {
-  const hubs = context.cloudflare.env.NOTIFICATIONS;
-  return hubs.get(hubs.idFromName(userId));
-}
+/** The user's hub (one per user, named by their id). */
+export const hubStub = (hubs: Env["NOTIFICATIONS"], userId: string) => hubs.get(hubs.idFromName(userId.toLowerCase()));
+const hubOf = (context: HubContext, userId: string) => hubStub(context.cloudflare.env.NOTIFICATIONS, userId);
 
 /** Logs each failed push or close; the write that caused it has already happened. */
 function logHubFailures(results: PromiseSettledResult<unknown>[]) {
@@ -48,10 +47,10 @@ export async function closeNotificationSockets(
  * for every data centre's cache to compare renders with (`lastPassportChange`).
  */
 export function recordPassportChange(hubs: Env["NOTIFICATIONS"], userId: string, bookmark: string) {
-  return hubs.get(hubs.idFromName(userId.toLowerCase())).recordPassportChange(bookmark);
+  return hubStub(hubs, userId).recordPassportChange(bookmark);
 }
 
 /** The D1 bookmark of the user's last passport change, from their hub. */
 export function lastPassportChange(hubs: Env["NOTIFICATIONS"], userId: string) {
-  return hubs.get(hubs.idFromName(userId.toLowerCase())).passportChange();
+  return hubStub(hubs, userId).passportChange();
 }

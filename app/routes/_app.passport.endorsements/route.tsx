@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import ArrowLeft from "lucide-react/icons/arrow-left";
+import { Form, useLoaderData } from "@remix-run/react";
 import Download from "lucide-react/icons/download";
 import MessageSquareQuote from "lucide-react/icons/message-square-quote";
 import { Pager } from "#app/components/pager.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
+import { PassportSubpageHeader } from "#app/components/passport/passport-subpage-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
@@ -54,17 +54,10 @@ export default function EndorsementsPage() {
   const { items, next, previous, total, pending } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto grid max-w-3xl gap-6">
-      <div className="grid gap-2">
-        <Link to="/passport" className={buttonVariants({ variant: "ghost", size: "sm", className: "w-fit" })}>
-          <ArrowLeft aria-hidden /> My passport
-        </Link>
-        <h1 className="text-3xl font-bold tracking-tight">Endorsements</h1>
-        <p className="text-muted-foreground">
-          What people and organisations said about your achievements. Only those you show appear on your public
-          passport.
-          {pending > 0 ? ` ${pending} waiting for your answer.` : ""}
-        </p>
-      </div>
+      <PassportSubpageHeader title="Endorsements">
+        What people and organisations said about your achievements. Only those you show appear on your public passport.
+        {pending > 0 ? ` ${pending} waiting for your answer.` : ""}
+      </PassportSubpageHeader>
       {items.length === 0 ? (
         <div className="rounded-xl border border-dashed p-10 text-center">
           <MessageSquareQuote className="mx-auto size-10 text-muted-foreground" aria-hidden />

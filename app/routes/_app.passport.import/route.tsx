@@ -1,10 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
-import ArrowLeft from "lucide-react/icons/arrow-left";
 import { FormError } from "#app/components/form-messages.tsx";
 import { TextareaField } from "#app/components/forms.tsx";
 import { ImportChecks } from "#app/components/passport/import-checks.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
+import { PassportSubpageHeader } from "#app/components/passport/passport-subpage-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -65,16 +65,10 @@ export default function ImportCredential() {
   });
   return (
     <div className="mx-auto grid max-w-3xl gap-6">
-      <div className="grid gap-2">
-        <Link to="/passport" className={buttonVariants({ variant: "ghost", size: "sm", className: "w-fit" })}>
-          <ArrowLeft aria-hidden /> My passport
-        </Link>
-        <h1 className="text-3xl font-bold tracking-tight">Import a badge or credential</h1>
-        <p className="text-muted-foreground">
-          Bring a badge earned elsewhere. It is checked first: who signed it, that it was not changed or revoked, its
-          dates, and that it was issued to you. Nothing is added until you choose to.
-        </p>
-      </div>
+      <PassportSubpageHeader title="Import a badge or credential">
+        Bring a badge earned elsewhere. It is checked first: who signed it, that it was not changed or revoked, its
+        dates, and that it was issued to you. Nothing is added until you choose to.
+      </PassportSubpageHeader>
       <Card>
         <CardHeader>
           <CardTitle as="h2">Your badge</CardTitle>
