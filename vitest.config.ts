@@ -79,7 +79,7 @@ export default defineWorkersConfig(async () => ({
         // ran out of stack.
         singleWorker: false,
         isolatedStorage: true,
-        main: "./workers/app.ts",
+        main: "./workers/test-app.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: {

@@ -1,10 +1,9 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-import { Hono } from "hono";
+import { Hono, type ErrorHandler } from "hono";
 // @ts-ignore -- the Remix server build exists only after `npm run build`.
 import * as build from "../build/server/index.js";
 import { log, requestLog } from "./middleware/request-log.ts";
-import { countD1RoundTrips } from "./middleware/d1-round-trips.ts";
-import { injectFaults } from "./middleware/fault-injection.ts";
+import type { MiddlewareHandler } from "hono";
 import { UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { loadContext } from "./middleware/load-context.ts";
@@ -31,34 +30,39 @@ export { AUTH_API_ENDPOINTS };
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
-export const app = new Hono<WorkerEnv>()
-  .use(requestLog)
-  .use(securityHeaders)
-  .use(sameOriginMutations)
-  .use(countD1RoundTrips)
-  // Tests only (ENVIRONMENT "test"): a request may ask for binding calls to fail.
-  .use(injectFaults)
-  .use("/auth", bodyCap(AUTH_FORM_MAX_BYTES))
-  .use("/auth/*", bodyCap(AUTH_FORM_MAX_BYTES))
-  .use(`${AUTH_BASE_PATH}/*`, bodyCap(AUTH_FORM_MAX_BYTES))
-  .use("/verify", bodyCap(VERIFY_FORM_MAX_BYTES))
-  .use(STRIPE_WEBHOOK_PATH, bodyCap(STRIPE_EVENT_MAX_BYTES))
-  .use(loadContext)
-  // After the load context: only a verified session makes a visit personal, and a render's D1
-  // bookmark decides whether it may be stored.
-  .use(passportEdgeCache(build.assets.version))
-  .route(AUTH_BASE_PATH, authRoutes)
-  .route("/media", mediaRoutes)
-  .route("/", passportCardRoutes)
-  // Before credentialRoutes, whose preflight for /credentials/* allows reads only.
-  .route("/", walletExchangeRoutes)
-  .route("/", openid4vciRoutes)
-  .route("/", credentialRoutes)
-  .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
-  .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
-  .all("*", (c) => handleRemixRequest(c.req.raw, c.get("loadContext")));
+/**
+ * The Worker's app. `testing` is middleware that the test entry (workers/test-app.ts) runs after
+ * the security middleware and before everything else: the production entry below passes none, so
+ * no test machinery is in the deployed bundle (`npm run worker-size` checks).
+ */
+export const createApp = (testing: MiddlewareHandler<WorkerEnv>[] = []) => {
+  const app = new Hono<WorkerEnv>().use(requestLog).use(securityHeaders).use(sameOriginMutations);
+  for (const middleware of testing) app.use(middleware);
+  app
+    .use("/auth", bodyCap(AUTH_FORM_MAX_BYTES))
+    .use("/auth/*", bodyCap(AUTH_FORM_MAX_BYTES))
+    .use(`${AUTH_BASE_PATH}/*`, bodyCap(AUTH_FORM_MAX_BYTES))
+    .use("/verify", bodyCap(VERIFY_FORM_MAX_BYTES))
+    .use(STRIPE_WEBHOOK_PATH, bodyCap(STRIPE_EVENT_MAX_BYTES))
+    .use(loadContext)
+    // After the load context: only a verified session makes a visit personal, and a render's D1
+    // bookmark decides whether it may be stored.
+    .use(passportEdgeCache(build.assets.version))
+    .route(AUTH_BASE_PATH, authRoutes)
+    .route("/media", mediaRoutes)
+    .route("/", passportCardRoutes)
+    // Before credentialRoutes, whose preflight for /credentials/* allows reads only.
+    .route("/", walletExchangeRoutes)
+    .route("/", openid4vciRoutes)
+    .route("/", credentialRoutes)
+    .route(NOTIFICATION_SOCKET_PATH, notificationSocketRoutes)
+    .route(STRIPE_WEBHOOK_PATH, stripeWebhookRoutes)
+    .all("*", (c) => handleRemixRequest(c.req.raw, c.get("loadContext")));
+  app.onError(answerUnhandled);
+  return app;
+};
 
-app.onError((error, c) => {
+const answerUnhandled: ErrorHandler<WorkerEnv> = (error, c) => {
   log("error", "unhandled error", {
     requestId: c.get("requestId"),
     error: error instanceof Error ? error.stack : String(error),
@@ -66,12 +70,12 @@ app.onError((error, c) => {
   // Never a bare 500: a caller (a wallet, a script) is told what happened and that it may retry
   // (issue 34's fault table), in OAuth's error shape, which the wallet endpoints speak.
   return c.json({ error: "server_error", error_description: UNEXPECTED_FAILURE }, 500);
-});
+};
 
 export { NotificationHub } from "./notification-hub.ts";
 
 export default {
-  fetch: app.fetch,
+  fetch: createApp().fetch,
   scheduled,
   queue,
 } satisfies ExportedHandler<Env>;

@@ -57,11 +57,6 @@ export const passportEdgeCacheControl = (env: PassportCacheEnv) =>
 export const passportEdgeSeconds = (env: PassportCacheEnv, seconds: number) =>
   edgeTtlCapped(env) ? Math.min(seconds, UNPURGED_EDGE_TTL_SECONDS) : seconds;
 
-/**
- * A request that asks for a fresh render, never stored, outside production only (the benchmark's
- * uncached figures): anyone's `Cache-Control: no-cache` is served from the cache like any visit.
- */
-export const PASSPORT_REFRESH_HEADER = "X-Passport-Refresh";
 /** Browsers always ask again, so a change shows on the next visit. */
 export const PASSPORT_BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 

@@ -1,6 +1,9 @@
-// `wrangler dev` for measurements: the same local server (wrangler's dev proxy, miniflare, local
-// D1/R2/cache), started through wrangler's own API because only the API can leave the DevTools
-// inspector off. With the inspector on, wrangler relays the inspector's network events for every
+// `wrangler dev` for measurements and tests (the benchmarks, the soak, the restore drill and the
+// Playwright suite): the same local server (wrangler's dev proxy, miniflare, local D1/R2/cache)
+// serving the test entry (workers/test-app.ts: the production app with the test machinery in
+// front), started through wrangler's own API because only the API can leave the DevTools
+// inspector off. Nor does it watch files: a change under the server (a build, a test's file)
+// never restarts the Worker mid-request. With the inspector on, wrangler relays the inspector's network events for every
 // local D1 call to its Node process (about 4 ms of CPU per query on a 2-CPU machine), a cost of the
 // debugging harness that a deployed Worker does not have. See docs/decisions/013.
 //
@@ -21,13 +24,22 @@ devEnv.on("error", (event) => {
 });
 const worker = await devEnv.startWorker({
   config: "wrangler.toml",
+  entrypoint: "workers/test-app.ts",
   // The `wrangler dev` command derives the bundler's Node.js compatibility from the config's
   // flags; the API does not, and without it the bundle fails on `node:crypto` (better-auth,
   // password.server.ts) while the dev proxy, already listening, holds every request forever.
   build: { nodejsCompatMode: nodejsCompatMode },
   // `development` keeps the diagnostic headers (X-D1-Round-Trips) on, whatever .dev.vars says.
   bindings: { ENVIRONMENT: plain(environment), APP_URL: plain(`http://localhost:${port}`) },
-  dev: { inspector: false, persist: persistTo, server: { port: Number(port) }, watch: false, liveReload: false },
+  dev: {
+    inspector: false,
+    persist: persistTo,
+    server: { port: Number(port) },
+    watch: false,
+    liveReload: false,
+    // /__scheduled runs the cron handler (the e2e suite's purge and reminders).
+    testScheduled: true,
+  },
 });
 await worker.ready;
 console.log(`dev-server: ready on ${await worker.url}`);

@@ -66,6 +66,7 @@ export async function startServer(
           [
             "wrangler",
             "dev",
+            "workers/test-app.ts",
             "--port",
             String(port),
             "--persist-to",

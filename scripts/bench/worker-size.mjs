@@ -14,6 +14,19 @@ export const WORKER_GZIP_LIMIT = Number(process.env.WORKER_GZIP_LIMIT_KIB ?? 3 *
 
 const MAIN_MODULE = "app.js";
 
+/**
+ * What only the test entry (workers/test-app.ts) may carry: the fault switch's header and log
+ * line, the fresh-render header and the D1 counter's headers. Found in the production bundle, they
+ * mean a production module imported test machinery.
+ */
+export const TEST_MACHINERY = [
+  "X-Inject-Fault",
+  "fault injected",
+  "X-Passport-Refresh",
+  "X-D1-Round-Trips",
+  "X-D1-Rows-Read",
+];
+
 const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
 
 /**
@@ -38,7 +51,9 @@ export function measureWorkerSize() {
       return { name, content, bytes: content.length, gzip: gzipSync(content).length };
     });
     const all = Buffer.concat(modules.map((module) => module.content));
+    const text = all.toString("latin1").toLowerCase();
     return {
+      testMachinery: TEST_MACHINERY.filter((name) => text.includes(name.toLowerCase())),
       bytes: all.length,
       gzip: gzipSync(all).length,
       // Largest first; wrangler names a module it copies by its content hash and its file name.

@@ -3,7 +3,7 @@ import { describe, expect, inject, it, vi } from "vitest";
 import { archiveUser, purgeExpiredAccounts, purgeUser } from "#app/services/account-purge.server.ts";
 import { EXAMPLE_SESSION_SECRET, readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { getLoadContext } from "#workers/load-context.ts";
 import { countRows, createAccount, get, ORIGIN, PASSWORD, postForm, productionBindings, toastFrom } from "./helpers.ts";
 import { createOrganisationWithMember } from "./factories.ts";

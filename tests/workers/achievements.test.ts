@@ -228,7 +228,7 @@ describe("the public passport", () => {
 describe("the free achievement limit", () => {
   it("when set, refuses another achievement to an unsubscribed member with a clear message", async () => {
     const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
-    const worker = (await import("#workers/app.ts")).default;
+    const worker = (await import("#workers/test-app.ts")).default;
     const { admin, member } = await organisationWithMember();
     const limited = { ...env, FREE_ACHIEVEMENTS_PER_MEMBER: "1" };
     const giveWithLimit = async (title: string) => {

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { recheckImports } from "#app/services/imports/imported-credentials.server.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";

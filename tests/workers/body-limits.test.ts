@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { AUTH_FORM_MAX_BYTES, STRIPE_EVENT_MAX_BYTES, VERIFY_FORM_MAX_BYTES } from "#workers/middleware/body-limit.ts";
 import { newClientIp, ORIGIN } from "./helpers.ts";
 

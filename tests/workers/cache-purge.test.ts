@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { createAccount, newClientIp, ORIGIN, postForm } from "./helpers.ts";
 import { credentialJson, issuedCredential } from "./credentials-helpers.ts";
 

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { strFromU8, unzipSync } from "fflate";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { writeConfirmedAccount } from "./account-factory.ts";
 import { today } from "#tests/today.ts";
 

@@ -1,6 +1,6 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { createMailer, verificationEmail } from "#app/utils/email.server.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";

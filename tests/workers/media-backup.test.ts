@@ -7,7 +7,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { RECONCILE_CURSOR_KEY, reconcileMediaBackup } from "#workers/media-backup.ts";
 import { expectConsoleError } from "./console-errors.ts";
 import { createAccount, PNG_BYTES, postMultipart, profileMediaForm, toastFrom } from "./helpers.ts";

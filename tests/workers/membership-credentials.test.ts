@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { FREQUENT_CRON } from "#workers/scheduled.ts";
 import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
 import { loadRecognitionAnalytics } from "#db/queries/analytics.ts";

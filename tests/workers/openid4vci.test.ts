@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
 import { countRows, get, newClientNetwork, ORIGIN } from "./helpers.ts";
 import { credentialJson, dccVerify, issuedCredential, verified, type Credential } from "./credentials-helpers.ts";

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { lookupTxt, resolverOver } from "#app/services/dns.server.ts";
 import { parseDomain } from "#app/services/organization-domains.server.ts";
 import { checkDomainLinkage, linkedDomainsOf } from "#app/services/credentials/domain-linkage.server.ts";

@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { unzipSync, strFromU8 } from "fflate";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { createDb } from "#db/client.ts";
 import { runParts } from "#db/queries/batch-parts.ts";
 import { confirmedAddressesOf, confirmedAddressesPart, MAX_OTHER_ADDRESSES } from "#db/queries/other-addresses.ts";

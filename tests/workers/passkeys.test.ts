@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { MAX_PASSKEYS } from "#db/queries/passkeys.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
 import {

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { createDb } from "#db/client.ts";
 import { userStatements } from "#db/seed.ts";
 import { profiles } from "#db/schema.ts";

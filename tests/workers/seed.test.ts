@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { issueDemoCredentials } from "#app/services/credentials/demo.server.ts";
 import { checkDomainLinkage, didConfigurationUrl } from "#app/services/credentials/domain-linkage.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";

@@ -1,12 +1,12 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "#workers/app.ts";
+import worker from "#workers/test-app.ts";
 import { passwordSignInPaused, recordPasswordFailure } from "#app/services/sign-in-lockout.server.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { ADDRESS_LIMIT_MESSAGE, PASSWORD_LOCKOUT, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { SIGN_IN_PAUSED_MESSAGE } from "#app/routes/auth/sign-in.server.ts";
 import { createDb } from "#db/client.ts";
-import { FAULT_HEADER } from "#workers/middleware/fault-injection.ts";
+import { FAULT_HEADER } from "#workers/testing/faults.ts";
 import { expectConsoleError } from "./console-errors.ts";
 import {
   cookiesFrom,

@@ -3,7 +3,6 @@ import {
   edgeCache,
   PASSPORT_BROWSER_CACHE_CONTROL,
   PASSPORT_BUILD_HEADER,
-  PASSPORT_REFRESH_HEADER,
   passportCacheEntry,
   passportCacheOrigin,
   passportEdgeCacheControl,
@@ -12,7 +11,6 @@ import {
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
 import { readPreferences } from "#app/utils/cookies.server.ts";
-import { isProduction } from "#app/utils/env.server.ts";
 import { hasVerifiedSessionCookie } from "#app/utils/session.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { setResponseHeaders } from "./response-headers.ts";
@@ -21,8 +19,9 @@ import { setResponseHeaders } from "./response-headers.ts";
  * Serves public passports from the edge cache and fills it. Only a visitor whose session cookie
  * carries our signature (who may be the owner) gets a fresh, private page: an unsigned or forged
  * cookie, a toast cookie or `Cache-Control: no-cache` are served from the cache like any visit,
- * so no request can make every view a render (issue 34). Outside production, X-Passport-Refresh
- * asks for a fresh render that is not stored (the benchmark's uncached figures). A render whose
+ * so no request can make every view a render (issue 34). Only the test entry can ask for a fresh
+ * render that is not stored (`renderAfresh`, workers/testing/passport-refresh.ts: the benchmark's
+ * uncached figures). A render whose
  * answer says `no-store` (a quiet failure, spec section 8) is not stored either.
  * X-Passport-Cache says which. `build` is the running build's asset version: a page stored by
  * another build (before a deploy) is rendered again, as its stylesheet may be gone.
@@ -37,7 +36,7 @@ export const passportEdgeCache =
     // The page differs only by whether the cookie banner shows: one entry for each.
     const { cookieConsent } = await readPreferences(c.req.raw);
     const personal = await hasVerifiedSessionCookie(c.req.raw, context);
-    const refresh = !isProduction(c.env) && c.req.header(PASSPORT_REFRESH_HEADER) !== undefined;
+    const refresh = c.get("renderAfresh") === true;
     // A cursor page is stored under the passport's generation, which a change replaces. Only a
     // lookup that may use the cache pays for reading it.
     const origin = passportCacheOrigin(context.env);

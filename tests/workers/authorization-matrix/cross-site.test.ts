@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 // @ts-ignore -- the Remix server build exists only after `npm run build`.
 import * as build from "../../../build/server/index.js";
-import { AUTH_API_ENDPOINTS, app } from "#workers/app.ts";
+import { AUTH_API_ENDPOINTS, app } from "#workers/test-app.ts";
 import { ORIGIN, get } from "../helpers.ts";
 import { expectUnchanged, send } from "./check.ts";
 import { ROWS } from "./rows.ts";

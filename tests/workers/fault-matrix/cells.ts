@@ -8,7 +8,7 @@ import type { World } from "../authorization-matrix/world.ts";
 import { FAULTS, type Entry } from "./entries.ts";
 
 // How a cell of the fault table (issue 34) calls a write path with a fault injected, through the
-// one switch (workers/middleware/fault-injection.ts), and reads what the person was shown.
+// one switch (workers/testing/faults.ts), and reads what the person was shown.
 
 export const FAULT_HEADER = "X-Inject-Fault";
 /** Every insert, update and delete fails (reads still work): a write outage of D1. */

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { createDb } from "#db/client.ts";
 import { insertDevMail } from "#db/queries/dev-mail.ts";
-import { injectFaults, parseRules, seededRandom } from "../../../workers/middleware/fault-injection.ts";
+import { injectFaults, parseRules, seededRandom } from "../../../workers/testing/faults.ts";
 import type { WorkerEnv } from "../../../workers/types.ts";
 import { chanceFault } from "../../../scripts/soak/faults.mjs";
 import { FAULT_HEADER } from "./cells.ts";

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
-import { log } from "./request-log.ts";
+import { log } from "../middleware/request-log.ts";
+import { type D1Watch, watchD1 } from "./d1-calls.ts";
 import type { WorkerEnv } from "../types.ts";
 
 /**
@@ -9,7 +10,9 @@ import type { WorkerEnv } from "../types.ts";
  * see what a person sees when a part of the platform fails: the failure happens at the binding
  * or at the outside call, under the app's own code, which runs unchanged.
  *
- * THE SWITCH: only a Worker whose ENVIRONMENT is exactly "test" honours the request header. Any
+ * THE SWITCH: only the test entry (workers/test-app.ts) carries it, never the deployed Worker
+ * (`npm run worker-size` fails if its header is in the production bundle); and even there only a
+ * Worker whose ENVIRONMENT is exactly "test" honours the request header. Any
  * other value (production's wrangler.toml value, unset, misspelt, even "development") is not
  * "test", so a deployment cannot turn it on by leaving something out (the same fail-closed
  * reading as `isProduction`, stricter still). Tests, the e2e server and the soak set "test".
@@ -128,7 +131,7 @@ export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   /** Whether this call of a part fails: named by a rule, or drawn by the chance rule. */
   const fails = (part: Part) => parts.has(part) || (CHANCE_PARTS.has(part) && drawn());
   /** The failure of this D1 call (a statement, or a batch's statements), if it fails. */
-  const d1Fault: D1Fault = (sqls) => {
+  const d1Fault: D1Watch = (sqls) => {
     for (const sql of sqls) {
       const rule = matchingRule(sql, rules);
       if (rule)
@@ -139,7 +142,7 @@ export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
     return failD1(sql, sqls.length === 1 && isMailInsert(sql) ? "mail" : "d1");
   };
   const env = { ...c.env };
-  if (rules.length || chance) env.DB = faultyD1(c.env.DB, d1Fault);
+  if (rules.length || chance) env.DB = watchD1(c.env.DB, d1Fault);
   if (chance || ["r2:put", "r2:multipart", "r2:delete"].some((part) => parts.has(part as Part))) {
     env.MEDIA = faultyBucket(c.env.MEDIA, fails, failPart);
   }
@@ -283,51 +286,4 @@ function faultyNamespace<T extends object>(namespace: T, fail: FailPart): T {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-}
-
-/** The rejection of a D1 call (its statements' SQL) that fails, or null when it runs. */
-type D1Fault = (sqls: string[]) => Promise<never> | null;
-const SQL = Symbol("sql");
-const RAW = Symbol("raw statement");
-const STATEMENT_CALLS = new Set(["first", "all", "run", "raw"]);
-
-function faultyStatement(statement: D1PreparedStatement, sql: string, fault: D1Fault) {
-  return new Proxy(statement, {
-    get(target, property, receiver) {
-      if (property === SQL) return sql;
-      if (property === RAW) return target;
-      if (property === "bind") return (...values: unknown[]) => faultyStatement(target.bind(...values), sql, fault);
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      if (STATEMENT_CALLS.has(property as string)) {
-        return (...args: unknown[]) => fault([sql]) ?? value.apply(target, args);
-      }
-      return value.bind(target);
-    },
-  });
-}
-
-function faultyD1<T extends D1Database | D1DatabaseSession>(db: T, fault: D1Fault): T {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property === "withSession") {
-        return (start?: string) => faultyD1((target as D1Database).withSession(start), fault);
-      }
-      if (property === "prepare") {
-        return (sql: string) => faultyStatement(target.prepare(sql), sql, fault);
-      }
-      if (property === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          const sqls = statements.map((statement) => (statement as unknown as Record<symbol, string>)[SQL] ?? "");
-          return fault(sqls) ?? target.batch(statements.map(unwrap));
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-function unwrap(statement: D1PreparedStatement) {
-  return (statement as unknown as Record<symbol, D1PreparedStatement>)[RAW] ?? statement;
 }

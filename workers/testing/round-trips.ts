@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 import type { WorkerEnv } from "../types.ts";
 import { isProduction } from "#app/utils/env.server.ts";
-import { setResponseHeaders } from "./response-headers.ts";
+import { setResponseHeaders } from "../middleware/response-headers.ts";
+import { watchD1 } from "./d1-calls.ts";
 
 /**
  * What the request being served asked of D1 (requests interleave in one isolate): its round
@@ -15,12 +16,11 @@ const requestRoundTrips = new AsyncLocalStorage<D1Use>();
 const countingEnvs = new WeakMap<Env, Env>();
 
 /**
- * Outside production, counts the D1 calls each request makes (a statement run, a batch, an
+ * Tests only (workers/test-app.ts), and outside production: counts the D1 calls each request makes (a statement run, a batch, an
  * exec: each is one round trip) and reports them in X-D1-Round-Trips, and the rows D1 read to
  * answer them in X-D1-Rows-Read, for tests and the benchmark to hold pages to their query
  * budgets; the time spent waiting for D1 goes in Server-Timing (`d1`), which lets the benchmark
- * tell the local D1's cost from the Worker's own. Production sends none of them (nor pays for
- * the counting).
+ * tell the local D1's cost from the Worker's own. The production entry has none of this.
  */
 export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   // The same fail-closed reading as the app's: unset or misspelt is production, which sends none.
@@ -32,7 +32,13 @@ export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) =
       const roundTrips = requestRoundTrips.getStore();
       if (roundTrips) roundTrips.count++;
     };
-    env = { ...c.env, DB: countingD1(c.env.DB, count) };
+    env = {
+      ...c.env,
+      DB: watchD1(c.env.DB, () => {
+        count();
+        return null;
+      }),
+    };
     countingEnvs.set(c.env, env);
     reportRowsRead(c.env.DB);
   }
@@ -81,56 +87,4 @@ function reportRowsRead(db: D1Database) {
       if (roundTrips && --roundTrips.inFlight === 0) roundTrips.waitedMs += Date.now() - roundTrips.since;
     }
   };
-}
-
-const STATEMENT_CALLS = new Set(["first", "all", "run", "raw"]);
-/** Reaches the real statement behind a counting one: batch() takes real statements. */
-const RAW = Symbol("raw statement");
-
-function countingStatement(statement: D1PreparedStatement, count: () => void): D1PreparedStatement {
-  return new Proxy(statement, {
-    get(target, property, receiver) {
-      if (property === RAW) return target;
-      if (property === "bind") return (...values: unknown[]) => countingStatement(target.bind(...values), count);
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      if (STATEMENT_CALLS.has(property as string)) {
-        return (...args: unknown[]) => {
-          count();
-          return value.apply(target, args);
-        };
-      }
-      return value.bind(target);
-    },
-  });
-}
-
-/** Counts a database's round trips, and those of every D1 session opened on it (docs/decisions/029). */
-function countingD1<T extends D1Database | D1DatabaseSession>(db: T, count: () => void): T {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property === "withSession") {
-        return (start?: string) => countingD1((target as D1Database).withSession(start), count);
-      }
-      if (property === "prepare") return (query: string) => countingStatement(target.prepare(query), count);
-      if (property === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          count();
-          return target.batch(statements.map(unwrap));
-        };
-      }
-      if (property === "exec") {
-        return (query: string) => {
-          count();
-          return (target as D1Database).exec(query);
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-function unwrap(statement: D1PreparedStatement) {
-  return (statement as unknown as Record<symbol, D1PreparedStatement>)[RAW] ?? statement;
 }
