@@ -16,8 +16,8 @@ const MAIN_MODULE = "app.js";
 
 /**
  * What only the test entry (workers/test-app.ts) may carry: the fault switch's header and log
- * line, the fresh-render header and the D1 counter's headers. Found in the production bundle, they
- * mean a production module imported test machinery.
+ * line, the fresh-render header, the D1 counter's headers and the test accounts' route. Found in
+ * the production bundle, they mean a production module imported test machinery.
  */
 export const TEST_MACHINERY = [
   "X-Inject-Fault",

@@ -16,11 +16,12 @@ const requestRoundTrips = new AsyncLocalStorage<D1Use>();
 const countingEnvs = new WeakMap<Env, Env>();
 
 /**
- * Tests only (workers/test-app.ts), and outside production: counts the D1 calls each request makes (a statement run, a batch, an
- * exec: each is one round trip) and reports them in X-D1-Round-Trips, and the rows D1 read to
- * answer them in X-D1-Rows-Read, for tests and the benchmark to hold pages to their query
- * budgets; the time spent waiting for D1 goes in Server-Timing (`d1`), which lets the benchmark
- * tell the local D1's cost from the Worker's own. The production entry has none of this.
+ * Tests only (workers/test-app.ts), and outside production: counts the D1 calls each request
+ * makes (a statement run, a batch, an exec: each is one round trip) and reports them in
+ * X-D1-Round-Trips, and the rows D1 read to answer them in X-D1-Rows-Read, for tests and the
+ * benchmark to hold pages to their query budgets; the time spent waiting for D1 goes in
+ * Server-Timing (`d1`), which lets the benchmark tell the local D1's cost from the Worker's own.
+ * The production entry has none of this.
  */
 export const countD1RoundTrips: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   // The same fail-closed reading as the app's: unset or misspelt is production, which sends none.
