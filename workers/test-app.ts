@@ -8,12 +8,13 @@ import { queue } from "./media-backup.ts";
 import { countD1RoundTrips } from "./testing/round-trips.ts";
 import { injectFaults } from "./testing/faults.ts";
 import { passportRefresh } from "./testing/passport-refresh.ts";
+import { testAccounts } from "./testing/account-route.ts";
 
 export { AUTH_API_ENDPOINTS } from "./app.ts";
 export { NotificationHub } from "./notification-hub.ts";
 
 // The counter first: a call the fault switch fails never reaches D1, so it is not counted.
-export const app = createApp([countD1RoundTrips, injectFaults, passportRefresh]);
+export const app = createApp([countD1RoundTrips, injectFaults, passportRefresh, testAccounts]);
 
 export default {
   fetch: app.fetch,

@@ -5,7 +5,7 @@ import {
   createOrganisation,
   otherAddressLink,
   PASSWORD,
-  signUpAndConfirm,
+  newAccount,
   uniqueEmail,
 } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
@@ -40,7 +40,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
 
     test("Settings, with its Sessions list", async ({ page }) => {
-      await signUpAndConfirm(page);
+      await newAccount(page);
       await page.goto("/settings");
       await expect(page.getByText("This browser")).toBeVisible();
       await expectNoViolations(page);
@@ -62,7 +62,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
 
     test("two-factor: Settings showing the QR code and key, then the second sign-in step", async ({ page }) => {
-      const { email } = await signUpAndConfirm(page);
+      const { email } = await newAccount(page);
       const key = await startTwoFactor(page);
       await expectNoViolations(page);
 
@@ -82,7 +82,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     test("passkeys: Settings listing one, its remove dialog, and the sign-in page offering it", async ({ page }) => {
       await withoutPasskeyAutofill(page);
       await virtualAuthenticator(page);
-      await signUpAndConfirm(page);
+      await newAccount(page);
       await addPasskey(page, "Axe laptop");
       const list = page.getByRole("list", { name: "Your passkeys" });
       await expect(list).toContainText("Axe laptop");
@@ -101,7 +101,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     test("other e-mail addresses: Settings listing a pending one, its remove dialog, and the link's page", async ({
       page,
     }) => {
-      await signUpAndConfirm(page);
+      await newAccount(page);
       const address = uniqueEmail("axe-other");
       await page.goto("/settings");
       await page.locator("#other-addresses").getByLabel("Email address").fill(address);

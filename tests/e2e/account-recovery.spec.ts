@@ -1,4 +1,4 @@
-import { PASSWORD, passwordResetLink, signUpAndConfirm } from "./accounts.ts";
+import { PASSWORD, passwordResetLink, newAccount } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 const NEW_PASSWORD = "brand-new-horse-9";
@@ -8,7 +8,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("a link from the mailbox sets a new password and signs this browser in", async ({ page }) => {
-      const { email } = await signUpAndConfirm(page, { name: "Fergus Forgetful" });
+      const { email } = await newAccount(page, { name: "Fergus Forgetful" });
       await page.context().clearCookies();
 
       await page.goto("/auth");
@@ -53,7 +53,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("signing in to an archived account offers Reactivate or permanent deletion, which asks for the password", async ({
       page,
     }) => {
-      const { email } = await signUpAndConfirm(page, { name: "Arlo Archived" });
+      const { email } = await newAccount(page, { name: "Arlo Archived" });
       await page.goto("/settings?confirm=archive");
       if (javaScriptEnabled) {
         await page.getByRole("button", { name: "Archive Account" }).click();

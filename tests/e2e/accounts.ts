@@ -38,10 +38,12 @@ export const otherAddressLink = (request: APIRequestContext, email: string) =>
   mailedLink(request, email, "/settings/addresses/confirm");
 
 /**
- * A confirmed, signed-in account made through the real forms (posted as a browser without
- * JavaScript would), leaving the session cookie in the page's context.
+ * A confirmed account, signed in on `page` (its session cookie left in the page's context), as
+ * signing up and opening the confirmation link leave it: written by the test server's
+ * POST /__test/accounts (workers/testing/account-route.ts), which saves a sign-up, a mail and a
+ * confirmation per test. The tests about signing up and confirming use the forms themselves.
  */
-export async function signUpAndConfirm(
+export async function newAccount(
   page: Page,
   {
     name = "Test Person",
@@ -49,15 +51,10 @@ export async function signUpAndConfirm(
     organizationName,
   }: { name?: string; email?: string; organizationName?: string } = {},
 ) {
-  const form: Record<string, string> = organizationName
-    ? { intent: "org-signup", name, email, password: PASSWORD, organizationName }
-    : { intent: "signup", name, email, password: PASSWORD };
-  const signUp = await page.request.post("/auth", { form });
-  expect(signUp.ok()).toBe(true);
-  const link = await confirmationLink(page.request, email);
-  const token = new URL(link, "http://x").searchParams.get("token")!;
-  const confirm = await page.request.post("/auth/confirm", { form: { token } });
-  expect(confirm.ok()).toBe(true);
+  const made = await page.request.post("/__test/accounts", {
+    data: { name, email, password: PASSWORD, ...(organizationName ? { organizationName } : {}) },
+  });
+  expect(made.ok()).toBe(true);
   return { name, email, password: PASSWORD };
 }
 
@@ -73,7 +70,7 @@ export async function createOrganisation(
   page: Page,
   { adminName = "Olive Admin", name = uniqueName("Org") }: { adminName?: string; name?: string } = {},
 ) {
-  const admin = await signUpAndConfirm(page, { name: adminName, organizationName: name });
+  const admin = await newAccount(page, { name: adminName, organizationName: name });
   await page.goto("/dashboard");
   const link = new URL(await page.getByRole("textbox", { name: "Invite link" }).inputValue());
   return { admin, name, invitePath: link.pathname + link.search, organizationId: link.pathname.split("/").pop()! };
@@ -81,7 +78,7 @@ export async function createOrganisation(
 
 /** A new person, signed in on `page`, who joins the organisation through its invite link. */
 export async function joinAsNewMember(page: Page, invitePath: string, fields: { name?: string; email?: string } = {}) {
-  const member = await signUpAndConfirm(page, fields);
+  const member = await newAccount(page, fields);
   await page.goto(invitePath);
   await expect(page.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
   // The page then moves on to the dashboard by itself (REDIRECT_DELAY_MS later): wait for it, or

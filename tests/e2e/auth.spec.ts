@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { confirmationLink, PASSWORD, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
+import { confirmationLink, PASSWORD, newAccount, uniqueEmail } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 const DEMO = { email: "alex@example.com", password: "passport-demo" };
@@ -136,7 +136,7 @@ test.describe("sign-in", () => {
   });
 
   test("a signed-in visitor opening /auth goes to the dashboard", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/auth");
     await expect(page).toHaveURL("/dashboard");
   });

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { outsideIssuer } from "../../scripts/badges/outside-issuer.mjs";
-import { signUpAndConfirm } from "./accounts.ts";
+import { newAccount } from "./accounts.ts";
 import { linkedInExport } from "./linkedin-export.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
@@ -14,7 +14,7 @@ test.use({ allowedConsoleErrors: [/Failed to load resource: net::ERR_/] });
 
 test("a new member imports a LinkedIn export and a badge, and the public passport shows them", async ({ page }) => {
   test.slow();
-  const { email } = await signUpAndConfirm(page, { name: "Ivo Importer" });
+  const { email } = await newAccount(page, { name: "Ivo Importer" });
   await page.goto("/passport/import-history");
   await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles(linkedInExport());
   await page.getByRole("button", { name: "Read file" }).click();

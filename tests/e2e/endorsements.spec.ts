@@ -1,4 +1,4 @@
-import { signUpAndConfirm } from "./accounts.ts";
+import { newAccount } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 // Endorsements (issue 33, decision 072): a colleague endorses from the public passport, the owner
@@ -7,7 +7,7 @@ test("a colleague endorses, the owner approves, and a visitor sees 'Endorsed by 
   page: owner,
   newPersonPage,
 }) => {
-  await signUpAndConfirm(owner, { name: "Olive Owner" });
+  await newAccount(owner, { name: "Olive Owner" });
   await owner.goto("/passport");
   await owner.getByRole("button", { name: "Add Self Achievement" }).click();
   const dialog = owner.getByRole("dialog", { name: "Add Self Achievement" });
@@ -18,7 +18,7 @@ test("a colleague endorses, the owner approves, and a visitor sees 'Endorsed by 
   const passportPath = await owner.getByRole("link", { name: "View public passport" }).getAttribute("href");
 
   const colleague = await newPersonPage();
-  await signUpAndConfirm(colleague, { name: "Cora Colleague" });
+  await newAccount(colleague, { name: "Cora Colleague" });
   await colleague.goto(passportPath!);
   const card = colleague.getByRole("article").filter({ hasText: "Bridge Inspection" });
   await card.getByRole("link", { name: "Endorse" }).click();

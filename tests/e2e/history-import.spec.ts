@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { signUpAndConfirm } from "./accounts.ts";
+import { newAccount } from "./accounts.ts";
 import { linkedInExport } from "./linkedin-export.ts";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
@@ -22,7 +22,7 @@ for (const javaScriptEnabled of [true, false]) {
       page,
       newPersonPage,
     }) => {
-      await signUpAndConfirm(page, { name: "Nia Newcomer" });
+      await newAccount(page, { name: "Nia Newcomer" });
       await page.goto("/passport");
       await expect(page.getByText("No achievements yet")).toBeVisible();
       await page.getByRole("link", { name: "Import history" }).click();
@@ -59,7 +59,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("importing the same export again adds nothing twice", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Rae Repeat" });
+  await newAccount(page, { name: "Rae Repeat" });
   for (const round of [1, 2]) {
     await page.goto("/passport/import-history");
     await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles(linkedInExport());
@@ -78,7 +78,7 @@ test("printing a public passport of 12 entries prints all 12; the screen shows t
   page,
   newPersonPage,
 }) => {
-  await signUpAndConfirm(page, { name: "Pat Printer" });
+  await newAccount(page, { name: "Pat Printer" });
   const rows = Array.from({ length: 12 }, (_, index) => `Fabrikam,Role ${index + 1},,2020-01-01`);
   await page.goto("/passport/import-history");
   await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles({
@@ -104,7 +104,7 @@ for (const colorScheme of ["light", "dark"] as const) {
   test(`the review list passes axe in ${colorScheme} mode and fits a 375px phone`, async ({ page }) => {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width: 375, height: 812 });
-    await signUpAndConfirm(page, { name: "Axe Importer" });
+    await newAccount(page, { name: "Axe Importer" });
     await page.goto("/passport/import-history");
     await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles(linkedInExport());
     await page.getByRole("button", { name: "Read file" }).click();

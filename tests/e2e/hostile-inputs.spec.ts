@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { E2E_HOSTILE_VALUES } from "../hostile-inputs.ts";
-import { createOrganisation, signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, newAccount } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 // Hostile values typed into the real forms come back exactly as typed, as text: no script runs
@@ -44,7 +44,7 @@ test("a person's hostile name, bio and achievement show exactly as typed, on eve
   newPersonPage,
 }) => {
   const check = await guard(page);
-  await signUpAndConfirm(page, { name: breakout });
+  await newAccount(page, { name: breakout });
 
   await page.goto("/passport");
   await page.getByRole("button", { name: "Edit" }).click();
@@ -98,7 +98,7 @@ test("a hostile organisation name shows as typed on the dashboard and in search"
 
   const person = await newPersonPage();
   const checkPerson = await guard(person);
-  await signUpAndConfirm(person, { name: "Sid Searcher" });
+  await newAccount(person, { name: "Sid Searcher" });
   await person.goto(`/dashboard?q=${encodeURIComponent(breakout)}`);
   await expect(person.getByText(name, { exact: true }).first()).toBeVisible();
   await checkPerson();

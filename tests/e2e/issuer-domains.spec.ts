@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { createOrganisation, joinAsNewMember, signUpAndConfirm } from "./accounts.ts";
+import { createOrganisation, joinAsNewMember, newAccount } from "./accounts.ts";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 // Issue 29: an organisation proves its domain, and every page that shows one of its credentials
@@ -116,7 +116,7 @@ test("an admin proves a domain; the credential page and /verify name it; an orga
 
   // A person looking for the organisation sees which of the two proved its domain.
   const person = await newPersonPage();
-  await signUpAndConfirm(person, { name: "Pia Person" });
+  await newAccount(person, { name: "Pia Person" });
   await person.goto("/dashboard");
   await person.getByLabel("Find your organisation").fill(`institute ${suffix}`);
   await person.getByRole("button", { name: "Search" }).click();

@@ -1,12 +1,5 @@
 import { request as apiRequest, type Page } from "@playwright/test";
-import {
-  PASSWORD,
-  signUpAndConfirm,
-  uniqueEmail,
-  confirmationLink,
-  createOrganisation,
-  uniqueName,
-} from "./accounts.ts";
+import { PASSWORD, newAccount, uniqueEmail, confirmationLink, createOrganisation, uniqueName } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 const bell = (page: Page) => page.getByRole("button", { name: /^Notifications/ });
@@ -27,13 +20,13 @@ test("an admin's approval reaches both of the member's tabs live, and no one els
   });
 
   const memberTab = await newPersonPage();
-  const { email } = await signUpAndConfirm(memberTab, { name: "Mina Member" });
+  const { email } = await newAccount(memberTab, { name: "Mina Member" });
   const memberOtherTab = await newPersonPage();
   expect(
     (await memberOtherTab.request.post("/auth", { form: { intent: "signin", email, password: PASSWORD } })).ok(),
   ).toBe(true);
   const stranger = await newPersonPage();
-  await signUpAndConfirm(stranger, { name: "Sol Stranger" });
+  await newAccount(stranger, { name: "Sol Stranger" });
 
   await memberTab.request.post("/dashboard", { form: { intent: "request-join", organizationId } });
   for (const page of [memberTab, memberOtherTab, stranger]) await openDashboardLive(page);
@@ -89,7 +82,7 @@ test.describe("without JavaScript", () => {
 
   test("the bell is a link to a page that lists and marks all read", async ({ page: admin, secondPage: person }) => {
     const { organizationId } = await createOrganisation(admin, { adminName: "Quinn Admin", name: uniqueName("Quiet") });
-    await signUpAndConfirm(person, { name: "Pia Person" });
+    await newAccount(person, { name: "Pia Person" });
     await person.request.post("/dashboard", { form: { intent: "request-join", organizationId } });
 
     await admin.goto("/dashboard");

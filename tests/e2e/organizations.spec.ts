@@ -4,7 +4,7 @@ import {
   createOrganisation,
   joinAsNewMember,
   PASSWORD,
-  signUpAndConfirm,
+  newAccount,
   uniqueEmail,
   uniqueName,
 } from "./accounts.ts";
@@ -67,7 +67,7 @@ test.describe("organisations", () => {
     expect(link).toMatch(/\/join\/[0-9a-f-]{36}\?code=[A-Za-z0-9_-]{22}$/);
 
     // Signed out: asked to sign in, then brought back to the invite, which joins.
-    const { email } = await signUpAndConfirm(person, { name: "Ines Member" });
+    const { email } = await newAccount(person, { name: "Ines Member" });
     await person.request.post("/auth/signout");
     await person.goto(pathOf(link));
     await expect(person.getByRole("heading", { name: "Sign in required" })).toBeVisible();
@@ -96,7 +96,7 @@ test.describe("organisations", () => {
     const name = orgName();
     await createOrganisation(page, { adminName: "Bea Admin", name });
     const link = await inviteLink(page);
-    await signUpAndConfirm(person, { name: "Ned Nocode" });
+    await newAccount(person, { name: "Ned Nocode" });
     await person.goto(new URL(link).pathname);
     await expect(person.getByRole("heading", { name: `Join ${name}` })).toBeVisible();
     await person.getByRole("button", { name: `Request to Join ${name}` }).click();
@@ -117,7 +117,7 @@ test.describe("organisations", () => {
     const newLink = await page.getByRole("textbox", { name: "Invite link" }).inputValue();
     expect(newLink).not.toBe(link);
     const late = await newPersonPage();
-    await signUpAndConfirm(late, { name: "Lou Late" });
+    await newAccount(late, { name: "Lou Late" });
     await late.goto(pathOf(link));
     await expect(late.getByText("This invite link is no longer valid.")).toBeVisible();
     await late.goto(pathOf(newLink));
@@ -130,7 +130,7 @@ test.describe("organisations", () => {
   }) => {
     const name = orgName();
     await createOrganisation(page, { adminName: "Ada Admin", name });
-    await signUpAndConfirm(person, { name: "Rory Request" });
+    await newAccount(person, { name: "Rory Request" });
     await person.goto("/dashboard");
     await person.getByLabel("Find your organisation").fill(name.toUpperCase());
     await person.getByRole("button", { name: "Search" }).click();
@@ -192,7 +192,7 @@ test.describe("organisations without JavaScript", () => {
   }) => {
     const name = orgName();
     const { invitePath, organizationId } = await createOrganisation(page, { adminName: "Nora Admin", name });
-    await signUpAndConfirm(person, { name: "Jo Joiner" });
+    await newAccount(person, { name: "Jo Joiner" });
     await person.goto(invitePath);
     await person.getByRole("button", { name: `Join ${name}` }).click();
     await expect(person.getByRole("heading", { name: "Successfully joined!" })).toBeVisible();
@@ -201,7 +201,7 @@ test.describe("organisations without JavaScript", () => {
     await expect(toast(person, "Successfully joined!")).toBeVisible();
 
     const asker = await newPersonPage();
-    await signUpAndConfirm(asker, { name: "Ash Asker" });
+    await newAccount(asker, { name: "Ash Asker" });
     await asker.goto(`/join/${organizationId}`);
     await asker.getByRole("button", { name: `Request to Join ${name}` }).click();
     await expect(toast(asker, "Request sent")).toBeVisible();
@@ -214,7 +214,7 @@ test.describe("organisations without JavaScript", () => {
   test("the whole request-and-approve path", async ({ page, secondPage: person }) => {
     const name = orgName();
     await createOrganisation(page, { adminName: "Nia Admin", name });
-    await signUpAndConfirm(person, { name: "Noel NoScript" });
+    await newAccount(person, { name: "Noel NoScript" });
 
     await person.goto("/dashboard");
     await person.getByLabel("Find your organisation").fill(name);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { otherAddressLink, signUpAndConfirm, uniqueEmail } from "./accounts.ts";
+import { otherAddressLink, newAccount, uniqueEmail } from "./accounts.ts";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 // Settings' 'Other e-mail addresses' (issue 32, decision 068): add one, open the link mailed to it
@@ -43,7 +43,7 @@ async function confirmAndRemove(page: Page, address: string) {
 
 test.describe("other e-mail addresses", () => {
   test("add one, confirm it from the mailed link, remove it", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     const address = uniqueEmail("alumni");
     await addAndOpenLink(page, address);
     await confirmAndRemove(page, address);
@@ -53,7 +53,7 @@ test.describe("other e-mail addresses", () => {
     test.use({ javaScriptEnabled: false });
 
     test("the same, with plain forms, and an address refused keeps what was typed", async ({ page }) => {
-      const { email } = await signUpAndConfirm(page);
+      const { email } = await newAccount(page);
       await page.goto("/settings");
       const section = page.locator("#other-addresses");
       await section.getByLabel("Email address").fill(email);
@@ -69,7 +69,7 @@ test.describe("other e-mail addresses", () => {
 
   test("fits a 375px phone", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await addAndOpenLink(
       page,
       `a-rather-long-address-${crypto.randomUUID().slice(0, 8)}@university-of-somewhere.example`,

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { signUpAndConfirm } from "./accounts.ts";
+import { newAccount } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
 import { leaveSite, seedAchievements, seedNotifications } from "./seed-sql.ts";
 
@@ -19,7 +19,7 @@ async function ownId(page: Page) {
 
 /** A signed-up person with `count` accepted achievements, `Entry 00` the oldest; returns their id. */
 async function personWithEntries(page: Page, count: number) {
-  await signUpAndConfirm(page, { name: "Lou Longcareer" });
+  await newAccount(page, { name: "Lou Longcareer" });
   const id = await ownId(page);
   await leaveSite(page);
   seedAchievements(
@@ -66,7 +66,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("the notifications history pages newest first", async ({ page }) => {
-      await signUpAndConfirm(page, { name: "Nat Notified" });
+      await newAccount(page, { name: "Nat Notified" });
       const id = await ownId(page);
       await leaveSite(page);
       seedNotifications(

@@ -1,4 +1,4 @@
-import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
+import { PASSWORD, newAccount } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 import { addPasskey, virtualAuthenticator, withoutPasskeyAutofill } from "./passkey-steps.ts";
 
@@ -10,7 +10,7 @@ import { addPasskey, virtualAuthenticator, withoutPasskeyAutofill } from "./pass
 test("add a passkey, sign out, sign in with it, rename it and remove it", async ({ page }) => {
   await withoutPasskeyAutofill(page);
   await virtualAuthenticator(page);
-  const { email } = await signUpAndConfirm(page);
+  const { email } = await newAccount(page);
   await addPasskey(page, "Test laptop");
   await expect(toast(page, "Passkey added")).toBeVisible();
   const list = page.getByRole("list", { name: "Your passkeys" });
@@ -47,7 +47,7 @@ test("add a passkey, sign out, sign in with it, rename it and remove it", async 
 
 test("the sign-in page offers the passkey in the e-mail field's autofill", async ({ page }) => {
   await virtualAuthenticator(page);
-  const { email } = await signUpAndConfirm(page);
+  const { email } = await newAccount(page);
   await addPasskey(page, "Autofill laptop");
   await expect(toast(page, "Passkey added")).toBeVisible();
   await page.context().clearCookies();
@@ -63,7 +63,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the passkey forms say what they need", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/settings");
     const card = page.locator("#passkeys");
     await card.getByLabel("Current Password").fill(PASSWORD);

@@ -1,4 +1,4 @@
-import { createOrganisation, joinAsNewMember, signUpAndConfirm, uniqueName } from "./accounts.ts";
+import { createOrganisation, joinAsNewMember, newAccount, uniqueName } from "./accounts.ts";
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -71,7 +71,7 @@ test("an admin gives an achievement; the member accepts it; a visitor sees it; a
 });
 
 test("a person adds a self achievement and edits the biography", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Sia Self" });
+  await newAccount(page, { name: "Sia Self" });
   await page.goto("/passport");
   await expect(page.getByText("No biography yet. Click Edit to add one.")).toBeVisible();
   await page.getByRole("button", { name: "Edit" }).click();
@@ -102,7 +102,7 @@ test("a person adds a self achievement and edits the biography", async ({ page }
 });
 
 test("a person uploads a profile picture", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Pip Picture" });
+  await newAccount(page, { name: "Pip Picture" });
   await page.goto("/passport");
   await page.getByLabel("Profile picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Upload Picture" }).click();
@@ -116,7 +116,7 @@ test("the owner uploads an introduction video from the passport's profile dialog
   page,
   newPersonPage,
 }) => {
-  await signUpAndConfirm(page, { name: "Ivy Intro" });
+  await newAccount(page, { name: "Ivy Intro" });
   await page.goto("/passport");
   const passportPath = new URL(await page.getByRole("textbox", { name: "Public passport link" }).inputValue()).pathname;
   await page.goto(passportPath);
@@ -154,7 +154,7 @@ test("the owner uploads an introduction video from the passport's profile dialog
 });
 
 test("an achievement image over 5 MB is refused in the browser; the achievement goes without it", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Finn File" });
+  await newAccount(page, { name: "Finn File" });
   await page.goto("/passport");
   await page.getByRole("button", { name: "Add Self Achievement" }).click();
   const dialog = page.getByRole("dialog", { name: "Add Self Achievement" });
@@ -177,7 +177,7 @@ test("an achievement image over 5 MB is refused in the browser; the achievement 
 });
 
 test("an over-long introduction video is refused before it is uploaded", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Lena Long" });
+  await newAccount(page, { name: "Lena Long" });
   await page.goto("/settings", { waitUntil: "networkidle" });
   // As a person does it: the click that opens the file chooser is the page's first interaction,
   // which loads the uploader's code (decision 049); the file is checked whenever it is chosen.
@@ -189,7 +189,7 @@ test("an over-long introduction video is refused before it is uploaded", async (
 });
 
 test("a self achievement with a video shows it with a play overlay and its thumbnail", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Vic Video" });
+  await newAccount(page, { name: "Vic Video" });
   await page.goto("/passport");
   await page.getByRole("button", { name: "Add Self Achievement" }).click();
   const dialog = page.getByRole("dialog", { name: "Add Self Achievement" });

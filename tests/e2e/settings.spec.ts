@@ -1,9 +1,9 @@
-import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
+import { PASSWORD, newAccount } from "./accounts.ts";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 test.describe("settings", () => {
   test("profile: edits the name and bio, keeps the email read-only", async ({ page }) => {
-    await signUpAndConfirm(page, { name: "Sam Rivers" });
+    await newAccount(page, { name: "Sam Rivers" });
     await page.goto("/settings");
     await expect(page).toHaveTitle(/Settings/);
     await expect(page.getByLabel("Email", { exact: true })).toBeDisabled();
@@ -23,7 +23,7 @@ test.describe("settings", () => {
   });
 
   test("password: mismatch, wrong current password, then success", async ({ page }) => {
-    const { email } = await signUpAndConfirm(page);
+    const { email } = await newAccount(page);
     await page.goto("/settings");
     const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Update Password" }) });
 
@@ -58,7 +58,7 @@ test.describe("settings", () => {
   test("the forms load their code on the first interaction, keep what was typed, then check in the browser", async ({
     page,
   }) => {
-    await signUpAndConfirm(page, { name: "Sam Rivers" });
+    await newAccount(page, { name: "Sam Rivers" });
     // Once the test starts typing, the forms' chunk is held until the test lets it go: typing
     // happens while the forms are still the server's markup (decision 049).
     let holding = false;
@@ -95,7 +95,7 @@ test.describe("settings", () => {
   });
 
   test("a page update that comes before the forms' code leaves working forms and no error", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     let letGo = () => {};
     const held = new Promise<void>((resolve) => (letGo = resolve));
     await page.route(/\/assets\/settings-forms-[\w-]+\.js$/, async (route) => {
@@ -116,7 +116,7 @@ test.describe("settings", () => {
   });
 
   test("reached from the sidebar, the forms are ready at once", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/passport");
     await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: "Settings" }).click();
     await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
@@ -129,7 +129,7 @@ test.describe("settings", () => {
   });
 
   test("storage: shows what the person's files use of their 1 GB, after an upload too", async ({ page }) => {
-    await signUpAndConfirm(page, { name: "Stella Storage" });
+    await newAccount(page, { name: "Stella Storage" });
     await page.goto("/settings");
     const meter = page.getByRole("meter", { name: "Storage used" });
     await expect(meter).toHaveAttribute("aria-valuetext", "0 bytes of 1 GB used");
@@ -143,7 +143,7 @@ test.describe("settings", () => {
   });
 
   test("beta feedback is sent", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/settings");
     await page.getByLabel("Your feedback").fill("Love the timeline.");
     await page.getByLabel("5").check();
@@ -157,7 +157,7 @@ test.describe("settings", () => {
     // Two timed waits (the sign-out after archiving, the pending sign-out behind the dialog) and
     // three sign-ins: on a shared machine this passes 30 s.
     test.slow();
-    const { email } = await signUpAndConfirm(page, { name: "Alex Gone" });
+    const { email } = await newAccount(page, { name: "Alex Gone" });
     await page.goto("/settings");
     await page.getByRole("button", { name: "Archive Account" }).click();
     const dialog = page.getByRole("alertdialog", { name: "Archive your account?" });
@@ -202,7 +202,7 @@ test.describe("settings without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("archive and purge work through confirmation pages", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/settings");
     await page.getByRole("link", { name: "Archive Account" }).click();
     await expect(page).toHaveURL("/settings?confirm=archive");
@@ -220,7 +220,7 @@ test.describe("settings without JavaScript", () => {
 
 test.describe("navigation shell", () => {
   test("Ctrl+B collapses the sidebar and the choice survives a reload", async ({ page }) => {
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/dashboard");
     const sidebar = page.getByRole("complementary", { name: "Sidebar" });
     await expect(sidebar).toBeVisible();
@@ -243,7 +243,7 @@ test.describe("navigation shell", () => {
 
   test("under 768px the menu is a slide-over panel and the page does not scroll sideways", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
-    await signUpAndConfirm(page);
+    await newAccount(page);
     await page.goto("/settings");
     expect(await hasHorizontalScroll(page)).toBe(false);
     await expect(page.getByRole("complementary", { name: "Sidebar" })).toBeHidden();
@@ -262,7 +262,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("lists the person's other browser and signs it out there", async ({ page, secondPage }) => {
-      const { email } = await signUpAndConfirm(page);
+      const { email } = await newAccount(page);
       // The same person signs in on a second browser.
       await secondPage.goto("/auth");
       await secondPage.getByLabel("Email").fill(email);

@@ -1,10 +1,10 @@
 import type { Page } from "@playwright/test";
-import { createOrganisation, signUpAndConfirm, uniqueName } from "./accounts.ts";
+import { createOrganisation, newAccount, uniqueName } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 async function organisationWithMember(admin: Page, member: Page) {
   const { invitePath } = await createOrganisation(admin, { adminName: "Sol Subscriber", name: uniqueName("Paying") });
-  await signUpAndConfirm(member, { name: "Max Member" });
+  await newAccount(member, { name: "Max Member" });
   // Joining is tested elsewhere; post the invite as its form does.
   const { pathname, searchParams } = new URL(invitePath, "http://localhost");
   expect((await member.request.post(pathname, { form: { code: searchParams.get("code")! } })).ok()).toBe(true);

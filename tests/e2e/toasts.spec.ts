@@ -1,4 +1,4 @@
-import { signUpAndConfirm } from "./accounts.ts";
+import { newAccount } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 
 /** A real 1×1 PNG. */
@@ -12,7 +12,7 @@ const PNG = Buffer.from(
 // first use (decision 049). The live toaster's chunk is held back until the page has hydrated,
 // as it is on a slow connection: that is when its toast used to stay hidden until the first touch.
 test("a toast that comes with the document shows before the page is touched", async ({ page }) => {
-  await signUpAndConfirm(page, { name: "Tom Toast" });
+  await newAccount(page, { name: "Tom Toast" });
   await page.goto("/passport");
   await page.getByLabel("Profile picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   await page.route(/live-toaster/, async (route) => {

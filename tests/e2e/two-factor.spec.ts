@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { PASSWORD, signUpAndConfirm } from "./accounts.ts";
+import { PASSWORD, newAccount } from "./accounts.ts";
 import { expect, test, toast } from "./fixtures.ts";
 import { codeFrom, confirmTwoFactor, startTwoFactor } from "./two-factor-steps.ts";
 
@@ -21,7 +21,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("turn on, then sign in with a code and with a recovery code", async ({ page }) => {
-      const { email } = await signUpAndConfirm(page);
+      const { email } = await newAccount(page);
       const key = await startTwoFactor(page);
       await confirmTwoFactor(page, key);
       await expect(toast(page, "Two-factor authentication is on")).toBeVisible();

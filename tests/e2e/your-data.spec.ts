@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { strFromU8, unzipSync } from "fflate";
 import type { Page } from "@playwright/test";
-import { signUpAndConfirm } from "./accounts.ts";
+import { newAccount } from "./accounts.ts";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 import { today } from "../today.ts";
 
@@ -28,7 +28,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("Settings downloads one ZIP with data.json, resume.json and the person's rows", async ({ page }) => {
-      const { email } = await signUpAndConfirm(page, { name: "Dana Download" });
+      const { email } = await newAccount(page, { name: "Dana Download" });
       await addSelfAchievements(page, ["Exported Award"]);
       await page.goto("/settings");
       const [download] = await Promise.all([
@@ -64,7 +64,7 @@ test.describe("printing the public passport", () => {
     page,
     newPersonPage,
   }) => {
-    await signUpAndConfirm(page, { name: "Pia Print" });
+    await newAccount(page, { name: "Pia Print" });
     const titles = Array.from({ length: 10 }, (_, index) => `Printed ${index + 1}`);
     await addSelfAchievements(page, titles);
     const id = await ownId(page);
@@ -95,7 +95,7 @@ test.describe("printing the public passport", () => {
         (window as unknown as { printed: boolean }).printed = true;
       };
     });
-    await signUpAndConfirm(page, { name: "Omar Owner" });
+    await newAccount(page, { name: "Omar Owner" });
     await addSelfAchievements(
       page,
       Array.from({ length: 9 }, (_, index) => `Mine ${index + 1}`),
@@ -109,7 +109,7 @@ test.describe("printing the public passport", () => {
 });
 
 test("a shared passport link carries Open Graph tags and a PNG card", async ({ page, request }) => {
-  await signUpAndConfirm(page, { name: "Sam Shared" });
+  await newAccount(page, { name: "Sam Shared" });
   await addSelfAchievements(page, ["Shared Award"]);
   const id = await ownId(page);
   // As a link preview bot fetches it: no cookies, no scripts.
@@ -129,7 +129,7 @@ test("Privacy and Emails: 'Show in search engines' off asks search engines to sk
   request,
 }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  await signUpAndConfirm(page, { name: "Nina Noindex" });
+  await newAccount(page, { name: "Nina Noindex" });
   const id = await ownId(page);
   expect(await hasHorizontalScroll(page)).toBe(false);
   await page.goto("/settings");
