@@ -53,7 +53,10 @@ for (const record of records) {
     const amender = byNumber.get(number);
     if (!amender) failures.push([record.name, `amended by ${number}, which does not exist`]);
     else if (!amender.amends.includes(record.number))
-      failures.push([amender.name, `named in ${record.name}'s "Amended by:" but has no "Amends: ${record.number}" line`]);
+      failures.push([
+        amender.name,
+        `named in ${record.name}'s "Amended by:" but has no "Amends: ${record.number}" line`,
+      ]);
   }
 }
 
