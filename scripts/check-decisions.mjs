@@ -2,12 +2,13 @@
 // stands (issue 42). A record fails when it has
 // - no `Status:` line (a line starting with "Status:");
 // - more than 300 words, counted as `wc -w` counts them (runs of non-space characters);
-// - an amendment the two records do not both state. The one syntax, each on a line of its own:
+// - an amendment the two records do not both state. The one syntax, each a paragraph of its own
+//   (it may wrap onto several lines):
 //     Amends: 013, 029
 //     Amended by: 037 (what 037 changed), 044 (…)
 //   The record numbers are the three-digit numbers outside parentheses; the parentheses are for
-//   the reader. A record that says it amends 045 needs 045's "Amended by:" line to name it, and
-//   the other way round.
+//   the reader. A record that says it amends 045 needs 045's "Amended by:" to name it, and the
+//   other way round.
 // The template (000) is checked like every other record: it shows the lines a record starts with.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,8 +20,9 @@ function recordNumbers(line) {
   return line.replace(/\([^)]*\)/g, "").match(/\b\d{3}\b/g) ?? [];
 }
 
-function linesStarting(text, prefix) {
-  return text.split("\n").filter((line) => line.startsWith(prefix));
+/** The paragraphs (runs of lines between blank lines) that start with `prefix`. */
+function paragraphsStarting(text, prefix) {
+  return text.split(/\n\s*\n/).filter((paragraph) => paragraph.startsWith(prefix));
 }
 
 const records = readdirSync(DIRECTORY)
@@ -32,15 +34,15 @@ const records = readdirSync(DIRECTORY)
       name,
       number: name.slice(0, 3),
       text,
-      amends: linesStarting(text, "Amends:").flatMap(recordNumbers),
-      amendedBy: linesStarting(text, "Amended by:").flatMap(recordNumbers),
+      amends: paragraphsStarting(text, "Amends:").flatMap(recordNumbers),
+      amendedBy: paragraphsStarting(text, "Amended by:").flatMap(recordNumbers),
     };
   });
 const byNumber = new Map(records.map((record) => [record.number, record]));
 
 const failures = [];
 for (const record of records) {
-  if (linesStarting(record.text, "Status:").length === 0) failures.push([record.name, "no `Status:` line"]);
+  if (!/^Status:/m.test(record.text)) failures.push([record.name, "no `Status:` line"]);
   const words = record.text.split(/\s+/).filter(Boolean).length;
   if (words > MAX_WORDS) failures.push([record.name, `${words} words, more than ${MAX_WORDS}`]);
   for (const number of record.amends) {
