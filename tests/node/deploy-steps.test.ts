@@ -38,7 +38,7 @@ function values(tables: Map<string, Table[]>, section: string, key: string): str
 /** The text of the README section under `## {title}`, up to the next `## ` heading. */
 function section(readme: string, title: string): string {
   const start = readme.indexOf(`\n## ${title}\n`);
-  expect(start, `README.md has a "## ${title}" section`).toBeGreaterThanOrEqual(0);
+  if (start === -1) throw new Error(`README.md has no "## ${title}" section`);
   const end = readme.indexOf("\n## ", start + 1);
   return readme.slice(start, end === -1 ? undefined : end);
 }
@@ -48,6 +48,10 @@ const readme = readFileSync("README.md", "utf8");
 const deploySteps = section(readme, "Deploying to Cloudflare");
 const architecture = section(readme, "Architecture");
 
+// A queue the Worker both sends to and consumes is created once.
+const queues = [
+  ...new Set([...values(tables, "queues.consumers", "queue"), ...values(tables, "queues.producers", "queue")]),
+];
 const created = [
   ...values(tables, "d1_databases", "database_name").map((name) => ({
     binding: `D1 database ${name}`,
@@ -57,7 +61,7 @@ const created = [
     binding: `R2 bucket ${name}`,
     command: `wrangler r2 bucket create ${name}`,
   })),
-  ...[...values(tables, "queues.consumers", "queue"), ...values(tables, "queues.producers", "queue")].map((name) => ({
+  ...queues.map((name) => ({
     binding: `queue ${name}`,
     command: `wrangler queues create ${name}`,
   })),
