@@ -68,7 +68,7 @@ app.onError((error, c) => {
   return c.json({ error: "server_error", error_description: UNEXPECTED_FAILURE }, 500);
 });
 
-export { NotificationHub } from "./notification-hub.ts";
+export { PersonHub } from "./person-hub.ts";
 
 export default {
   fetch: app.fetch,

@@ -143,8 +143,8 @@ export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (chance || ["r2:put", "r2:multipart", "r2:delete"].some((part) => parts.has(part as Part))) {
     env.MEDIA = faultyBucket(c.env.MEDIA, fails, failPart);
   }
-  if (parts.has("do:notify")) env.NOTIFICATIONS = faultyNamespace(c.env.NOTIFICATIONS, failPart);
-  else if (chance) env.NOTIFICATIONS = chancyNamespace(c.env.NOTIFICATIONS, fails, failPart);
+  if (parts.has("do:notify")) env.PERSON_HUB = faultyNamespace(c.env.PERSON_HUB, failPart);
+  else if (chance) env.PERSON_HUB = chancyNamespace(c.env.PERSON_HUB, fails, failPart);
   c.env = env;
   const outside = (["mail", "stripe", "purge", "sign"] as const).filter((part) => parts.has(part));
   if (outside.length === 0 && !chance) return next();
