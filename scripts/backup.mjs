@@ -31,7 +31,7 @@ import {
 const ATTEMPTS = 3;
 /** What a backup does not hold, and why that loses nothing (written into each manifest). */
 const NOT_BACKED_UP = [
-  "Durable Object NotificationHub: open WebSocket connections and a ping alarm only; clients reconnect",
+  "Durable Object PersonHub: open WebSocket connections, a ping alarm and the bookmark of the last passport change; clients reconnect, the next change writes a new bookmark",
   "Cache (edge-cached passports, cards, status lists): rebuilt from D1 and R2 on the next request",
   "Secrets (.dev.vars; `wrangler secret` in production): SESSION_SECRET and CREDENTIAL_KEY_SECRET are kept apart",
 ];

@@ -72,7 +72,7 @@ const answerUnhandled: ErrorHandler<WorkerEnv> = (error, c) => {
   return c.json({ error: "server_error", error_description: UNEXPECTED_FAILURE }, 500);
 };
 
-export { NotificationHub } from "./notification-hub.ts";
+export { PersonHub } from "./person-hub.ts";
 
 export default {
   fetch: createApp().fetch,

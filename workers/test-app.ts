@@ -11,7 +11,7 @@ import { passportRefresh } from "./testing/passport-refresh.ts";
 import { testAccounts } from "./testing/account-route.ts";
 
 export { AUTH_API_ENDPOINTS } from "./app.ts";
-export { NotificationHub } from "./notification-hub.ts";
+export { PersonHub } from "./person-hub.ts";
 
 // The counter first: a call the fault switch fails never reaches D1, so it is not counted.
 export const app = createApp([countD1RoundTrips, injectFaults, passportRefresh, testAccounts]);

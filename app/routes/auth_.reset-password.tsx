@@ -11,7 +11,7 @@ import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
 import { resetPasswordSchema } from "#app/utils/form-schemas.ts";
 import { resetPasswordValidator } from "#app/utils/form-validators.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { enterAccount, startSession, twoFactorHref } from "#app/utils/sign-in.server.ts";

@@ -2,7 +2,7 @@ import type { ServiceContext } from "./context.server.ts";
 import { insertNotifications, markRead, type NewNotification } from "#db/queries/notifications.ts";
 
 type StoredNotification = Awaited<ReturnType<typeof insertNotifications>>[number];
-import { pushToHubs } from "#app/utils/notification-hub.server.ts";
+import { pushToHubs } from "#app/utils/person-hub.server.ts";
 
 /**
  * Creates notifications: the D1 rows first (the source of truth), then each recipient's hub

@@ -8,9 +8,12 @@ import {
   spendTokenAndNonce,
   storeNonce,
 } from "#db/queries/openid4vci.ts";
+import { OAuthRefusal } from "#app/utils/domain-errors.server.ts";
 import { countAttempt, withinLimit, type RateLimitedAction } from "#app/utils/rate-limit.server.ts";
 import { tokenHashOf } from "#app/utils/token-hash.server.ts";
+import type { ServiceContext } from "./context.server.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
+import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { PROOF_ALGORITHMS, verifyProofJwt } from "./credentials/proof-jwt.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
@@ -19,7 +22,8 @@ import { reissueStored } from "./credentials/reissue.server.ts";
  * OpenID for Verifiable Credential Issuance 1.0, pre-authorised code flow (issue 31, decision
  * 065): 'Add to wallet' also makes a credential offer; a wallet reads it, trades its code (and
  * the 6 digits shown to the person) for an access token, asks for a c_nonce, and gets the
- * credential reissued to the key its proof was signed with. Answers are OAuth-style JSON.
+ * credential reissued to the key its proof was signed with. Refusals are thrown as `OAuthRefusal`s,
+ * which the route answers as OAuth error JSON.
  */
 
 export const OFFER_MINUTES = 10;
@@ -98,8 +102,8 @@ function newTxCode() {
  * Makes the offer that goes with the person's exchange `exchangeId` (the same 'Add to wallet'):
  * its id, or null when the exchange is not theirs.
  */
-export function startCredentialOffer(db: Db, userId: string, exchangeId: string, now = new Date()) {
-  return openCredentialOffer(db, {
+export function startCredentialOffer(context: ServiceContext, userId: string, exchangeId: string, now = new Date()) {
+  return openCredentialOffer(context.db, {
     id: crypto.randomUUID(),
     userId,
     exchangeId,
@@ -110,63 +114,60 @@ export function startCredentialOffer(db: Db, userId: string, exchangeId: string,
   });
 }
 
-export type OAuthError = { error: string; error_description: string };
-export type Answer =
-  | { status: 200; body: Record<string, unknown> }
-  | { status: 400 | 401 | 404 | 410 | 429; body: OAuthError; authenticate?: true };
-
-const refuse = (status: 400 | 401 | 404 | 410 | 429, error: string, description: string): Answer => ({
-  status,
-  body: { error, error_description: description },
-  ...(error === "invalid_token" ? { authenticate: true as const } : {}),
-});
-const tooMany = () => refuse(429, "slow_down", "Too many requests. Please wait a minute.");
+const tooMany = () => new OAuthRefusal("slow_down", "Too many requests. Please wait a minute.");
 
 /** The credential offer behind a `credential_offer_uri`. One D1 round trip. */
-export async function answerOffer(db: Db, origin: string, id: string, network: string, now = new Date()) {
+export async function answerOffer(
+  context: ServiceContext,
+  { origin, id, network, now = new Date() }: { origin: string; id: string; network: string; now?: Date },
+) {
+  const { db } = context;
   const [[attempt], [offer]] = await db.batch([
     countAttempt(db, "openid4vci-offer", network, now.getTime()),
     offerQuery(db, id),
   ]);
-  if (!withinLimit("openid4vci-offer", attempt)) return tooMany();
-  if (!offer?.code) return refuse(404, "not_found", "No such credential offer.");
+  if (!withinLimit("openid4vci-offer", attempt)) throw tooMany();
+  if (!offer?.code) throw new OAuthRefusal("not_found", "No such credential offer.");
   if (offer.usedAt || offer.expiresAt <= now)
-    return refuse(
-      410,
+    throw new OAuthRefusal(
       "expired",
       "This credential offer was used or has expired. Ask for a new code on your passport.",
     );
   return {
-    status: 200 as const,
-    body: {
-      credential_issuer: origin,
-      credential_configuration_ids: [CONFIGURATION_ID],
-      grants: {
-        [PRE_AUTHORIZED_GRANT]: {
-          "pre-authorized_code": offer.code,
-          tx_code: {
-            input_mode: "numeric",
-            length: 6,
-            description: "The 6-digit code shown under the QR code on your passport",
-          },
+    credential_issuer: origin,
+    credential_configuration_ids: [CONFIGURATION_ID],
+    grants: {
+      [PRE_AUTHORIZED_GRANT]: {
+        "pre-authorized_code": offer.code,
+        tx_code: {
+          input_mode: "numeric",
+          length: 6,
+          description: "The 6-digit code shown under the QR code on your passport",
         },
       },
     },
   };
 }
 
-async function limited(db: Db, action: RateLimitedAction, network: string, now: Date) {
+async function refuseOverLimit(db: Db, action: RateLimitedAction, network: string, now: Date) {
   const [attempt] = await countAttempt(db, action, network, now.getTime());
-  return withinLimit(action, attempt);
+  if (!withinLimit(action, attempt)) throw tooMany();
 }
 
-/** The token endpoint (section 6): the pre-authorised code and its transaction code, once. Two D1 round trips. */
-export async function answerToken(db: Db, form: URLSearchParams, network: string, now = new Date()): Promise<Answer> {
-  if (!(await limited(db, "openid4vci-token", network, now))) return tooMany();
+/**
+ * The token endpoint (section 6): the pre-authorised code and its transaction code, once, traded
+ * for an access token that lives `TOKEN_SECONDS`. Two D1 round trips.
+ */
+export async function answerToken(
+  context: ServiceContext,
+  { form, network, now = new Date() }: { form: URLSearchParams; network: string; now?: Date },
+) {
+  const { db } = context;
+  await refuseOverLimit(db, "openid4vci-token", network, now);
   if (form.get("grant_type") !== PRE_AUTHORIZED_GRANT)
-    return refuse(400, "unsupported_grant_type", `Only ${PRE_AUTHORIZED_GRANT} is supported.`);
+    throw new OAuthRefusal("unsupported_grant_type", `Only ${PRE_AUTHORIZED_GRANT} is supported.`);
   const code = form.get("pre-authorized_code");
-  if (typeof code !== "string" || !code) return refuse(400, "invalid_request", "pre-authorized_code is missing.");
+  if (typeof code !== "string" || !code) throw new OAuthRefusal("invalid_request", "pre-authorized_code is missing.");
   const txCode = form.get("tx_code");
   const token = newInviteCode() + newInviteCode();
   const outcome = await redeemPreAuthorizedCode(db, {
@@ -176,39 +177,40 @@ export async function answerToken(db: Db, form: URLSearchParams, network: string
     now,
     tokenExpiresAt: new Date(now.getTime() + TOKEN_SECONDS * 1000),
   });
-  if (outcome === "wrong-tx-code") return refuse(400, "invalid_grant", "The transaction code is not this offer's.");
+  if (outcome === "wrong-tx-code") throw new OAuthRefusal("invalid_grant", "The transaction code is not this offer's.");
   if (outcome === "invalid")
-    return refuse(400, "invalid_grant", "The pre-authorised code is unknown, used or expired.");
-  return {
-    status: 200,
-    body: { access_token: token, token_type: "Bearer", expires_in: TOKEN_SECONDS },
-  };
+    throw new OAuthRefusal("invalid_grant", "The pre-authorised code is unknown, used or expired.");
+  return { accessToken: token, expiresIn: TOKEN_SECONDS };
 }
 
 /** The nonce endpoint (section 7): a fresh c_nonce, stored for the proof that signs it. Two D1 round trips. */
-export async function answerNonce(db: Db, network: string, now = new Date()): Promise<Answer> {
-  if (!(await limited(db, "openid4vci-nonce", network, now))) return tooMany();
+export async function answerNonce(
+  context: ServiceContext,
+  { network, now = new Date() }: { network: string; now?: Date },
+) {
+  const { db } = context;
+  await refuseOverLimit(db, "openid4vci-nonce", network, now);
   const nonce = newInviteCode();
   await storeNonce(db, nonce, now, new Date(now.getTime() + NONCE_SECONDS * 1000));
-  return { status: 200, body: { c_nonce: nonce } };
+  return nonce;
 }
 
 /** The one `jwt` proof of a credential request, in 1.0's `proofs` or the earlier drafts' `proof`. */
-function proofJwtOf(body: Record<string, unknown>): string | OAuthError {
+function proofJwtOf(body: Record<string, unknown>): string {
   const many = body.proofs as { jwt?: unknown } | undefined;
   const one = body.proof as { proof_type?: unknown; jwt?: unknown } | undefined;
   if (many !== undefined && one !== undefined)
-    return { error: "invalid_credential_request", error_description: "Send proof or proofs, not both." };
+    throw new OAuthRefusal("invalid_credential_request", "Send proof or proofs, not both.");
   if (many !== undefined) {
     if (typeof many !== "object" || many === null || !Array.isArray(many.jwt) || Object.keys(many).length !== 1)
-      return { error: "invalid_proof", error_description: "proofs must carry jwt proofs only." };
-    if (many.jwt.length !== 1)
-      return { error: "invalid_credential_request", error_description: "One proof, for one credential." };
-    return typeof many.jwt[0] === "string" ? many.jwt[0] : { error: "invalid_proof", error_description: "Not a JWT." };
+      throw new OAuthRefusal("invalid_proof", "proofs must carry jwt proofs only.");
+    if (many.jwt.length !== 1) throw new OAuthRefusal("invalid_credential_request", "One proof, for one credential.");
+    if (typeof many.jwt[0] === "string") return many.jwt[0];
+    throw new OAuthRefusal("invalid_proof", "Not a JWT.");
   }
   if (typeof one === "object" && one !== null && one.proof_type === "jwt" && typeof one.jwt === "string")
     return one.jwt;
-  return { error: "invalid_proof", error_description: "A jwt proof of possession is required." };
+  throw new OAuthRefusal("invalid_proof", "A jwt proof of possession is required.");
 }
 
 /**
@@ -217,44 +219,45 @@ function proofJwtOf(body: Record<string, unknown>): string | OAuthError {
  * spent together (atomically: a replay finds them used) with a new key version registered.
  */
 export async function answerCredential(
-  issuing: Issuing,
+  context: ServiceContext,
+  signer: Issuing,
   {
     accessToken,
     body,
     network,
     now = new Date(),
   }: { accessToken: string | null; body: unknown; network: string; now?: Date },
-): Promise<Answer> {
-  if (!accessToken) return refuse(401, "invalid_token", "A Bearer access token is required.");
+): Promise<JsonObject> {
+  if (!accessToken) throw new OAuthRefusal("invalid_token", "A Bearer access token is required.");
   if (typeof body !== "object" || body === null || Array.isArray(body))
-    return refuse(400, "invalid_credential_request", "The body must be a JSON object.");
+    throw new OAuthRefusal("invalid_credential_request", "The body must be a JSON object.");
   const request = body as Record<string, unknown>;
   if (request.credential_configuration_id !== CONFIGURATION_ID)
-    return refuse(400, "unknown_credential_configuration", `The one configuration is ${CONFIGURATION_ID}.`);
+    throw new OAuthRefusal("unknown_credential_configuration", `The one configuration is ${CONFIGURATION_ID}.`);
   const jwt = proofJwtOf(request);
-  if (typeof jwt !== "string") return refuse(400, jwt.error, jwt.error_description);
   // Checked before the reads, to look its nonce up with the token; refused only once the token is known good.
-  const proof = await verifyProofJwt(jwt, { audience: issuing.origin, now });
+  const proof = await verifyProofJwt(jwt, { audience: signer.origin, now });
 
+  const { db } = context;
   const tokenHash = await tokenHashOf(accessToken);
   const nonce = "nonce" in proof ? proof.nonce : "";
-  const [tokenQuery, nonceQuery] = credentialRequestQueries(issuing.db, tokenHash, nonce);
-  const [[attempt], [token], [nonceRow]] = await issuing.db.batch([
-    countAttempt(issuing.db, "openid4vci-credential", network, now.getTime()),
+  const [tokenQuery, nonceQuery] = credentialRequestQueries(db, tokenHash, nonce);
+  const [[attempt], [token], [nonceRow]] = await db.batch([
+    countAttempt(db, "openid4vci-credential", network, now.getTime()),
     tokenQuery,
     nonceQuery,
   ]);
-  if (!withinLimit("openid4vci-credential", attempt)) return tooMany();
+  if (!withinLimit("openid4vci-credential", attempt)) throw tooMany();
   if (!token?.json || token.usedAt || token.expiresAt <= now)
-    return refuse(401, "invalid_token", "The access token is unknown, used or expired.");
-  if (token.revokedAt) return refuse(401, "invalid_token", "This credential was revoked.");
-  if ("error" in proof) return refuse(400, proof.error, proof.description);
+    throw new OAuthRefusal("invalid_token", "The access token is unknown, used or expired.");
+  if (token.revokedAt) throw new OAuthRefusal("invalid_token", "This credential was revoked.");
+  if ("error" in proof) throw new OAuthRefusal(proof.error, proof.description);
   if (!nonceRow || nonceRow.usedAt || nonceRow.expiresAt <= now)
-    return refuse(400, "invalid_nonce", "The proof's nonce is not a fresh c_nonce: ask the nonce endpoint again.");
+    throw new OAuthRefusal("invalid_nonce", "The proof's nonce is not a fresh c_nonce: ask the nonce endpoint again.");
 
-  const { credential, register } = await reissueStored(issuing, { ...token, json: token.json }, proof.holder);
-  const spent = await spendTokenAndNonce(issuing.db, { tokenHash, nonce, holder: proof.holder, now }, register);
+  const { credential, register } = await reissueStored(signer, { ...token, json: token.json }, proof.holder);
+  const spent = await spendTokenAndNonce(db, { tokenHash, nonce, holder: proof.holder, now }, register);
   // Another request took the token or the nonce first: what was signed goes nowhere.
-  if (!spent) return refuse(401, "invalid_token", "The access token or the nonce was already used.");
-  return { status: 200, body: { credentials: [{ credential }] } };
+  if (!spent) throw new OAuthRefusal("invalid_token", "The access token or the nonce was already used.");
+  return credential;
 }

@@ -1,6 +1,6 @@
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
-import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { deviceLabel } from "#app/utils/session-devices.server.ts";
 import type { PageRequest } from "#db/queries/paging.ts";
 import { deleteOtherSessions, deleteSessionOf, sessionsPagePart } from "#db/queries/sessions.ts";

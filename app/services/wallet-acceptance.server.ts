@@ -1,95 +1,37 @@
 import type { Db } from "#db/client.ts";
-import { newInviteCode } from "#db/schema.ts";
 import { acceptanceOfCredential, openAcceptExchange } from "#db/queries/achievement-acceptances.ts";
 import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
 import { registerKeyVersion } from "#db/queries/credentials.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
-import { recordAnswer, type AnswerRead } from "./achievements.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";
-import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
-import { credentialAnswer, WALLET_EXCHANGE_MINUTES, type ExchangeAnswer } from "./wallet-exchange.server.ts";
+import { newExchange } from "./wallet-exchange.server.ts";
 
 /**
  * 'Accept with my wallet' (issue 31, decision 066): a pending achievement accepted by the
  * holder's signature. The same Learner Credential Wallet exchange as 'Add to wallet' (decision
- * 064), its challenge bound to the achievement; the wallet's DIDAuth answer accepts it through
- * the accept button's own service, stores the signed presentation as the proof of acceptance and
- * hands back the credential issued to the wallet's DID.
+ * 064, wallet-exchange.server.ts, which also answers it), its challenge bound to the achievement.
+ * Here: opening it, the proof of acceptance anyone may read, and the holder DIDs the person's
+ * credentials went to (their downloads, their Settings list).
  */
 
 /** Opens an 'accept' exchange for one of the person's own pending achievements; anything else: NotFound. */
-export async function startAcceptExchange(db: Db, userId: string, achievementId: string, now = new Date()) {
-  const id = await openAcceptExchange(db, {
-    id: crypto.randomUUID(),
-    userId,
-    achievementId,
-    challenge: newInviteCode(),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + WALLET_EXCHANGE_MINUTES * 60_000),
-  });
+export async function startAcceptExchange(
+  context: ServiceContext,
+  userId: string,
+  achievementId: string,
+  now = new Date(),
+) {
+  const id = await openAcceptExchange(context.db, { ...newExchange(now), userId, achievementId });
   if (!id) throw new NotFound("Achievement not found");
   return id;
 }
 
-export type AcceptExchange = {
-  userId: string;
-  achievementId: string;
-  challenge: string;
-  expiresAt: Date;
-  usedAt: Date | null;
-  status: string;
-};
-
-const refuse = (status: 401 | 410 | 500, error: string): ExchangeAnswer => ({ status, body: { error } });
-
-/**
- * Answers a wallet's DIDAuth to an 'accept' exchange, read (with its achievement's `answerReads`)
- * in the batch that counted the attempt: verified against the exchange's challenge, then one
- * batch spends the exchange (one answer wins), accepts the achievement through the accept
- * button's own service with the presentation as its proof, and issues the credential, which the
- * wallet gets issued to the holder's DID. Two D1 round trips in all.
- */
-export async function answerAcceptExchange(
-  context: ServiceContext,
-  issuing: Issuing,
-  {
-    id,
-    exchange,
-    read,
-    presentation,
-    now,
-  }: { id: string; exchange: AcceptExchange; read: AnswerRead; presentation: unknown; now: Date },
-): Promise<ExchangeAnswer> {
-  if (exchange.usedAt) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
-  if (exchange.expiresAt <= now) return refuse(410, "This exchange has expired. Ask for a new code on your passport.");
-  if (exchange.status !== "pending") return refuse(410, "This achievement was already answered.");
-
-  const outcome = await verifyWalletDidAuth({ env: context.env, issuing }, presentation, exchange.challenge);
-  if ("refused" in outcome) return refuse(401, outcome.refused);
-
-  const { recorded, forHolder } = await recordAnswer(context, exchange.userId, exchange.achievementId, "accepted", {
-    read,
-    signedBy: {
-      holder: outcome.holder,
-      exchangeId: id,
-      challenge: exchange.challenge,
-      presentation: JSON.stringify(presentation),
-      signedAt: now,
-    },
-  });
-  // Another answer (the wallet's again, or the button) came first: nothing of this was recorded.
-  if (!recorded) return refuse(410, "This exchange was already used, or its achievement answered.");
-  // Accepted; only the signing of its credential failed (logged), as with the button.
-  if (!forHolder) return refuse(500, "Accepted, but the credential could not be issued. It will be on your passport.");
-  return credentialAnswer(forHolder);
-}
-
 /** The proof of acceptance of a credential, as anyone may read it; null when it was accepted without one. */
-export async function acceptanceProof(db: Db, credentialId: string) {
-  const row = await acceptanceOfCredential(db, credentialId);
+export async function acceptanceProof(context: ServiceContext, credentialId: string) {
+  const row = await acceptanceOfCredential(context.db, credentialId);
   return (
     row && { holder: row.holder, signedAt: row.signedAt, presentation: JSON.parse(row.presentation) as JsonObject }
   );
@@ -143,6 +85,6 @@ export function ownHolderKeysPart(db: Db, userId: string, cap: number) {
 }
 
 /** Forgets one of the person's own holder DIDs: their downloads go back to the e-mail-hash subject. */
-export async function forgetHolderKey(db: Db, userId: string, did: string) {
-  if ((await forgetOwnHolder(db, userId, did)) === 0) throw new NotFound("Wallet key not found");
+export async function forgetHolderKey(context: ServiceContext, userId: string, did: string) {
+  if ((await forgetOwnHolder(context.db, userId, did)) === 0) throw new NotFound("Wallet key not found");
 }

@@ -1,40 +1,47 @@
-import type { Db } from "#db/client.ts";
 import { newInviteCode } from "#db/schema.ts";
 import { exchangeToAnswerQuery, openWalletExchange, spendWalletExchange } from "#db/queries/wallet-exchanges.ts";
 import { acceptExchangeQuery, achievementOfAcceptExchange } from "#db/queries/achievement-acceptances.ts";
-import { NotFound } from "#app/utils/domain-errors.server.ts";
+import { ExchangeRefusal, NotFound } from "#app/utils/domain-errors.server.ts";
 import { countAttempt, withinLimit } from "#app/utils/rate-limit.server.ts";
-import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
+import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
-import { answerReads } from "./achievements.server.ts";
+import { answerReads, recordAnswer, type AnswerRead } from "./achievements.server.ts";
 import type { ServiceContext } from "./context.server.ts";
-import { answerAcceptExchange } from "./wallet-acceptance.server.ts";
 
 /**
- * 'Add to wallet' (issue 31, decision 064): a one-time exchange that hands a person's credential
- * to their Learner Credential Wallet, reissued to the wallet's DID. The person opens it on
- * /passport; the wallet, given its link, posts a DIDAuth presentation to it and gets the
- * credential back as VC-API exchanges answer.
+ * The wallet exchange (issue 31): a one-time exchange a person opens on /passport, which their
+ * Learner Credential Wallet, given its link, answers with a DIDAuth presentation. Two purposes
+ * share it: 'Add to wallet' (decision 064) hands over a credential reissued to the wallet's DID;
+ * 'Accept with my wallet' (decision 066) accepts a pending achievement with the signed
+ * presentation as its proof, then hands over its new credential the same way. Refusals are
+ * thrown as `ExchangeRefusal`s; the route answers them as VC-API exchanges do.
  */
 
 export const WALLET_EXCHANGE_MINUTES = 15;
+
+/** A new exchange's challenge (128 random bits, URL-safe, as invite codes are) and lifetime. */
+export function newExchange(now: Date) {
+  return {
+    id: crypto.randomUUID(),
+    challenge: newInviteCode(),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + WALLET_EXCHANGE_MINUTES * 60_000),
+  };
+}
 
 /**
  * Opens an exchange for the credential of one of the person's own accepted achievements.
  * Another person's achievement, one without a credential, or a revoked one: NotFound.
  */
-export async function startWalletExchange(db: Db, userId: string, achievementId: string, now = new Date()) {
-  const id = await openWalletExchange(db, {
-    id: crypto.randomUUID(),
-    userId,
-    achievementId,
-    // 128 random bits, URL-safe, as invite codes are.
-    challenge: newInviteCode(),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + WALLET_EXCHANGE_MINUTES * 60_000),
-  });
+export async function startWalletExchange(
+  context: ServiceContext,
+  userId: string,
+  achievementId: string,
+  now = new Date(),
+) {
+  const id = await openWalletExchange(context.db, { ...newExchange(now), userId, achievementId });
   if (!id) throw new NotFound();
   return id;
 }
@@ -57,70 +64,102 @@ export function walletDeepLink(origin: string, exchange: { id: string; challenge
   return `https://lcw.app/request.html?${query}`;
 }
 
-/** The answer to a wallet: the presentation that carries its credential, or a refusal with its status. */
-export type ExchangeAnswer =
-  | { status: 200; body: Record<string, unknown> & { verifiablePresentation: Record<string, unknown> } }
-  | { status: 400 | 401 | 404 | 410 | 429 | 500; body: { error: string } };
-
-const refuse = (status: 400 | 401 | 404 | 410 | 429 | 500, error: string): ExchangeAnswer => ({
-  status,
-  body: { error },
-});
+const USED = "This exchange was already used. Ask for a new code on your passport.";
+const EXPIRED = "This exchange has expired. Ask for a new code on your passport.";
 
 /**
  * Answers a wallet's post to exchange `id`: checks its DIDAuth presentation against the
  * exchange's challenge, marks the exchange used (atomically: a replay or a second answer at once
- * finds it used) and hands back the credential reissued to the wallet's DID. Two D1 round trips:
+ * finds it used) and returns the credential reissued to the wallet's DID. Two D1 round trips:
  * the attempt counted with the reads, then the use. `network` is the caller's, for the rate limit.
  * An 'accept' exchange (decision 066) is read in the same batch, with what accepting its
- * achievement reads, and answered by its own service.
+ * achievement reads, and answered by `answerAcceptExchange`.
  */
 export async function answerWalletExchange(
   context: ServiceContext,
-  issuing: Issuing,
-  {
-    id,
-    presentation,
-    network,
-    now = new Date(),
-  }: {
-    id: string;
-    presentation: unknown;
-    network: string;
-    now?: Date;
-  },
-): Promise<ExchangeAnswer> {
-  const [[attempt], [exchange], [toAccept], ...read] = await issuing.db.batch([
-    countAttempt(issuing.db, "wallet-exchange", network, now.getTime()),
-    exchangeToAnswerQuery(issuing.db, id),
-    acceptExchangeQuery(issuing.db, id),
-    ...answerReads(issuing.db, achievementOfAcceptExchange(id)),
+  signer: Issuing,
+  { id, presentation, network, now = new Date() }: { id: string; presentation: unknown; network: string; now?: Date },
+): Promise<JsonObject> {
+  const { db } = context;
+  const [[attempt], [exchange], [toAccept], ...read] = await db.batch([
+    countAttempt(db, "wallet-exchange", network, now.getTime()),
+    exchangeToAnswerQuery(db, id),
+    acceptExchangeQuery(db, id),
+    ...answerReads(db, achievementOfAcceptExchange(id)),
   ]);
-  if (!withinLimit("wallet-exchange", attempt)) return refuse(429, "Too many requests. Please wait a minute.");
-  if (toAccept) return answerAcceptExchange(context, issuing, { id, exchange: toAccept, read, presentation, now });
-  if (!exchange?.json) return refuse(404, "No such exchange.");
-  if (exchange.usedAt) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
-  if (exchange.expiresAt <= now) return refuse(410, "This exchange has expired. Ask for a new code on your passport.");
-  if (exchange.revokedAt) return refuse(410, "This credential was revoked.");
+  if (!withinLimit("wallet-exchange", attempt))
+    throw new ExchangeRefusal("throttled", "Too many requests. Please wait a minute.");
+  if (toAccept) return answerAcceptExchange(context, signer, { id, exchange: toAccept, read, presentation, now });
+  if (!exchange?.json) throw new ExchangeRefusal("unknown", "No such exchange.");
+  if (exchange.usedAt) throw new ExchangeRefusal("gone", USED);
+  if (exchange.expiresAt <= now) throw new ExchangeRefusal("gone", EXPIRED);
+  if (exchange.revokedAt) throw new ExchangeRefusal("gone", "This credential was revoked.");
 
-  const outcome = await verifyWalletDidAuth({ env: context.env, issuing }, presentation, exchange.challenge);
-  if ("refused" in outcome) return refuse(401, outcome.refused);
-
-  const { credential, register } = await reissueStored(issuing, { ...exchange, json: exchange.json }, outcome.holder);
-  const used = await spendWalletExchange(
-    issuing.db,
-    { id, challenge: exchange.challenge, holder: outcome.holder, now },
-    register,
-  );
+  const holder = await authenticatedHolder(context, signer, presentation, exchange.challenge);
+  const { credential, register } = await reissueStored(signer, { ...exchange, json: exchange.json }, holder);
+  const used = await spendWalletExchange(db, { id, challenge: exchange.challenge, holder, now }, register);
   // Another answer took it first (or it was revoked meanwhile): what was signed goes nowhere.
-  if (!used) return refuse(410, "This exchange was already used. Ask for a new code on your passport.");
-  return credentialAnswer(credential);
+  if (!used) throw new ExchangeRefusal("gone", USED);
+  return credential;
 }
 
-/** A wallet's credential, answered as an exchange answers it. */
-export function credentialAnswer(credential: Record<string, unknown>): ExchangeAnswer {
-  const answer = { "@context": [VC_V2_CONTEXT], type: ["VerifiablePresentation"], verifiableCredential: [credential] };
-  // VC-API exchanges answer `{verifiablePresentation}`; the wallet's deep-link request
-  // (app/lib/credentialRequest.ts) reads the body itself as a VC or VP. Both find it (decision 064).
-  return { status: 200, body: { ...answer, verifiablePresentation: answer } };
+/** The DID of the wallet whose presentation authenticates over `challenge`; otherwise refused. */
+async function authenticatedHolder(context: ServiceContext, signer: Issuing, presentation: unknown, challenge: string) {
+  const outcome = await verifyWalletDidAuth({ env: context.env, issuing: signer }, presentation, challenge);
+  if ("refused" in outcome) throw new ExchangeRefusal("unauthenticated", outcome.refused);
+  return outcome.holder;
+}
+
+/** An 'accept' exchange as its answer reads it (db/queries/achievement-acceptances.ts). */
+type AcceptExchange = {
+  userId: string;
+  achievementId: string;
+  challenge: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+  status: string;
+};
+
+/**
+ * Answers a wallet's DIDAuth to an 'accept' exchange, read (with its achievement's `answerReads`)
+ * in the batch that counted the attempt: verified against the exchange's challenge, then one
+ * batch spends the exchange (one answer wins), accepts the achievement through the accept
+ * button's own service with the presentation as its proof, and issues the credential, which the
+ * wallet gets issued to the holder's DID. Two D1 round trips in all.
+ */
+async function answerAcceptExchange(
+  context: ServiceContext,
+  signer: Issuing,
+  {
+    id,
+    exchange,
+    read,
+    presentation,
+    now,
+  }: { id: string; exchange: AcceptExchange; read: AnswerRead; presentation: unknown; now: Date },
+): Promise<JsonObject> {
+  if (exchange.usedAt) throw new ExchangeRefusal("gone", USED);
+  if (exchange.expiresAt <= now) throw new ExchangeRefusal("gone", EXPIRED);
+  if (exchange.status !== "pending") throw new ExchangeRefusal("gone", "This achievement was already answered.");
+
+  const holder = await authenticatedHolder(context, signer, presentation, exchange.challenge);
+  const { recorded, forHolder } = await recordAnswer(context, exchange.userId, exchange.achievementId, "accepted", {
+    read,
+    signedBy: {
+      holder,
+      exchangeId: id,
+      challenge: exchange.challenge,
+      presentation: JSON.stringify(presentation),
+      signedAt: now,
+    },
+  });
+  // Another answer (the wallet's again, or the button) came first: nothing of this was recorded.
+  if (!recorded) throw new ExchangeRefusal("gone", "This exchange was already used, or its achievement answered.");
+  // Accepted; only the signing of its credential failed (logged), as with the button.
+  if (!forHolder)
+    throw new ExchangeRefusal(
+      "unissued",
+      "Accepted, but the credential could not be issued. It will be on your passport.",
+    );
+  return forHolder;
 }

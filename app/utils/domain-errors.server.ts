@@ -35,3 +35,47 @@ export class AlreadySaved extends Error {
     super("already saved");
   }
 }
+
+/**
+ * Why a wallet's exchange (decisions 064, 066) is refused, as VC-API exchanges tell it: no such
+ * exchange, over the rate limit, spent (used, expired, revoked, its achievement answered), a
+ * presentation that does not authenticate, or accepted without the credential being issued.
+ */
+export type ExchangeProblem = "unknown" | "throttled" | "gone" | "unauthenticated" | "unissued";
+
+/** A wallet's exchange refused; its route answers each problem with a status (workers/routes/wallet-exchange.ts). */
+export class ExchangeRefusal extends Error {
+  constructor(
+    readonly problem: ExchangeProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The OAuth error codes the OpenID4VCI endpoints answer (decision 065); `not_found` and `expired` are the offer's. */
+export type OAuthErrorCode =
+  | "slow_down"
+  | "not_found"
+  | "expired"
+  | "invalid_request"
+  | "unsupported_grant_type"
+  | "invalid_grant"
+  | "invalid_token"
+  | "invalid_credential_request"
+  | "unknown_credential_configuration"
+  | "invalid_proof"
+  | "invalid_nonce";
+
+/**
+ * An OpenID4VCI request refused, as OAuth tells it: the error code and its description. The
+ * route answers `{error, error_description}` with the code's status (workers/routes/openid4vci.ts).
+ */
+export class OAuthRefusal extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { purgeEverywhere, type CachePurgeEnv } from "./cache-purge.server.ts";
 import { log } from "./log.server.ts";
-import { lastPassportChange, recordPassportChange } from "./notification-hub.server.ts";
+import { lastPassportChange, recordPassportChange } from "./person-hub.server.ts";
 
 /**
  * What the cache needs of the environment: the app's origin, the zone to purge, and whether this
@@ -110,7 +110,7 @@ const CHANGED_BOOKMARK_HEADER = "X-Passport-Changed-Bookmark";
  * not yet caught up with the change is recognised anywhere and not stored. One store per isolate
  * (a global): the Worker's middleware and the Remix server build each bundle this module.
  */
-type ChangeScope = { bookmark: () => D1SessionBookmark | null; hubs: Env["NOTIFICATIONS"] };
+type ChangeScope = { bookmark: () => D1SessionBookmark | null; hubs: Env["PERSON_HUB"] };
 const changeScope: AsyncLocalStorage<ChangeScope> = ((
   globalThis as unknown as Record<symbol, AsyncLocalStorage<ChangeScope>>
 )[Symbol.for("career-passport.passport-change-scope")] ??= new AsyncLocalStorage());
@@ -203,7 +203,7 @@ export async function storePassportPage(
   page: ArrayBuffer,
   headers: Headers,
   render: PassportRender,
-  hubs: Env["NOTIFICATIONS"],
+  hubs: Env["PERSON_HUB"],
 ) {
   const readBefore = (change: string | null | undefined) =>
     Boolean(change && render.readBookmark !== null && render.readBookmark < change);

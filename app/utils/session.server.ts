@@ -3,7 +3,7 @@ import type { Viewer } from "./viewer.ts";
 import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
-import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
 import {
   authSettingsOf,

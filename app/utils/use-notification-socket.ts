@@ -4,7 +4,7 @@ import type { HubMessage } from "#app/utils/hub-message.ts";
 
 const PING_EVERY_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
-/** The close code the hub uses when the user's session ended (workers/notification-hub.ts). */
+/** The close code the hub uses when the user's session ended (workers/person-hub.ts). */
 const SESSION_ENDED = 4001;
 const SESSION_ENDED_WAIT_MS = 5_000;
 

@@ -387,7 +387,7 @@ describe("notification sockets", () => {
     const here = await openSocket(person.cookie);
     const there = await openSocket(ending.cookie);
 
-    const hub = env.NOTIFICATIONS.get(env.NOTIFICATIONS.idFromName(person.id));
+    const hub = env.PERSON_HUB.get(env.PERSON_HUB.idFromName(person.id));
     // The hub checks by the earliest expiry among its sockets.
     expect(await runInDurableObject(hub, (_, state) => state.storage.getAlarm())).toBe(soon);
 

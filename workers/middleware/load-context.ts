@@ -27,7 +27,7 @@ export const loadContext: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   });
   c.set("loadContext", context);
   // A passport change records the bookmark its writes reached, here and in the user's hub (invalidatePassports).
-  await withPassportChangeScope({ bookmark: context.d1Bookmark, hubs: c.env.NOTIFICATIONS }, next);
+  await withPassportChangeScope({ bookmark: context.d1Bookmark, hubs: c.env.PERSON_HUB }, next);
 
   const bookmark = context.d1Bookmark();
   // A WebSocket upgrade's response takes no headers (the socket never writes to D1 anyway), and

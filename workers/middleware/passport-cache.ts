@@ -74,7 +74,7 @@ export const passportEdgeCache =
         readBookmark: context.d1Bookmark(),
         cacheControl: passportEdgeCacheControl(context.env),
       };
-      c.executionCtx.waitUntil(storePassportPage(entry, body, new Headers(c.res.headers), render, c.env.NOTIFICATIONS));
+      c.executionCtx.waitUntil(storePassportPage(entry, body, new Headers(c.res.headers), render, c.env.PERSON_HUB));
     }
     setResponseHeaders(c, {
       "Cache-Control": personal || partial || setsCookie ? "private, no-store" : PASSPORT_BROWSER_CACHE_CONTROL,

@@ -146,7 +146,7 @@ export const credentialRoutes = new Hono<WorkerEnv>()
   // their wallet signed over the 'accept' exchange's challenge, as it was received.
   .get("/credentials/:id/acceptance", async (c) => {
     const id = c.req.param("id");
-    const proof = UUID.test(id) ? await acceptanceProof(c.get("loadContext").db, id) : null;
+    const proof = UUID.test(id) ? await acceptanceProof(c.get("loadContext"), id) : null;
     if (!proof) return notFound(c);
     return publicJson(c, proof.presentation, "application/ld+json", 60);
   })

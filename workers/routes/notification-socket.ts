@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { isOwnOrigin } from "../middleware/security.ts";
 import { findSignedIn } from "#app/utils/session.server.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
-import { hubStub } from "#app/utils/notification-hub.server.ts";
+import { hubStub } from "#app/utils/person-hub.server.ts";
 import type { WorkerEnv } from "../types.ts";
 
 export const NOTIFICATION_SOCKET_PATH = "/api/notifications/socket";
@@ -47,7 +47,7 @@ export const notificationSocketRoutes = new Hono<WorkerEnv>().get("/", async (c)
     return c.text("Forbidden", 403);
   }
 
-  const hub = hubStub(c.env.NOTIFICATIONS, user.id);
+  const hub = hubStub(c.env.PERSON_HUB, user.id);
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-User-Id", user.id);
   // The socket belongs to this session: it closes when the session ends (decision 058).

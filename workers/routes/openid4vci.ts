@@ -7,9 +7,9 @@ import {
   authorizationServerMetadata,
   issuerMetadata,
   OPENID4VCI_PATHS,
-  type Answer,
 } from "#app/services/openid4vci.server.ts";
 import { readCapped } from "#app/services/outside-web.server.ts";
+import { OAuthRefusal, type OAuthErrorCode } from "#app/utils/domain-errors.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { clientNetwork } from "#app/utils/rate-limit.server.ts";
 import type { WorkerEnv } from "../types.ts";
@@ -36,15 +36,34 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 const CORS = { "Access-Control-Allow-Origin": "*", "Cache-Control": "no-store" };
 
-function reply({ status, ...answer }: Answer) {
-  const headers: Record<string, string> = { ...CORS, "Content-Type": "application/json" };
-  if ("authenticate" in answer && answer.authenticate)
-    headers["WWW-Authenticate"] = `Bearer error="invalid_token", error_description="${answer.body.error_description}"`;
-  return new Response(JSON.stringify(answer.body), { status, headers });
+/** The status of each OAuth error the endpoints answer. */
+const ERROR_STATUS: Record<OAuthErrorCode, 400 | 401 | 404 | 410 | 429> = {
+  slow_down: 429,
+  not_found: 404,
+  expired: 410,
+  invalid_token: 401,
+  invalid_request: 400,
+  unsupported_grant_type: 400,
+  invalid_grant: 400,
+  invalid_credential_request: 400,
+  unknown_credential_configuration: 400,
+  invalid_proof: 400,
+  invalid_nonce: 400,
+};
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { ...CORS, "Content-Type": "application/json", ...headers } });
+
+/** An OAuth refusal as OAuth answers it; a bad token also says so in `WWW-Authenticate` (RFC 6750). */
+function refusal({ error, description }: OAuthRefusal) {
+  const headers: Record<string, string> =
+    error === "invalid_token"
+      ? { "WWW-Authenticate": `Bearer error="invalid_token", error_description="${description}"` }
+      : {};
+  return json(ERROR_STATUS[error], { error, error_description: description }, headers);
 }
 
-const badRequest = (error: string, description: string) =>
-  reply({ status: 400, body: { error, error_description: description } });
+const refuse = (error: OAuthErrorCode, description: string) => refusal(new OAuthRefusal(error, description));
 
 /** The body as text, or null once it passes the cap (the rest is never read). */
 async function boundedText(request: Request) {
@@ -75,15 +94,22 @@ const metadata = (body: unknown) =>
   });
 
 /** Refusals worth seeing: a spent or guessed code, a token replayed, a proof that does not hold. */
-function logRefusal(c: Context<WorkerEnv>, answer: Answer) {
-  if (answer.status === 200 || answer.status === 429 || answer.status === 404) return;
-  const { error, error_description } = answer.body;
-  if (!["invalid_grant", "invalid_token", "invalid_proof", "invalid_nonce"].includes(error)) return;
-  securityEvent("openid4vci.refused", {
-    reason: `${error}: ${error_description}`,
-    route: pathOf(c.req.raw),
-    requestId: c.get("requestId"),
-  });
+const LOGGED: OAuthErrorCode[] = ["invalid_grant", "invalid_token", "invalid_proof", "invalid_nonce"];
+
+/** The service's answer as JSON, or its refusal as OAuth answers it (logged when worth seeing). */
+async function answered(c: Context<WorkerEnv>, work: () => Promise<unknown>) {
+  try {
+    return json(200, await work());
+  } catch (error) {
+    if (!(error instanceof OAuthRefusal)) throw error;
+    if (LOGGED.includes(error.error))
+      securityEvent("openid4vci.refused", {
+        reason: `${error.error}: ${error.description}`,
+        route: pathOf(c.req.raw),
+        requestId: c.get("requestId"),
+      });
+    return refusal(error);
+  }
 }
 
 export const openid4vciRoutes = new Hono<WorkerEnv>()
@@ -96,36 +122,41 @@ export const openid4vciRoutes = new Hono<WorkerEnv>()
   .options(OPENID4VCI_PATHS.nonce, preflight)
   .options(OPENID4VCI_PATHS.credential, preflight)
   .get(`${OPENID4VCI_PATHS.offer}/:id`, async (c) => {
-    if (!OFFER_PATH.test(new URL(c.req.url).pathname))
-      return reply({ status: 404, body: { error: "not_found", error_description: "No such credential offer." } });
-    const { db } = c.get("loadContext");
-    return reply(await answerOffer(db, issuingOf(c).origin, c.req.param("id"), clientNetwork(c.req.raw)));
+    if (!OFFER_PATH.test(new URL(c.req.url).pathname)) return refuse("not_found", "No such credential offer.");
+    const { id } = c.req.param();
+    const network = clientNetwork(c.req.raw);
+    return answered(c, () => answerOffer(c.get("loadContext"), { origin: issuingOf(c).origin, id, network }));
   })
   .post(OPENID4VCI_PATHS.token, async (c) => {
     if (!c.req.header("Content-Type")?.startsWith("application/x-www-form-urlencoded"))
-      return badRequest("invalid_request", "The token request is an application/x-www-form-urlencoded form.");
+      return refuse("invalid_request", "The token request is an application/x-www-form-urlencoded form.");
     const text = await boundedText(c.req.raw);
-    if (text === null) return badRequest("invalid_request", "The request is too large.");
+    if (text === null) return refuse("invalid_request", "The request is too large.");
     const form = new URLSearchParams(text);
-    const answer = await answerToken(c.get("loadContext").db, form, clientNetwork(c.req.raw));
-    logRefusal(c, answer);
-    return reply(answer);
+    return answered(c, async () => {
+      const token = await answerToken(c.get("loadContext"), { form, network: clientNetwork(c.req.raw) });
+      return { access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn };
+    });
   })
   .post(OPENID4VCI_PATHS.nonce, async (c) =>
-    reply(await answerNonce(c.get("loadContext").db, clientNetwork(c.req.raw))),
+    answered(c, async () => ({
+      c_nonce: await answerNonce(c.get("loadContext"), { network: clientNetwork(c.req.raw) }),
+    })),
   )
   .post(OPENID4VCI_PATHS.credential, async (c) => {
     const authorization = c.req.header("Authorization") ?? "";
     const accessToken = /^Bearer ([A-Za-z0-9_~+/.-]+=*)$/.exec(authorization)?.[1] ?? null;
     const text = await boundedText(c.req.raw);
-    if (text === null) return badRequest("invalid_credential_request", "The request is too large.");
+    if (text === null) return refuse("invalid_credential_request", "The request is too large.");
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return badRequest("invalid_credential_request", "The body must be JSON.");
+      return refuse("invalid_credential_request", "The body must be JSON.");
     }
-    const answer = await answerCredential(issuingOf(c), { accessToken, body, network: clientNetwork(c.req.raw) });
-    logRefusal(c, answer);
-    return reply(answer);
+    const network = clientNetwork(c.req.raw);
+    return answered(c, async () => {
+      const credential = await answerCredential(c.get("loadContext"), issuingOf(c), { accessToken, body, network });
+      return { credentials: [{ credential }] };
+    });
   });

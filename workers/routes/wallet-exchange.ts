@@ -1,5 +1,8 @@
 import { Hono } from "hono";
+import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
+import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
 import { answerWalletExchange } from "#app/services/wallet-exchange.server.ts";
+import { ExchangeRefusal, type ExchangeProblem } from "#app/utils/domain-errors.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { readCapped } from "#app/services/outside-web.server.ts";
 import { clientNetwork } from "#app/utils/rate-limit.server.ts";
@@ -30,6 +33,27 @@ async function boundedText(request: Request, cap: number) {
   return bytes && new TextDecoder().decode(bytes);
 }
 
+/** The status of each refusal of the exchange's service. */
+const PROBLEM_STATUS: Record<ExchangeProblem, number> = {
+  unknown: 404,
+  throttled: 429,
+  gone: 410,
+  unauthenticated: 401,
+  unissued: 500,
+};
+
+/** A wallet's credential, answered as an exchange answers it. */
+function credentialAnswer(credential: JsonObject) {
+  const presentation = {
+    "@context": [VC_V2_CONTEXT],
+    type: ["VerifiablePresentation"],
+    verifiableCredential: [credential],
+  };
+  // VC-API exchanges answer `{verifiablePresentation}`; the wallet's deep-link request
+  // (app/lib/credentialRequest.ts) reads the body itself as a VC or VP. Both find it (decision 064).
+  return answer(200, { ...presentation, verifiablePresentation: presentation });
+}
+
 const isWrapped = (body: unknown): body is { verifiablePresentation: unknown } =>
   typeof body === "object" && body !== null && !("type" in body) && "verifiablePresentation" in body;
 
@@ -56,20 +80,24 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     }
     // The deep-link request posts the presentation itself; a VC-API exchange wraps it.
     if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
-    const signer = issuingOf(c);
     const id = c.req.param("id");
-    const { status, body } = await answerWalletExchange(c.get("loadContext"), signer, {
-      id,
-      presentation,
-      network: clientNetwork(c.req.raw),
-    });
-    // A presentation that did not authenticate, or a spent one presented again: worth seeing.
-    if ("error" in body && (status === 401 || status === 410))
-      securityEvent("wallet.refused", {
-        reason: body.error,
-        route: pathOf(c.req.raw),
-        exchangeId: id,
-        requestId: c.get("requestId"),
+    try {
+      const credential = await answerWalletExchange(c.get("loadContext"), issuingOf(c), {
+        id,
+        presentation,
+        network: clientNetwork(c.req.raw),
       });
-    return answer(status, body);
+      return credentialAnswer(credential);
+    } catch (error) {
+      if (!(error instanceof ExchangeRefusal)) throw error;
+      // A presentation that did not authenticate, or a spent one presented again: worth seeing.
+      if (error.problem === "unauthenticated" || error.problem === "gone")
+        securityEvent("wallet.refused", {
+          reason: error.message,
+          route: pathOf(c.req.raw),
+          exchangeId: id,
+          requestId: c.get("requestId"),
+        });
+      return answer(PROBLEM_STATUS[error.problem], { error: error.message });
+    }
   });

@@ -24,14 +24,14 @@ import type { WorkerEnv } from "../types.ts";
  *   whole, as D1's does).
  * - `r2:put`, `r2:multipart` (creating or resuming a multipart upload), `r2:delete`, `r2:*`: that
  *   call of the MEDIA bucket fails, and nothing of it is stored or deleted.
- * - `do:notify`: every call of a notification hub's stub (NOTIFICATIONS) fails, as an
+ * - `do:notify`: every call of a person hub's stub (PERSON_HUB) fails, as an
  *   unreachable Durable Object does.
  * - `mail`: sending mail fails (the provider's API, or the local mailbox's insert).
  * - `stripe`: a call of Stripe's API fails; `purge`: a call of Cloudflare's cache purge API fails.
  * - `sign`: signing with a private key fails (WebCrypto's `sign` with any algorithm but HMAC, so
  *   credentials, endorsements and tokens fail to sign while session cookies, which are HMACs, work).
  * - `chance:<percent>:<seed>` (the chaos soak, decision 078): each call of D1 (a statement, or a
- *   batch), of the MEDIA bucket's put, multipart and delete, of a notification hub's stub, of mail
+ *   batch), of the MEDIA bucket's put, multipart and delete, of a person hub's stub, of mail
  *   and of Stripe made while serving the request fails with that probability, drawn from a small
  *   PRNG (mulberry32 over an FNV-1a hash of <seed>), so the same seed fails the same calls again.
  * Every injected failure is logged (`fault injected`, with the request id), so a 5xx can be
@@ -146,8 +146,8 @@ export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   if (chance || ["r2:put", "r2:multipart", "r2:delete"].some((part) => parts.has(part as Part))) {
     env.MEDIA = faultyBucket(c.env.MEDIA, fails, failPart);
   }
-  if (parts.has("do:notify")) env.NOTIFICATIONS = faultyNamespace(c.env.NOTIFICATIONS, failPart);
-  else if (chance) env.NOTIFICATIONS = chancyNamespace(c.env.NOTIFICATIONS, fails, failPart);
+  if (parts.has("do:notify")) env.PERSON_HUB = faultyNamespace(c.env.PERSON_HUB, failPart);
+  else if (chance) env.PERSON_HUB = chancyNamespace(c.env.PERSON_HUB, fails, failPart);
   c.env = env;
   const outside = (["mail", "stripe", "purge", "sign"] as const).filter((part) => parts.has(part));
   if (outside.length === 0 && !chance) return next();
@@ -209,7 +209,7 @@ type FailPart = (fault: Part, detail: string) => Promise<never>;
 /** Properties of a Durable Object stub that are not calls of the object. */
 const STUB_PROPERTIES = new Set(["id", "name", "then"]);
 
-/** The notification hubs' namespace, whose stubs' calls each fail when drawn (the chance rule). */
+/** The person hubs' namespace, whose stubs' calls each fail when drawn (the chance rule). */
 function chancyNamespace<T extends object>(namespace: T, fails: (part: Part) => boolean, fail: FailPart): T {
   const chancyStub = (stub: object, detail: string) =>
     new Proxy(stub, {
@@ -275,7 +275,7 @@ function failingStub(fail: FailPart, part: Part, detail: string) {
   );
 }
 
-/** The notification hubs' namespace, whose stubs all fail. */
+/** The person hubs' namespace, whose stubs all fail. */
 function faultyNamespace<T extends object>(namespace: T, fail: FailPart): T {
   return new Proxy(namespace, {
     get(target, property, receiver) {

@@ -23,7 +23,7 @@ export const acceptWithWalletIntent = defineIntent<Viewer, typeof schema>({
   schema,
   failureTitle: "Error accepting with your wallet",
   run: async ({ achievementId }, { context, viewer, request }) => {
-    const id = await startAcceptExchange(context.db, viewer.id, achievementId);
+    const id = await startAcceptExchange(context, viewer.id, achievementId);
     const search = new URL(request.url).searchParams;
     search.delete("index");
     search.set(ACCEPT_WALLET_PARAM, id);

@@ -24,9 +24,9 @@ export const addToWalletIntent = defineIntent<Viewer, typeof schema>({
   schema,
   failureTitle: "Error adding to wallet",
   run: async ({ achievementId }, { context, viewer, request }) => {
-    const id = await startWalletExchange(context.db, viewer.id, achievementId);
+    const id = await startWalletExchange(context, viewer.id, achievementId);
     // And the OpenID4VCI offer for other wallets, shown beside it (decision 065).
-    await startCredentialOffer(context.db, viewer.id, id);
+    await startCredentialOffer(context, viewer.id, id);
     const search = new URL(request.url).searchParams;
     search.delete("index");
     search.set(WALLET_PARAM, id);

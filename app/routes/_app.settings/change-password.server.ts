@@ -5,7 +5,7 @@ import { errorSummary, mergeHeaders } from "#app/utils/form-reply.server.ts";
 import { passwordSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { log, pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";

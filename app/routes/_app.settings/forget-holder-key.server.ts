@@ -13,7 +13,7 @@ export const forgetHolderKeyIntent = defineIntent<Viewer, typeof schema>({
   schema,
   failureTitle: "Error forgetting wallet key",
   run: async ({ did }, { context, viewer }) => {
-    await forgetHolderKey(context.db, viewer.id, did);
+    await forgetHolderKey(context, viewer.id, did);
     return {
       toast: {
         title: "Wallet key forgotten",

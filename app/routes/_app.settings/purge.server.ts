@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH } from "#app/utils/auth.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { closeNotificationSockets } from "#app/utils/notification-hub.server.ts";
+import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
 import { signOutHeaders } from "#app/utils/session.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";

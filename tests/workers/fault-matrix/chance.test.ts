@@ -31,7 +31,7 @@ const app = new Hono<WorkerEnv>()
         if (part === "d1") return c.env.DB.prepare("select ? as n").bind(i).first();
         if (part === "batch") return c.env.DB.batch([c.env.DB.prepare("select 1"), c.env.DB.prepare("select 2")]);
         if (part === "r2") return c.env.MEDIA.put(`${prefix}${i}`, "x");
-        if (part === "do") return c.env.NOTIFICATIONS.get(c.env.NOTIFICATIONS.idFromName("chance")).broadcast({});
+        if (part === "do") return c.env.PERSON_HUB.get(c.env.PERSON_HUB.idFromName("chance")).broadcast({});
         if (part === "mail") {
           return insertDevMail(createDb(c.env.DB), { to: "chance@example.com", subject: "s", text: "t", html: "h" });
         }

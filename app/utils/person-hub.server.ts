@@ -1,15 +1,16 @@
 import type { HubMessage, SocketScope } from "./hub-message.ts";
 import { log } from "./log.server.ts";
 
-// The transport to each user's notification hub (a Durable Object holding their open sockets).
-// What to tell the hub, and when, is the notifications service's business (app/services).
+// The transport to each person's hub (a Durable Object: their open notification sockets and the
+// bookmark of their last passport change). What to tell it, and when, is the business of the
+// notifications service and the passport cache.
 
 /** What reaching the hubs takes: the binding, and a way to finish after the answer. */
-type HubContext = { cloudflare: { env: Pick<Env, "NOTIFICATIONS">; ctx: Pick<ExecutionContext, "waitUntil"> } };
+type HubContext = { cloudflare: { env: Pick<Env, "PERSON_HUB">; ctx: Pick<ExecutionContext, "waitUntil"> } };
 
-/** The user's hub (one per user, named by their id). */
-export const hubStub = (hubs: Env["NOTIFICATIONS"], userId: string) => hubs.get(hubs.idFromName(userId.toLowerCase()));
-const hubOf = (context: HubContext, userId: string) => hubStub(context.cloudflare.env.NOTIFICATIONS, userId);
+/** The person's hub (one per person, named by their id). */
+export const hubStub = (hubs: Env["PERSON_HUB"], userId: string) => hubs.get(hubs.idFromName(userId.toLowerCase()));
+const hubOf = (context: HubContext, userId: string) => hubStub(context.cloudflare.env.PERSON_HUB, userId);
 
 /** Logs each failed push or close; the write that caused it has already happened. */
 function logHubFailures(results: PromiseSettledResult<unknown>[]) {
@@ -46,11 +47,11 @@ export async function closeNotificationSockets(
  * Records, in the user's hub, the D1 bookmark a change of their passport reached (decision 077),
  * for every data centre's cache to compare renders with (`lastPassportChange`).
  */
-export function recordPassportChange(hubs: Env["NOTIFICATIONS"], userId: string, bookmark: string) {
+export function recordPassportChange(hubs: Env["PERSON_HUB"], userId: string, bookmark: string) {
   return hubStub(hubs, userId).recordPassportChange(bookmark);
 }
 
 /** The D1 bookmark of the user's last passport change, from their hub. */
-export function lastPassportChange(hubs: Env["NOTIFICATIONS"], userId: string) {
+export function lastPassportChange(hubs: Env["PERSON_HUB"], userId: string) {
   return hubStub(hubs, userId).passportChange();
 }

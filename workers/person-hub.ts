@@ -11,15 +11,16 @@ const PASSPORT_CHANGE = "passport-change";
 const sessionOf = (socket: WebSocket) => (socket.deserializeAttachment() as Attachment | null)?.sessionId;
 
 /**
- * One instance per user (idFromName(userId)): holds that user's open tabs as hibernatable
- * WebSockets and pushes each new notification to all of them. D1 stays the source of truth.
- * Each socket belongs to the session that opened it: ending a session closes its sockets, and
- * one alarm, set for the earliest expiry among them, closes those whose session has since ended
- * some other way (unused for 7 days, 30 days old, deleted). Idle sockets cost nothing between.
- * It also keeps the D1 bookmark of the user's last passport change (decision 077): the one place
- * every data centre can ask whether a render read a replica older than that change.
+ * A person's hub, one instance per person (idFromName(userId)). It holds their open tabs as
+ * hibernatable WebSockets and pushes each new notification to all of them; D1 stays the source of
+ * truth. Each socket belongs to the session that opened it: ending a session closes its sockets,
+ * and one alarm, set for the earliest expiry among them, closes those whose session has since
+ * ended some other way (unused for 7 days, 30 days old, deleted). Idle sockets cost nothing between.
+ * It also keeps the D1 bookmark of the person's last passport change (decision 077): the one place
+ * every data centre can ask whether a render read a replica older than that change. Named
+ * NotificationHub until it held more than notifications (decision 081, wrangler.toml's v2).
  */
-export class NotificationHub extends DurableObject<Env> {
+export class PersonHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // Answered by the runtime without waking the object.
