@@ -14,12 +14,7 @@ run(`npx wrangler d1 migrations apply DB --local --persist-to ${persistTo}`, { C
 // The seed signs the demo's credentials for the origin this server answers at.
 run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo, APP_URL: `http://localhost:${port}` });
 
-// The test entry under wrangler's API, no file watching and no inspector (scripts/bench/dev-server.mjs):
-// the `wrangler dev` command watched the sources and once restarted the Worker mid-request, which
-// its proxy answered with 503 "Your worker restarted mid-request".
-const server = spawn("node", ["scripts/bench/dev-server.mjs", port, persistTo, "test"], {
-  stdio: "inherit",
-  env: baseEnv,
-});
+// The test entry under Miniflare alone (scripts/test-server.mjs, decision 083).
+const server = spawn("node", ["scripts/test-server.mjs", port, persistTo], { stdio: "inherit", env: baseEnv });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,6 +1,5 @@
-// `wrangler dev` for measurements and tests (the benchmarks, the soak, the restore drill and the
-// Playwright suite): the same local server (wrangler's dev proxy, miniflare, local D1/R2/cache)
-// serving the test entry (workers/test-app.ts: the production app with the test machinery in
+// `wrangler dev` for measurements (the benchmarks, the soak and the restore drill): the same
+// local server (wrangler's dev proxy, miniflare, local D1/R2/cache) serving the test entry (workers/test-app.ts: the production app with the test machinery in
 // front), started through wrangler's own API because only the API can leave the DevTools
 // inspector off. Nor does it watch files: a change under the server (a build, a test's file)
 // never restarts the Worker mid-request. With the inspector on, wrangler relays the inspector's
@@ -38,8 +37,6 @@ const worker = await devEnv.startWorker({
     server: { port: Number(port) },
     watch: false,
     liveReload: false,
-    // /__scheduled runs the cron handler (the e2e suite's purge and reminders).
-    testScheduled: true,
   },
 });
 await worker.ready;
