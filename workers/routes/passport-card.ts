@@ -6,8 +6,7 @@ import {
   passportCardCacheKey,
   passportEdgeSeconds,
 } from "#app/utils/passport-cache.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { MAX_IMAGE_SIDE } from "#app/utils/media-limits.ts";
 import { imageDimensions } from "#app/utils/media-types.server.ts";

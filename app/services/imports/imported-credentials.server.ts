@@ -18,7 +18,7 @@ import {
 import { achievementExists } from "#db/queries/achievements.ts";
 import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
 import { deleteReleased } from "#app/services/storage.server.ts";
-import { refusedOverQuota } from "#app/utils/uploads.server.ts";
+import { refusedOverQuota } from "#app/utils/storage-quota.server.ts";
 import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";
