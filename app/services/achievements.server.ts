@@ -6,14 +6,13 @@ import {
   achievementExists,
   countAchievementsFromQuery,
   findAchievement,
-  foldRenewedWrites,
   givenAchievementInsert,
   selfAchievementInsert,
   savedSubmissionQuery,
   setAchievementVisibility,
   type NewAchievement,
-  type Renewal,
-} from "#db/queries/achievements.ts";
+} from "#db/queries/achievements/writes.ts";
+import { foldRenewedWrites, type Renewal } from "#db/queries/achievements/renewals.ts";
 import { notificationInsert } from "#db/queries/notifications.ts";
 import { storageChangeStatements, type CountedFile } from "#db/queries/storage.ts";
 import {

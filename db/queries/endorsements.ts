@@ -16,7 +16,7 @@ import {
 import { strongFactorMissing } from "./memberships/authorization.ts";
 import { latestKeyOfOrganizationQuery } from "./credentials.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
-import { shownOnPassport } from "./achievements.ts";
+import { shownOnPassport } from "./achievements/card.ts";
 
 /** How many organisations an admin may endorse for, as the form lists them. */
 export const ENDORSING_ORGANIZATIONS_MAX = 50;

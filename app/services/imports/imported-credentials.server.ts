@@ -15,7 +15,7 @@ import {
   ownImportDelete,
   recordRecheckStatement,
 } from "#db/queries/imported-credentials.ts";
-import { achievementExists } from "#db/queries/achievements.ts";
+import { achievementExists } from "#db/queries/achievements/writes.ts";
 import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
 import { deleteReleased } from "#app/services/storage.server.ts";
 import { refusedOverQuota } from "#app/utils/storage-quota.server.ts";
