@@ -42,7 +42,7 @@ import {
   openStatusListOfAchievementQuery,
   registerKeyVersion,
   type AchievementKey,
-} from "#db/queries/credentials.ts";
+} from "#db/queries/credentials/issuance.ts";
 import type { Db } from "#db/client.ts";
 import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import { reissueToHolder } from "#app/services/credentials/reissue.server.ts";

@@ -14,7 +14,7 @@ import {
   profiles,
   users,
 } from "../schema.ts";
-import { retiredKeyVersionsOf } from "./credentials.ts";
+import { retiredKeyVersionsOf } from "./credentials/stored.ts";
 import { MEMBERSHIP_TITLE_PREFIX } from "./achievements/card.ts";
 import { exportedMembershipsPage, exportedRolesPage } from "./memberships/export.ts";
 

@@ -14,7 +14,7 @@ import {
   type EndorsementStatus,
 } from "../schema.ts";
 import { strongFactorMissing } from "./memberships/authorization.ts";
-import { latestKeyOfOrganizationQuery } from "./credentials.ts";
+import { latestKeyOfOrganizationQuery } from "./credentials/issuance.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { shownOnPassport } from "./achievements/card.ts";
 

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { findCredential } from "#db/queries/credentials.ts";
+import { findCredential } from "#db/queries/credentials/stored.ts";
 import { findEndorsementCredential } from "#db/queries/endorsements.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import {

@@ -1,11 +1,6 @@
 import type { Db } from "#db/client.ts";
-import {
-  findStatusList,
-  revokedIndexes,
-  storeStatusListCredential,
-  type AnswerableAchievement,
-  type Issuance,
-} from "#db/queries/credentials.ts";
+import type { AnswerableAchievement, Issuance } from "#db/queries/credentials/issuance.ts";
+import { findStatusList, revokedIndexes, storeStatusListCredential } from "#db/queries/credentials/stored.ts";
 import { findOrganization } from "#db/queries/organizations.ts";
 import { verifiedDomainsOf } from "#db/queries/organization-domains.ts";
 import type { AchievementType } from "#db/schema.ts";
