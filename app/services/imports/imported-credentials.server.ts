@@ -1,7 +1,8 @@
 import { confirmedAddressesOf } from "#db/queries/other-addresses.ts";
 import type { ServiceContext } from "#app/services/context.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
-import { verifierFor, type Resolver } from "#app/services/credentials/verify.server.ts";
+import type { Resolver } from "#app/services/credentials/did-web.server.ts";
+import { verifierFor } from "#app/services/credentials/verify.server.ts";
 import { AlreadySaved, NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { importsPrefix } from "#app/utils/media.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
