@@ -4,7 +4,7 @@ import { acceptanceOfCredential, openAcceptExchange } from "#db/queries/achievem
 import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
 import { registerKeyVersion } from "#db/queries/credentials/issuance.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
-import { recordAnswer, type AnswerRead } from "./achievements.server.ts";
+import { recordAnswer, type AnswerRead } from "./achievement-answers.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";

@@ -8,7 +8,7 @@ import { VC_V2_CONTEXT } from "./credentials/contexts.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
-import { answerReads } from "./achievements.server.ts";
+import { answerReads } from "./achievement-answers.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { answerAcceptExchange } from "./wallet-acceptance.server.ts";
 
