@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import noForbiddenReexports from "./scripts/lint/no-forbidden-reexports.js";
 
 // Icons by path: a module in a first-load chunk that imported lucide-react's index would bring
 // every icon of every page into that chunk (docs/decisions/043).
@@ -23,6 +24,7 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
+  { plugins: { local: { rules: { "no-forbidden-reexports": noForbiddenReexports } } } },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.{ts,tsx,js,mjs}"],
@@ -91,6 +93,21 @@ export default tseslint.config(
           message: "Services build no HTTP answer: return a result or throw a domain error.",
         },
       ],
+      // Nor the route layer's helpers, even through a module that re-exports one (issue 42): a
+      // form's reply, a cookie and an upload's parsing are HTTP. A service takes the plain values.
+      "local/no-forbidden-reexports": [
+        "error",
+        {
+          modules: [
+            "app/utils/form-reply.ts",
+            "app/utils/form-reply.server.ts",
+            "app/utils/cookies.server.ts",
+            "app/utils/uploads.server.ts",
+          ],
+          message:
+            "Services import no form-reply, cookie or upload helper: take plain values, or move the helper down.",
+        },
+      ],
     },
   },
   {
@@ -135,6 +152,16 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Budgets held by lint, not by promise (issue 42): every line counts, comments and blank ones
+    // too. A module that outgrows its budget is split by job; the budget does not move.
+    files: ["app/routes/**"],
+    rules: { "max-lines": ["error", { max: 250, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    files: ["app/services/**", "db/queries/**"],
+    rules: { "max-lines": ["error", { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
     // Playwright fixtures take `use` and an empty destructuring by design.

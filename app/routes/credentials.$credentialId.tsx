@@ -14,7 +14,7 @@ import { verifierFor, verifyCredential } from "#app/services/credentials/verify.
 import type { VerificationResult as Result } from "#app/services/credentials/verification-result.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { expiryText, todayUtc } from "#app/utils/expiry.ts";
-import { findCredential } from "#db/queries/credentials.ts";
+import { findCredential } from "#db/queries/credentials/stored.ts";
 import { acceptanceOfCredential } from "#db/queries/achievement-acceptances.ts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

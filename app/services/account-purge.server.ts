@@ -10,7 +10,7 @@ import {
   reactivateAccount,
 } from "#db/queries/accounts.ts";
 import { sql } from "drizzle-orm";
-import { revokeCredentialsOfUser } from "#db/queries/credentials.ts";
+import { revokeCredentialsOfUser } from "#db/queries/credentials/stored.ts";
 import { log } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { findSoleAdminOrganizations } from "#db/queries/memberships/authorization.ts";

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "./context.server.ts";
-import { registerKeyVersion } from "#db/queries/credentials.ts";
+import { registerKeyVersion } from "#db/queries/credentials/issuance.ts";
 import {
   findEndorsementOwner,
   insertEndorsement,

@@ -9,7 +9,7 @@ import {
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
-import { savedImportKeysQueries, selfAchievementsInserts } from "#db/queries/achievements.ts";
+import { savedImportKeysQueries, selfAchievementsInserts } from "#db/queries/achievements/writes.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { readHistoryFiles, type HistoryFile } from "./history-import/read.ts";
 import { HistoryFileError, type HistoryProposal } from "./history-import/types.ts";

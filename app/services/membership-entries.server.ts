@@ -6,7 +6,7 @@ import {
   latestKeyOfOrganizationQuery,
   openStatusListOfOrganizationQuery,
   type Issuance,
-} from "#db/queries/credentials.ts";
+} from "#db/queries/credentials/issuance.ts";
 import type { MemberKey } from "#db/queries/memberships/keys.ts";
 import {
   approvedWithoutOpenEntry,

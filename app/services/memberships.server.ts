@@ -17,8 +17,7 @@ import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.t
 import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { announce } from "./notifications.server.ts";
 import { cancelStripeSubscription } from "#app/utils/stripe.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 import { endMembership, recordMembership } from "./membership-entries.server.ts";
 import { endPaidSubscriptions, paidSubscriptionsRead, type EndedSubscriptions } from "./payer-subscriptions.server.ts";
 

@@ -5,8 +5,7 @@ import {
   type PaidSubscription,
 } from "#db/queries/memberships/billing.ts";
 import { applySubscriptionChange } from "#db/queries/subscriptions.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 import { cancelStripeSubscription, stripeClient, type StripeSettings } from "#app/utils/stripe.server.ts";
 
 // Billing follows the person (decision 059): a subscription is paid by the admin whose checkout

@@ -1,8 +1,7 @@
 import { forbidden } from "#app/utils/denial.server.ts";
-import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
+import { mediaKeyFromUrl, type StoredFile } from "#app/utils/media.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { findMembership } from "#db/queries/memberships/authorization.ts";
-import type { StoredFile } from "#app/utils/uploads.server.ts";
 import {
   avatarUpdate,
   findIntroVideo,

@@ -1,9 +1,13 @@
 import type { ServiceContext } from "./context.server.ts";
 import { z } from "zod";
 import { responsiveSrcSet } from "#app/utils/media.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
-import { loadAllPassportEntries, loadPassport, loadPassportProfile, type Preview } from "#db/queries/achievements.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
+import {
+  loadAllPassportEntries,
+  loadPassport,
+  loadPassportProfile,
+  type Preview,
+} from "#db/queries/achievements/public.ts";
 import { loadEntryEndorsements } from "#db/queries/endorsements.ts";
 import { decodeCursor, type PageRequest } from "#db/queries/paging.ts";
 import type { PassportEndorsement } from "#app/components/passport/types.ts";

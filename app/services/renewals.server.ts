@@ -1,4 +1,4 @@
-import { renewableAchievementQuery } from "#db/queries/achievements.ts";
+import { renewableAchievementQuery } from "#db/queries/achievements/renewals.ts";
 import { findAdminRole } from "#db/queries/memberships/authorization.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { AlreadySaved, NotFound, Refusal } from "#app/utils/domain-errors.server.ts";

@@ -1,6 +1,5 @@
 import { createMailer, signInMethodChangedEmail, type SignInMethodChange } from "#app/utils/email.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 
 /**

@@ -1,9 +1,8 @@
 import { countAttempt, userSubject, withinLimit } from "#app/utils/rate-limit.server.ts";
 import { STORAGE_QUOTA_BYTES } from "#app/utils/storage-quota.ts";
-import type { StoredFile, UploadAllowance } from "#app/utils/uploads.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
-import { listingsUnder, mediaKeyFromUrl, userMediaPrefixes } from "#app/utils/media.server.ts";
+import type { UploadAllowance } from "#app/utils/storage-quota.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
+import { listingsUnder, mediaKeyFromUrl, userMediaPrefixes, type StoredFile } from "#app/utils/media.server.ts";
 import {
   countEarlierFiles,
   forgetReleasedFiles,

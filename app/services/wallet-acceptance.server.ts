@@ -1,7 +1,7 @@
 import type { Db } from "#db/client.ts";
 import { acceptanceOfCredential, openAcceptExchange } from "#db/queries/achievement-acceptances.ts";
 import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
-import { registerKeyVersion } from "#db/queries/credentials.ts";
+import { registerKeyVersion } from "#db/queries/credentials/issuance.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";

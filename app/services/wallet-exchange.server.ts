@@ -7,7 +7,7 @@ import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import { verifyWalletDidAuth } from "./credentials/did-auth.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
-import { answerReads, recordAnswer, type AnswerRead } from "./achievements.server.ts";
+import { answerReads, recordAnswer, type AnswerRead } from "./achievement-answers.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 
 /**

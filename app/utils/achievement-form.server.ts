@@ -8,14 +8,8 @@ import { defineIntent, type Intent, type IntentArgs } from "./intent.server.ts";
 import { isVideoUrl } from "./media-limits.ts";
 import { requireViewer } from "./session.server.ts";
 import type { Toast } from "./toast-message.ts";
-import {
-  achievementFileRules,
-  isUpload,
-  readUploadForm,
-  type FileRule,
-  type UploadAllowance,
-  type UploadForm,
-} from "./uploads.server.ts";
+import { achievementFileRules, isUpload, readUploadForm, type FileRule, type UploadForm } from "./uploads.server.ts";
+import type { UploadAllowance } from "./storage-quota.server.ts";
 
 // The Add Achievement form, as the dashboard (an admin gives) and the own passport (a person adds
 // their own) post it: a multipart body whose files stream to R2 before the fields are checked.

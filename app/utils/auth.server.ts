@@ -1,5 +1,4 @@
-import { errorSummary } from "./form-reply.server.ts";
-import { log } from "./log.server.ts";
+import { errorSummary, log } from "./log.server.ts";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { generateRandomString } from "better-auth/crypto";

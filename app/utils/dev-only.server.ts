@@ -1,6 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 
 /** Local stand-ins (dev mailbox, simulated checkout) do not exist in production. */
 export function requireDevelopment(context: AppLoadContext) {

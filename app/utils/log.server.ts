@@ -32,6 +32,16 @@ export function log(level: LogLevel, message: string, fields: Record<string, unk
 }
 
 /**
+ * What a failure may write to the log: the database's own message, or the first line of the
+ * error's. Never the rest: a failed query's message goes on to list its parameters, which are
+ * what the person typed (and, for a password change, the new hash).
+ */
+export function errorSummary(error: unknown) {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return String(cause).split("\n")[0]!.slice(0, 500);
+}
+
+/**
  * The security events the issue asks for, each one a named structured event:
  * - `auth.failed`: a sign-in, a confirmation or a password change that did not authenticate;
  * - `authz.denied`: a shared guard refused a caller (signed out, archived, not the owner, not an admin);

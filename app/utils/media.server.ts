@@ -1,3 +1,5 @@
+import type { MediaType } from "./media-types.server.ts";
+
 // The spec's three storage buckets are key prefixes in one R2 bucket, served at /media/{key}.
 export const MEDIA_PREFIX = "/media/";
 export const BUCKETS = {
@@ -8,6 +10,9 @@ export const BUCKETS = {
 
 /** Where a person's imported originals live (decision 069): never served by /media, only to their owner. */
 export const importsPrefix = (userId: string) => `imports/${userId}/`;
+
+/** A file stored in R2 under `key`, served at `url`, as read while it streamed in. */
+export type StoredFile = { key: string; url: string; type: MediaType; duration: number | null; size: number };
 
 export function mediaUrl(key: string) {
   return MEDIA_PREFIX + key.split("/").map(encodeURIComponent).join("/");

@@ -1,8 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { rateLimits } from "#db/schema.ts";
-import { errorSummary } from "./form-reply.server.ts";
-import { log } from "./log.server.ts";
+import { errorSummary, log } from "./log.server.ts";
 
 // Limits kept in D1, so they hold across isolates and restarts. Fixed windows per key.
 // Limits on what anyone may ask count per network (an IPv6 client by its /64, which one

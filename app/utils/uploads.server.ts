@@ -1,7 +1,7 @@
 import { unstable_parseMultipartFormData } from "@remix-run/cloudflare";
-import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
-import { BUCKETS, mediaUrl } from "#app/utils/media.server.ts";
+import { UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
+import { BUCKETS, mediaUrl, type StoredFile } from "#app/utils/media.server.ts";
 import {
   IMAGE_UNREADABLE,
   imageTooLarge,
@@ -9,8 +9,8 @@ import {
   MEDIA_MESSAGES,
   type FileLimit,
 } from "#app/utils/media-limits.ts";
-import { formatBytes, STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
-import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { STORAGE_FULL_TITLE, storageFullMessage } from "#app/utils/storage-quota.ts";
+import { refusedOverQuota, type UploadAllowance } from "#app/utils/storage-quota.server.ts";
 import {
   concat,
   DimensionsProbe,
@@ -56,15 +56,6 @@ export type FileRule = {
   /** The most pixels each way a picture may have, read from its header (decision 074). */
   maxImageSide?: number;
 };
-
-export type StoredFile = { key: string; url: string; type: MediaType; duration: number | null; size: number };
-
-/**
- * Asked once per request, as its first file begins (decision 074): whether the person may upload
- * now (their upload rate), and how many bytes their files may still take (Infinity when the
- * files are not theirs to count).
- */
-export type UploadAllowance = () => Promise<{ allowed: false } | { allowed: true; remaining: number }>;
 
 export const TOO_MANY_UPLOADS = "Too many uploads. Please wait 10 minutes and try again.";
 
@@ -231,19 +222,6 @@ export async function readUploadForm(
     } else throw error;
   }
   return form;
-}
-
-/**
- * 'Storage full' for a write the database refused because its tally would cross the quota
- * (migration 0026's trigger): another upload took the space this one was checked against.
- */
-export function refusedOverQuota(error: unknown) {
-  if (!String(error).includes("storage quota exceeded")) return null;
-  return new Refusal({
-    title: STORAGE_FULL_TITLE,
-    description: `This file does not fit: your other uploads have filled your ${formatBytes(STORAGE_QUOTA_BYTES)} of storage.`,
-    variant: "destructive",
-  });
 }
 
 /** A body that cannot be read as a multipart form (malformed, or cut off). */

@@ -15,8 +15,7 @@ import { notificationsPart, type NotificationsPage } from "#db/queries/notificat
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { viewerProfileQuery, type ViewerProfile } from "#db/queries/profiles.ts";
 import type { Auth, SessionData } from "./auth.server.ts";
-import { errorSummary } from "./form-reply.server.ts";
-import { log } from "./log.server.ts";
+import { errorSummary, log } from "./log.server.ts";
 
 /**
  * The viewer's own rows: their profile (null when the account has none) and organisations.

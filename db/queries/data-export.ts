@@ -14,8 +14,8 @@ import {
   profiles,
   users,
 } from "../schema.ts";
-import { retiredKeyVersionsOf } from "./credentials.ts";
-import { MEMBERSHIP_TITLE_PREFIX } from "./achievements.ts";
+import { retiredKeyVersionsOf } from "./credentials/stored.ts";
+import { MEMBERSHIP_TITLE_PREFIX } from "./achievements/card.ts";
 import { exportedMembershipsPage, exportedRolesPage } from "./memberships/export.ts";
 
 // Everything a person takes out with "Download my data": their own rows only, read page by page

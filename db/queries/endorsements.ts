@@ -14,9 +14,9 @@ import {
   type EndorsementStatus,
 } from "../schema.ts";
 import { strongFactorMissing } from "./memberships/authorization.ts";
-import { latestKeyOfOrganizationQuery } from "./credentials.ts";
+import { latestKeyOfOrganizationQuery } from "./credentials/issuance.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
-import { shownOnPassport } from "./achievements.ts";
+import { shownOnPassport } from "./achievements/card.ts";
 
 /** How many organisations an admin may endorse for, as the form lists them. */
 export const ENDORSING_ORGANIZATIONS_MAX = 50;

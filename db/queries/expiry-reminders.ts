@@ -1,7 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { achievements, credentials, organizationRoles, organizations, profiles, users } from "../schema.ts";
-import { addDays } from "./credentials.ts";
+import { addDays } from "./credentials/given.ts";
 
 // The daily expiry reminders (decision 071): 30 and 7 days before an entry's `valid_until`, each
 // sent once. `expiry_reminded_days` records the last one sent; claiming it is what sends.

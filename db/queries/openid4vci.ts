@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
-import { newestKeyOfCredential, reissueColumns } from "./credentials.ts";
+import { newestKeyOfCredential, reissueColumns } from "./credentials/stored.ts";
 import { credentials, openid4vciGrants as grants, organizationKeys, walletExchanges } from "../schema.ts";
 
 // OpenID4VCI's short-lived rows (decision 065): offers with their pre-authorised code, access

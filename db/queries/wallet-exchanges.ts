@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
-import { newestKeyOfCredential, reissueColumns } from "./credentials.ts";
+import { newestKeyOfCredential, reissueColumns } from "./credentials/stored.ts";
 import { achievements, credentialHolders, credentials, organizationKeys, walletExchanges } from "../schema.ts";
 
 // One-time exchanges with a holder's wallet (decision 064). Each is made by its person for one

@@ -1,11 +1,11 @@
 // `wrangler dev` for measurements (the benchmarks, the soak and the restore drill): the same
-// local server (wrangler's dev proxy, miniflare, local D1/R2/cache) serving the test entry (workers/test-app.ts: the production app with the test machinery in
-// front), started through wrangler's own API because only the API can leave the DevTools
-// inspector off. Nor does it watch files: a change under the server (a build, a test's file)
-// never restarts the Worker mid-request. With the inspector on, wrangler relays the inspector's
-// network events for every local D1 call to its Node process (about 4 ms of CPU per query on a
-// 2-CPU machine), a cost of the debugging harness that a deployed Worker does not have
-// (docs/decisions/013).
+// local server (wrangler's dev proxy, miniflare, local D1/R2/cache) serving the test entry
+// (workers/test-app.ts: the production app with the test machinery in front), started through
+// wrangler's own API because only the API can leave the DevTools inspector off, and with no file
+// watching. With the inspector on, wrangler relays the inspector's network events for every local
+// D1 call to its Node process (about 4 ms of CPU per query on a 2-CPU machine), a cost of the
+// debugging harness that a deployed Worker does not have (docs/decisions/013). The Playwright
+// suite's server skips the proxy altogether (scripts/test-server.mjs).
 //
 // Usage: node scripts/bench/dev-server.mjs <port> <persist-to> <environment>
 import { unstable_DevEnv } from "wrangler";

@@ -7,8 +7,9 @@ import {
   domainLinkageConfiguration,
   linkedDomainsOf,
 } from "#app/services/credentials/domain-linkage.server.ts";
-import { didDocument, organizationDid, type Issuing } from "#app/services/credentials/issuer.server.ts";
-import { assertionKey } from "#app/services/credentials/verify.server.ts";
+import { organizationDid, type Issuing } from "#app/services/credentials/issuer.server.ts";
+import { didDocument } from "#app/services/credentials/issuer-documents.server.ts";
+import { assertionKey } from "#app/services/credentials/did-web.server.ts";
 import { createDb } from "#db/client.ts";
 import difExample from "../fixtures/dif/did-configuration-example.json";
 import { dccVerify, didDocumentServed, type Credential, type Served } from "./credentials-helpers.ts";

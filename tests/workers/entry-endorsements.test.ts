@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, pageText } from "./helpers.ts";
 import { addSelfAchievement } from "./factories.ts";
-import { ENDORSEMENTS_PER_CARD } from "#db/queries/achievements.ts";
+import { ENDORSEMENTS_PER_CARD } from "#db/queries/achievements/card.ts";
 import { PAGE_SIZES } from "#db/queries/paging.ts";
 
 // A public card carries its first few endorsements and how many it has; the rest are on the

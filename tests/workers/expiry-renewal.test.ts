@@ -5,7 +5,7 @@ import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { formatLongDate } from "#app/utils/dates.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
-import { addDays } from "#db/queries/credentials.ts";
+import { addDays } from "#db/queries/credentials/given.ts";
 import { today } from "#tests/today.ts";
 import { credentialJson, credentialOf, dccVerify, verified } from "./credentials-helpers.ts";
 import { createAccount, exportOf, get, mailsTo, postForm, unzip } from "./helpers.ts";

@@ -4,7 +4,7 @@ import worker from "#workers/test-app.ts";
 import { lookupTxt, resolverOver } from "#app/services/dns.server.ts";
 import { parseDomain } from "#app/services/organization-domains.server.ts";
 import { checkDomainLinkage, linkedDomainsOf } from "#app/services/credentials/domain-linkage.server.ts";
-import { assertionKey } from "#app/services/credentials/verify.server.ts";
+import { assertionKey } from "#app/services/credentials/did-web.server.ts";
 import { credentialJson, credentialOf, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
 import { addMember, createOrganisation } from "./factories.ts";
 import { createAccount, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";

@@ -1,16 +1,18 @@
 import { Hono, type Context } from "hono";
-import { findCredential } from "#db/queries/credentials.ts";
+import { findCredential } from "#db/queries/credentials/stored.ts";
 import { findEndorsementCredential } from "#db/queries/endorsements.ts";
 import { edgeCache } from "#app/utils/passport-cache.server.ts";
 import {
-  didDocument,
   didDocumentPath,
   issuing,
-  personDidDocument,
   personDidDocumentPath,
-  statusListCredential,
   statusListPath,
 } from "#app/services/credentials/issuer.server.ts";
+import {
+  didDocument,
+  personDidDocument,
+  statusListCredential,
+} from "#app/services/credentials/issuer-documents.server.ts";
 import { servableCredential } from "#app/services/credentials/reissue.server.ts";
 import { acceptanceProof, boundToHolder } from "#app/services/wallet-acceptance.server.ts";
 import type { WorkerEnv } from "../types.ts";

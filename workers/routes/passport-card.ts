@@ -6,12 +6,11 @@ import {
   passportCardCacheKey,
   passportEdgeSeconds,
 } from "#app/utils/passport-cache.server.ts";
-import { errorSummary } from "#app/utils/form-reply.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 import { mediaKeyFromUrl } from "#app/utils/media.server.ts";
 import { MAX_IMAGE_SIDE } from "#app/utils/media-limits.ts";
 import { imageDimensions } from "#app/utils/media-types.server.ts";
-import { loadPassport } from "#db/queries/achievements.ts";
+import { loadPassport } from "#db/queries/achievements/public.ts";
 import { renderLandingCard, renderPassportCard } from "../card/render.ts";
 import type { WorkerEnv } from "../types.ts";
 

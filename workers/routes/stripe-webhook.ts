@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { handleStripeEvent } from "#app/services/subscriptions.server.ts";
+import { handleStripeEvent } from "#app/services/stripe-events.server.ts";
 import { verifyStripeEvent } from "#app/utils/stripe.server.ts";
 import type { WorkerEnv } from "../types.ts";
 import { securityEvent } from "#app/utils/log.server.ts";

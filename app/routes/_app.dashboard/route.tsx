@@ -17,7 +17,7 @@ import { recognitionAnalyticsPart } from "#db/queries/analytics.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { MEMBERS_PREFIX, REQUESTS_PREFIX } from "#app/components/dashboard/admin-dashboard.tsx";
 import { DIRECTORY_PREFIX } from "#app/components/dashboard/organization-directory.tsx";
-import { personalSummaryPart } from "#db/queries/achievements.ts";
+import { personalSummaryPart } from "#db/queries/achievements/own.ts";
 import { allOrganizationsPart, organizationSearchPart } from "#db/queries/organizations.ts";
 import { adminDashboardPart } from "#db/queries/memberships/organization-members.ts";
 import { membershipStatusesPart } from "#db/queries/memberships/person-memberships.ts";

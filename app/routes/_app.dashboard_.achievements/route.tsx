@@ -13,7 +13,7 @@ import {
   listGivenAchievements,
   listGivenByExpiry,
   type ExpiryFilter,
-} from "#db/queries/credentials.ts";
+} from "#db/queries/credentials/given.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { renewIntent } from "./renew.server.ts";
 import { revokeIntent } from "./revoke.server.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answer } from "#app/services/achievements.server.ts";
+import { answer } from "#app/services/achievement-answers.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 

@@ -5,7 +5,7 @@ import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { Pager } from "#app/components/pager.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
-import type { loadOwnAchievements } from "#db/queries/achievements.ts";
+import type { loadOwnAchievements } from "#db/queries/achievements/own.ts";
 import type { SerializeFrom } from "@remix-run/cloudflare";
 
 /** The query parameters of the pending list (`pending.after`), so it keeps its place beside the other list. */

@@ -27,7 +27,7 @@ import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { loadPart } from "#app/utils/form-reply.server.ts";
 import { Pager } from "#app/components/pager.tsx";
-import { loadOwnAchievements } from "#db/queries/achievements.ts";
+import { loadOwnAchievements } from "#db/queries/achievements/own.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";

@@ -1,9 +1,5 @@
-import {
-  handleStripeEvent,
-  localEvent,
-  requireSubscribableMember,
-  simulatedCheckoutSession,
-} from "#app/services/subscriptions.server.ts";
+import { handleStripeEvent, localEvent, simulatedCheckoutSession } from "#app/services/stripe-events.server.ts";
+import { requireSubscribableMember } from "#app/services/subscriptions.server.ts";
 import { MEMBER_PRICE_LABEL } from "#app/utils/constants.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";

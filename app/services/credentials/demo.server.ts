@@ -6,7 +6,7 @@ import {
   issuanceWrites,
   latestKeyOfAchievementQuery,
   openStatusListOfAchievementQuery,
-} from "#db/queries/credentials.ts";
+} from "#db/queries/credentials/issuance.ts";
 import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 import { didConfigurationUrl, domainLinkageConfiguration } from "./domain-linkage.server.ts";
 import { signCredential, type Issuing } from "./issuer.server.ts";

@@ -2,7 +2,8 @@ import { ED25519_2020_CONTEXT, VC_V1_CONTEXT, VC_V2_CONTEXT } from "./contexts.s
 import { publicKeyFromMultibase, verifySignature, type JsonObject } from "./data-integrity.server.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
 import type { Issuing } from "./issuer.server.ts";
-import { listedKey, resolveHolderDid, verifierFor } from "./verify.server.ts";
+import { listedKey, resolveHolderDid } from "./did-web.server.ts";
+import { verifierFor } from "./verify.server.ts";
 
 /**
  * DIDAuth as the Learner Credential Wallet does it (decision 064): a VerifiablePresentation whose

@@ -1,5 +1,5 @@
-import type { Issuance } from "#db/queries/credentials.ts";
-import { MEMBERSHIP_TITLE_PREFIX } from "#db/queries/achievements.ts";
+import type { Issuance } from "#db/queries/credentials/issuance.ts";
+import { MEMBERSHIP_TITLE_PREFIX } from "#db/queries/achievements/card.ts";
 import { OB_CONTEXT, VC_V2_CONTEXT } from "./contexts.server.ts";
 import { xsdDateTime } from "./data-integrity.server.ts";
 import {

@@ -1,4 +1,4 @@
-import { replaceCredentialJson } from "#db/queries/credentials.ts";
+import { replaceCredentialJson } from "#db/queries/credentials/stored.ts";
 import { sign, type JsonObject } from "./data-integrity.server.ts";
 import type { Issuing } from "./issuer.server.ts";
 import { currentSigningKey, signedWithRetiredKey, signingKeyFor, type RegisteredKey } from "./keys.server.ts";
@@ -52,7 +52,7 @@ export async function reissueToHolder(
 }
 
 /**
- * `reissueToHolder` for a stored credential read with `reissueColumns` (db/queries/credentials.ts):
+ * `reissueToHolder` for a stored credential read with `reissueColumns` (db/queries/credentials/stored.ts):
  * its JSON and organisation, and the organisation's newest key as its columns give it.
  */
 export function reissueStored(

@@ -1,6 +1,6 @@
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import type { ServiceContext } from "../context.server.ts";
-import { findCredential, revokeCredential } from "#db/queries/credentials.ts";
+import { findCredential, revokeCredential } from "#db/queries/credentials/stored.ts";
 import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
 import { notify } from "#app/services/notifications.server.ts";

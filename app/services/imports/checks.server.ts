@@ -1,5 +1,5 @@
 import { fetchOutside, outsideBudget, type OutsideBudget } from "#app/services/outside-web.server.ts";
-import type { Resolver } from "#app/services/credentials/verify.server.ts";
+import { parseDidWeb, type Resolver } from "#app/services/credentials/did-web.server.ts";
 import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import {
   ISSUER_NOT_IDENTIFIED,
@@ -9,7 +9,6 @@ import {
   type ImportFormat,
 } from "./import-result.ts";
 import type { Recipient } from "./recipient.server.ts";
-import { parseDidWeb } from "#app/services/credentials/verify.server.ts";
 import type { AchievementType } from "#db/enums.ts";
 
 /**

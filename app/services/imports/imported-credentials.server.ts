@@ -1,7 +1,8 @@
 import { confirmedAddressesOf } from "#db/queries/other-addresses.ts";
 import type { ServiceContext } from "#app/services/context.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
-import { verifierFor, type Resolver } from "#app/services/credentials/verify.server.ts";
+import type { Resolver } from "#app/services/credentials/did-web.server.ts";
+import { verifierFor } from "#app/services/credentials/verify.server.ts";
 import { AlreadySaved, NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { importsPrefix } from "#app/utils/media.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
@@ -15,10 +16,10 @@ import {
   ownImportDelete,
   recordRecheckStatement,
 } from "#db/queries/imported-credentials.ts";
-import { achievementExists } from "#db/queries/achievements.ts";
+import { achievementExists } from "#db/queries/achievements/writes.ts";
 import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
 import { deleteReleased } from "#app/services/storage.server.ts";
-import { refusedOverQuota } from "#app/utils/uploads.server.ts";
+import { refusedOverQuota } from "#app/utils/storage-quota.server.ts";
 import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#app/utils/storage-quota.ts";
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";

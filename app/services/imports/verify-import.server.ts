@@ -1,4 +1,4 @@
-import type { Resolver } from "#app/services/credentials/verify.server.ts";
+import type { Resolver } from "#app/services/credentials/did-web.server.ts";
 import type { ImportContainer, ImportOutcome } from "./import-result.ts";
 import { addCheck, importSession, readOutsideJson, type ImportSession, type Verified } from "./checks.server.ts";
 import { isOpenBadge2, verifyHosted, verifySigned } from "./open-badges-2.server.ts";

@@ -6,9 +6,10 @@ import {
 } from "#app/services/credentials/contexts.server.ts";
 import { verifySignature, type JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import { decodeJwt, keyOfDidKey, verifyJws, type JwsKey } from "#app/services/credentials/jws.server.ts";
-import { statusListCredential, statusListUrl } from "#app/services/credentials/issuer.server.ts";
+import { statusListUrl } from "#app/services/credentials/issuer.server.ts";
+import { statusListCredential } from "#app/services/credentials/issuer-documents.server.ts";
 import { decodeList, isSet } from "#app/services/credentials/status-list.server.ts";
-import { listedJwsKey, resolveIssuerDid } from "#app/services/credentials/verify.server.ts";
+import { listedJwsKey, resolveIssuerDid } from "#app/services/credentials/did-web.server.ts";
 import { SIGNATURE_MISMATCH, type ImportFormat } from "./import-result.ts";
 import {
   addCheck,

@@ -3,7 +3,7 @@
 import { and, eq, exists, not, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
 import { organizationMembers, organizationRoles, organizations, passkeys, profiles, users } from "../../schema.ts";
-import { countAchievementsFromQuery } from "../achievements.ts";
+import { countAchievementsFromQuery } from "../achievements/writes.ts";
 import type { MemberKey } from "./keys.ts";
 
 const isAdminOf = ({ userId, organizationId }: MemberKey) =>
