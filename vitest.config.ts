@@ -1,6 +1,11 @@
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+import {
+  defineWorkersConfig,
+  readD1Migrations,
+  type WorkersProjectConfigExport,
+} from "@cloudflare/vitest-pool-workers/config";
+import type { TestProjectInlineConfiguration } from "vitest/config";
 import { commonPasswordList } from "./scripts/build/common-passwords.ts";
 
 // The pool's runtimes call back into this process (Miniflare's loopback server) for modules and
@@ -18,6 +23,15 @@ http.createServer = ((...args: Parameters<typeof http.createServer>) => {
   return server;
 }) as typeof http.createServer;
 
+const MATRIX_FILES = "tests/workers/authorization-matrix/*.test.ts";
+
+/**
+ * A project that takes everything from the root config but these test options. The pool's own
+ * options (`poolOptions.workers`) are unknown to vitest's project type, hence the cast.
+ */
+const project = (test: Extract<WorkersProjectConfigExport, { test?: unknown }>["test"]) =>
+  ({ extends: true, test }) as TestProjectInlineConfiguration;
+
 // Unit and integration tests run inside workerd with real (local) D1, R2 and Durable Objects.
 export default defineWorkersConfig(async () => ({
   // The server's common-password list (vite.config.ts builds it the same way).
@@ -27,7 +41,20 @@ export default defineWorkersConfig(async () => ({
   // serves it as well (vite.config.ts does the same for the Worker's bundle).
   resolve: { alias: [{ find: /^tslib$/, replacement: fileURLToPath(import.meta.resolve("tslib/tslib.es6.mjs")) }] },
   test: {
-    include: ["tests/workers/**/*.test.ts"],
+    // Two projects (decision 083). "workers": every file in one runtime, one after another
+    // (`singleWorker`), so the app's modules are loaded and transformed once per run instead of
+    // once per file (each file's own runtime cost about 6 s of CPU before its first test).
+    // "matrix": the authorization matrix's files, each in a runtime of its own, since ~900
+    // requests leave a runtime too deep in state for the files after them (decision 045).
+    projects: [
+      project({
+        name: "workers",
+        include: ["tests/workers/**/*.test.ts"],
+        exclude: [MATRIX_FILES],
+        poolOptions: { workers: { singleWorker: true } },
+      }),
+      project({ name: "matrix", include: [MATRIX_FILES] }),
+    ],
     setupFiles: ["./tests/workers/setup.ts"],
     // Local fakes of the Stripe API and of Cloudflare's cache purge API (Node), for the tests that
     // configure them.
@@ -46,9 +73,10 @@ export default defineWorkersConfig(async () => ({
     // rest of the run. A real hang still fails.
     testTimeout: 30_000,
     // The pool ignores this and starts every file of a run at once, each in a runtime of its own:
-    // scripts/test-workers.mjs (`npm run test:unit`) gives it a few files at a time (decision 045).
+    // scripts/test-workers.mjs (`npm run test:unit`) runs the matrix's files one at a time.
     fileParallelism: false,
-    retry: 1,
+    // A test that fails once is a defect to find, not noise (issue 42): no retries.
+    retry: 0,
     hookTimeout: 60_000,
     // Remix's server packages are CommonJS with circular requires; pre-bundling them as ESM
     // is what lets workerd load them under Vitest.
@@ -74,10 +102,6 @@ export default defineWorkersConfig(async () => ({
     },
     poolOptions: {
       workers: {
-        // A fresh isolate per test file: in one shared isolate, state the long suites leave
-        // behind (the authorization matrix runs ~900 requests) slowed later files until workerd
-        // ran out of stack.
-        singleWorker: false,
         isolatedStorage: true,
         main: "./workers/test-app.ts",
         wrangler: { configPath: "./wrangler.toml" },
