@@ -5,7 +5,7 @@ import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
 import { clearSignUpCookieHeader } from "#app/utils/cookies.server.ts";
 import { confirmAccount, discardSession, isAccountPassword } from "#app/services/sign-up.server.ts";
-import { limitAttempts } from "#app/routes/auth/form.server.ts";
+import { limitAttempts } from "../auth/form.server.ts";
 import { checkLink } from "./confirmation-link.server.ts";
 
 const failed = (status = 400) => data({ ok: false as const, organisationCreated: false, signedIn: false }, { status });
