@@ -1,21 +1,14 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import ExternalLink from "lucide-react/icons/external-link";
-import Eye from "lucide-react/icons/eye";
-import EyeOff from "lucide-react/icons/eye-off";
-import Plus from "lucide-react/icons/plus";
+import { Link, useLoaderData } from "@remix-run/react";
 import Printer from "lucide-react/icons/printer";
 import { Suspense } from "react";
-import { AchievementDialog } from "#app/components/achievements/achievement-dialog.tsx";
 import { CopyLink as CopyLinkNow } from "#app/components/copy-link.tsx";
-import { SubmitButton } from "#app/components/submit-button.tsx";
-import { AchievementCard } from "#app/components/passport/achievement-card.tsx";
 import { ProfileMedia as ProfileMediaNow } from "#app/components/passport/profile-media.tsx";
 import { WalletOffer as WalletOfferNow } from "#app/components/passport/wallet-offer.tsx";
 import { WalletAcceptance as WalletAcceptanceNow } from "#app/components/passport/wallet-acceptance.tsx";
-import { CredentialLinks as CredentialLinksNow } from "#app/components/passport/credential-links.tsx";
-import { ImportActions as ImportActionsNow } from "#app/components/passport/import-actions.tsx";
-import { Badge } from "#app/components/ui/badge.tsx";
+import { Biography } from "#app/components/passport/biography.tsx";
+import { ACCEPTED_PREFIX, OwnAchievements } from "#app/components/passport/own-achievements.tsx";
+import { PENDING_PREFIX, PendingAchievements } from "#app/components/passport/pending-achievements.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { readAchievementUpload, requireViewerForAchievementForm } from "#app/utils/achievement-form.server.ts";
@@ -23,29 +16,25 @@ import { runIntent } from "#app/utils/intent.server.ts";
 import { mediaKeys } from "#app/utils/uploads.server.ts";
 import { uploadAllowance } from "#app/services/storage.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { loadPart } from "#app/utils/form-reply.server.ts";
-import { Pager } from "#app/components/pager.tsx";
 import { loadOwnAchievements } from "#db/queries/achievements/own.ts";
 import { PAGE_SIZES, pageRequestFrom } from "#db/queries/paging.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
-import { Biography } from "./biography.tsx";
-import { PENDING_PREFIX, PendingAchievements } from "./pending-achievements.tsx";
 import { acceptIntent } from "./accept.server.ts";
-import { acceptWithWalletIntent, loadWalletAcceptance } from "./accept-with-wallet.server.ts";
-import { addToWalletIntent, loadWalletOffer } from "./add-to-wallet.server.ts";
+import { acceptWithWalletIntent } from "./accept-with-wallet.server.ts";
+import { addToWalletIntent } from "./add-to-wallet.server.ts";
 import { addSelfAchievementIntent } from "./add-self-achievement.server.ts";
 import { deleteImportIntent } from "./delete-import.server.ts";
 import { rejectIntent } from "./reject.server.ts";
 import { setVisibilityIntent } from "./set-visibility.server.ts";
 import { updateBioIntent } from "./update-bio.server.ts";
+import { loadWalletAcceptance } from "./wallet-acceptance.server.ts";
+import { loadWalletOffer } from "./wallet-offer.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `My Passport · ${PRODUCT_NAME}` }];
 
-/** The achievements list's query parameters (`achievements.before`): it keeps its place beside the pending list. */
-const ACCEPTED_PREFIX = "achievements.";
 const EMPTY_LIST = { items: [], next: null, previous: null, total: 0 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -145,130 +134,16 @@ export default function OwnPassport() {
 
       <PendingAchievements pending={achievements.pending} />
 
-      <section aria-labelledby="achievements-title" className="grid gap-4">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="achievements-title" className="text-xl font-semibold">
-            Achievements
-          </h2>
-          <div className="flex flex-wrap gap-2">
-            <Link to="/passport/import" className={buttonVariants({ variant: "outline" })}>
-              Import
-            </Link>
-            <Link to="/passport/import-history" className={buttonVariants({ variant: "outline" })}>
-              Import history
-            </Link>
-            <Link to="/passport/endorsements" className={buttonVariants({ variant: "outline" })}>
-              Endorsements
-            </Link>
-            <AchievementDialog
-              kind="self"
-              id="self"
-              trigger={
-                <>
-                  <Plus aria-hidden /> Add Self Achievement
-                </>
-              }
-            />
-          </div>
-        </div>
-        {achievements.accepted.total === 0 ? (
-          <div className="rounded-xl border border-dashed p-10 text-center">
-            <p className="font-medium">No achievements yet</p>
-            <p className="text-sm text-muted-foreground">Start adding your professional story</p>
-            <p className="mt-3 text-sm">
-              <Link to="/passport/import-history" className="font-medium underline underline-offset-4">
-                Import your LinkedIn export or a JSON Resume
-              </Link>
-            </p>
-          </div>
-        ) : (
-          <ul className="grid gap-4" aria-label="Your achievements">
-            {achievements.accepted.items.map((achievement, index) => (
-              <li key={achievement.id} className="grid gap-2">
-                <div className={achievement.isVisible ? undefined : "opacity-60"}>
-                  <AchievementCard achievement={achievement} priority={index === 0} />
-                </div>
-                <Form method="post" className="flex flex-wrap items-center justify-end gap-2">
-                  {achievement.isVisible ? null : <Badge variant="outline">Hidden from your public passport</Badge>}
-                  {achievement.credentialId ? (
-                    <Suspense fallback={<LoadAtOnce />}>
-                      <CredentialLinks id={achievement.credentialId} title={achievement.title} />
-                    </Suspense>
-                  ) : null}
-                  {/* LinkedIn's add-to-profile link adds certifications: a membership is not one. */}
-                  {achievement.isSelf || achievement.isMembership ? null : (
-                    <a
-                      href={linkedInAddToProfileUrl({
-                        title: achievement.title,
-                        organizationName: achievement.organizationName ?? "",
-                        date: achievement.date,
-                        // The credential when there is one: it proves itself; else the passport.
-                        url: achievement.credentialId ? `${origin}/credentials/${achievement.credentialId}` : shareUrl,
-                      })}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      aria-label={`Add to LinkedIn: ${achievement.title}`}
-                      className={buttonVariants({ size: "sm", variant: "ghost" })}
-                    >
-                      <ExternalLink aria-hidden /> Add to LinkedIn
-                    </a>
-                  )}
-                  <input type="hidden" name="achievementId" value={achievement.id} />
-                  <input type="hidden" name="visible" value={achievement.isVisible ? "false" : "true"} />
-                  <SubmitButton
-                    intent="set-visibility"
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`${achievement.isVisible ? "Hide" : "Show"} ${achievement.title}`}
-                  >
-                    {achievement.isVisible ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
-                    {achievement.isVisible ? "Hide" : "Show"}
-                  </SubmitButton>
-                </Form>
-                {achievement.importStatus ? (
-                  <Suspense fallback={<LoadAtOnce />}>
-                    <ImportActions achievementId={achievement.id} title={achievement.title} />
-                  </Suspense>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-        {achievements.accepted.total > 0 ? (
-          <Pager
-            prefix={ACCEPTED_PREFIX}
-            label="Your achievements pages"
-            shown={achievements.accepted.items.length}
-            total={achievements.accepted.total}
-            noun="achievements"
-            previous={achievements.accepted.previous}
-            next={achievements.accepted.next}
-          />
-        ) : null}
-      </section>
+      <OwnAchievements accepted={achievements.accepted} origin={origin} shareUrl={shareUrl} />
     </div>
   );
 }
-
-/** An achievement's credential actions: rendered on the server, hydrated after the first interaction. */
-const CredentialLinks = import.meta.env.SSR
-  ? CredentialLinksNow
-  : lazyAfterInteraction(() =>
-      import("#app/components/passport/credential-links.tsx").then((module) => ({ default: module.CredentialLinks })),
-    );
 
 /** The share link's Copy button: the link is selectable as rendered; the button hydrates on first interaction. */
 const CopyLink = import.meta.env.SSR
   ? CopyLinkNow
   : lazyAfterInteraction(() =>
       import("#app/components/copy-link.tsx").then((module) => ({ default: module.CopyLink })),
-    );
-
-/** An imported credential's original file and deletion: rendered on the server, hydrated on first interaction. */
-const ImportActions = import.meta.env.SSR
-  ? ImportActionsNow
-  : lazyAfterInteraction(() =>
-      import("#app/components/passport/import-actions.tsx").then((module) => ({ default: module.ImportActions })),
     );
 
 /** 'Add to wallet's QR code and link: rendered on the server, its chunk loaded after the first interaction. */
