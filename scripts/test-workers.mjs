@@ -1,38 +1,27 @@
-// Runs the Workers-pool tests a few files at a time: two lanes side by side, each starting the
-// next batch of a shared queue when its own ends, so that both lanes end at about the same time
-// whatever else loads the machine. A batch is one `vitest run`: one of the authorization matrix's
-// files alone (about 400 to 500 requests each), or FILES_AT_ONCE other files. The longest batches
-// go first. Any argument is passed on to vitest; with a file filter, one `vitest run` does it all.
-//
-// Why not one `vitest run`: with isolated storage, @cloudflare/vitest-pool-workers starts one
-// workerd per test file and runs every file at once, whatever `fileParallelism` says. On this
-// 2-CPU machine that was 39 runtimes and a load average of 14: a test that takes under a second
-// alone took 8, and the pool's own storage calls to Node between tests failed under that load
-// ("Network connection lost"), twice in a row for the same test, which failed CI (decision 045).
+// Runs the Workers-pool tests in two lanes side by side (decision 083). A unit of work is one
+// `vitest run`: each of the authorization matrix's files alone (project "matrix", a runtime each),
+// or a share of the other files (project "workers": one runtime that runs its files one after
+// another). The shares are cut, and the units queued longest first, from the last run's durations
+// (tests/workers/durations.json, rewritten after every full run), so both lanes end together.
+// Any argument is passed on to vitest; with a file filter, one `vitest run` does it all.
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-/** Test files whose runtimes run at once in one batch. */
-const FILES_AT_ONCE = 5;
 const LANES = 2;
-/** The authorization matrix's files, long enough to be a batch each, the longest first. */
-const ALONE = [
-  "tests/workers/authorization-matrix/actions.test.ts",
-  "tests/workers/authorization-matrix/loaders.test.ts",
-  "tests/workers/authorization-matrix/cross-site.test.ts",
-];
-/** The other files that take a minute or more: they lead the first batch, beside the matrix's. */
-const SLOW = [
-  "tests/workers/hostile-inputs.test.ts",
-  "tests/workers/account-recovery.test.ts",
-  "tests/workers/accounts.test.ts",
-];
+/** How many runs share the files of the "workers" project. */
+const SHARES = 3;
+const DURATIONS = "tests/workers/durations.json";
+/** A file the last run did not time counts as this many milliseconds. */
+const UNKNOWN_MS = 10_000;
+const isMatrix = (file) => file.startsWith("tests/workers/authorization-matrix/");
 
 const passedOn = process.argv.slice(2);
 
-function vitest(files) {
+function vitest(args) {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["vitest", "run", ...files, ...passedOn], { stdio: "inherit" });
+    const child = spawn("npx", ["vitest", "run", ...args, ...passedOn], { stdio: "inherit" });
     child.on("exit", (code) => resolve(code === 0));
   });
 }
@@ -45,26 +34,46 @@ const files = readdirSync("tests/workers", { recursive: true })
   .filter((name) => name.endsWith(".test.ts"))
   .map((name) => `tests/workers/${name}`)
   .sort();
-const missing = [...ALONE, ...SLOW].filter((file) => !files.includes(file));
-if (missing.length > 0)
-  throw new Error(`scripts/test-workers.mjs names files that do not exist: ${missing.join(", ")}`);
-const others = [...SLOW, ...files.filter((file) => !ALONE.includes(file) && !SLOW.includes(file))];
-const batches = others.reduce((all, file, index) => {
-  if (index % FILES_AT_ONCE === 0) all.push([]);
-  all.at(-1).push(file);
-  return all;
-}, []);
-// The matrix's longest file, then the slow files' batch, then the matrix's others: the longest first.
-const queue = [[ALONE[0]], batches[0], ...ALONE.slice(1).map((file) => [file]), ...batches.slice(1)];
+const lastRun = JSON.parse(readFileSync(DURATIONS, "utf8"));
+const cost = (file) => lastRun[file] ?? UNKNOWN_MS;
 
+// The other files dealt into shares of about equal cost: the costliest first, each to the lightest share.
+const shares = Array.from({ length: SHARES }, () => ({ files: [], cost: 0 }));
+for (const file of files.filter((file) => !isMatrix(file)).sort((a, b) => cost(b) - cost(a))) {
+  const lightest = shares.reduce((a, b) => (b.cost < a.cost ? b : a));
+  lightest.files.push(file);
+  lightest.cost += cost(file);
+}
+const units = [
+  ...files.filter(isMatrix).map((file) => ({ project: "matrix", files: [file], cost: cost(file) })),
+  ...shares.filter((share) => share.files.length > 0).map((share) => ({ project: "workers", ...share })),
+].sort((a, b) => b.cost - a.cost);
+
+const reports = mkdtempSync(join(tmpdir(), "workers-tests-"));
 const failed = [];
 async function lane() {
-  for (let batch = queue.shift(); batch; batch = queue.shift()) {
-    if (!(await vitest(batch))) failed.push(...batch);
+  for (let unit = units.shift(); unit; unit = units.shift()) {
+    const report = join(reports, `${units.length}.json`);
+    const args = ["--project", unit.project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+    if (!(await vitest([...args, ...unit.files]))) failed.push(...unit.files);
   }
 }
 await Promise.all(Array.from({ length: LANES }, lane));
-if (failed.length > 0) {
+
+// Each file's duration, for the next run's shares and order (whole seconds: a small diff).
+const durations = {};
+for (const name of readdirSync(reports)) {
+  const { testResults } = JSON.parse(readFileSync(join(reports, name), "utf8"));
+  for (const result of testResults) {
+    const file = result.name.slice(result.name.indexOf("tests/workers/"));
+    durations[file] = Math.round((result.endTime - result.startTime) / 1000) * 1000;
+  }
+}
+rmSync(reports, { recursive: true, force: true });
+if (failed.length === 0) {
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
+} else {
   console.error(`\nWorkers tests failed in: ${failed.join(", ")}`);
   process.exit(1);
 }

@@ -18,11 +18,14 @@ const box = (style: Record<string, unknown>, ...children: unknown[]): Node => ({
 });
 const text = (style: Record<string, unknown>, value: string) => box(style, value);
 
-let ready: Promise<void> | null = null;
+// On globalThis, as the engines' own state is: resvg refuses a second initWasm in an isolate, and
+// the Workers tests evaluate this module again for each test file in one isolate (decision 083).
+const ENGINES = Symbol.for("career-passport.card-engines");
+const engines = globalThis as { [ENGINES]?: Promise<void> | null };
 function start() {
-  ready ??= Promise.all([initSatori(layoutWasm), initWasm(resvgWasm)]).then(() => undefined);
+  const ready = (engines[ENGINES] ??= Promise.all([initSatori(layoutWasm), initWasm(resvgWasm)]).then(() => undefined));
   return ready.catch((error) => {
-    ready = null;
+    engines[ENGINES] = null;
     throw error;
   });
 }
