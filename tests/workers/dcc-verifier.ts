@@ -34,7 +34,24 @@ const SCHEMA_URL = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_
 const ENDORSEMENT_SCHEMA_URL =
   "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_endorsementcredential_schema.json";
 
+/**
+ * One verifier per test process, whichever projects ask for it (vitest.config.ts has two): its
+ * fetch is the process's global one, so a second would answer from the first one's documents.
+ */
+let verifier: Promise<{ url: string; close: () => Promise<void> }> | undefined;
+let users = 0;
+
 export default async function setup(project: TestProject) {
+  users++;
+  verifier ??= startVerifier();
+  const { url, close } = await verifier;
+  project.provide("dccVerifierUrl", url);
+  return async () => {
+    if (--users === 0) await close();
+  };
+}
+
+async function startVerifier() {
   const schema = await readFile(
     new URL("../../app/services/credentials/ob_v3p0_achievementcredential_schema.json", import.meta.url),
     "utf8",
@@ -86,12 +103,14 @@ export default async function setup(project: TestProject) {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  project.provide("dccVerifierUrl", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  return () =>
-    new Promise<void>((resolve) => {
-      globalThis.fetch = realFetch;
-      server.close(() => resolve());
-    });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        globalThis.fetch = realFetch;
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /**
