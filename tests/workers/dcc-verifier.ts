@@ -35,19 +35,20 @@ const ENDORSEMENT_SCHEMA_URL =
   "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_endorsementcredential_schema.json";
 
 /**
- * One verifier per test process, whichever projects ask for it (vitest.config.ts has two): its
- * fetch is the process's global one, so a second would answer from the first one's documents.
+ * One verifier per test process, whichever projects ask for it (vitest.config.ts has two, and
+ * each imports this module anew, hence globalThis): its fetch is the process's global one, so a
+ * second would answer from the first one's documents.
  */
-let verifier: Promise<{ url: string; close: () => Promise<void> }> | undefined;
-let users = 0;
+type Shared = { verifier?: Promise<{ url: string; close: () => Promise<void> }>; users: number };
+const shared = ((globalThis as { __dccVerifier?: Shared }).__dccVerifier ??= { users: 0 });
 
 export default async function setup(project: TestProject) {
-  users++;
-  verifier ??= startVerifier();
-  const { url, close } = await verifier;
+  shared.users++;
+  shared.verifier ??= startVerifier();
+  const { url, close } = await shared.verifier;
   project.provide("dccVerifierUrl", url);
   return async () => {
-    if (--users === 0) await close();
+    if (--shared.users === 0) await close();
   };
 }
 
