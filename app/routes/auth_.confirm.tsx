@@ -26,6 +26,7 @@ import { errorSummary, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.t
 import type { Toast } from "#app/utils/toast-message.ts";
 import { isSessionCookieLine } from "#app/utils/session.server.ts";
 import { clearSignUpCookieHeader, readSignUpCookie, safeRedirectPath } from "#app/utils/cookies.server.ts";
+import { confirmEmail } from "#app/services/accounts/email-and-password.server.ts";
 import { confirmAccount, discardSession, isAccountPassword } from "#app/services/sign-up.server.ts";
 import { limitAttempts } from "./auth/form.server.ts";
 import { findAccountByEmail } from "#db/queries/accounts.ts";
@@ -148,7 +149,7 @@ async function confirm({ request, context }: ActionFunctionArgs) {
     }
   }
 
-  const response = await context.auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true });
+  const response = await confirmEmail(context, { token, headers: request.headers });
   if (!response.ok) {
     securityEvent("auth.failed", {
       reason: "invalid or expired confirmation token",

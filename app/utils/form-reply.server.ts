@@ -1,7 +1,10 @@
 import { data } from "@remix-run/cloudflare";
 import type { Toast } from "./toast-message.ts";
 import type { FormReply } from "./form-reply.ts";
-import { log } from "./log.server.ts";
+import { errorSummary, log } from "./log.server.ts";
+
+// Its home is the log module (services log without importing this one); kept here for its callers.
+export { errorSummary };
 import { validationToast } from "./validation-toast.ts";
 import type { Db } from "#db/client.ts";
 import { runPart, runParts, type BatchPart } from "#db/queries/batch-parts.ts";
@@ -161,13 +164,3 @@ export async function loadParts<const P extends readonly PagePart<unknown>[]>(
 }
 
 export const LOAD_FAILURE = "Part of this page could not be loaded. Please reload the page to try again.";
-
-/**
- * What a failure may write to the log: the database's own message, or the first line of the
- * error's. Never the rest: a failed query's message goes on to list its parameters, which are
- * what the person typed (and, for a password change, the new hash).
- */
-export function errorSummary(error: unknown) {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return String(cause).split("\n")[0]!.slice(0, 500);
-}

@@ -69,3 +69,13 @@ export async function emailFingerprint(email: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email.trim().toLowerCase()));
   return [...new Uint8Array(digest).slice(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
+
+/**
+ * What a failure may write to the log: the database's own message, or the first line of the
+ * error's. Never the rest: a failed query's message goes on to list its parameters, which are
+ * what the person typed (and, for a password change, the new hash).
+ */
+export function errorSummary(error: unknown) {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return String(cause).split("\n")[0]!.slice(0, 500);
+}
