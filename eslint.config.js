@@ -168,4 +168,30 @@ export default tseslint.config(
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
   },
+  {
+    // Routes may not call the auth library's write API (issue 42): the accounts service
+    // (app/services/accounts) does, with the one password re-check, throttle and security mail, so
+    // no route can change an account without them. The library reaches a route only as the load
+    // context's `auth`, so reading `auth` at all (`context.auth`, `context["auth"]`, or destructured)
+    // is refused, and so is any `.api` member (an auth instance got another way). Reads of the
+    // session go through `context.getSession()`. Its own block, at the end: no earlier block sets
+    // no-restricted-syntax for app/routes, and a later one would replace this one for those files.
+    files: ["app/routes/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "MemberExpression[property.name='auth']",
+          "MemberExpression[computed=true][property.value='auth']",
+          "MemberExpression[property.name='api']",
+          "MemberExpression[computed=true][property.value='api']",
+          "ObjectPattern > Property[key.name='auth']",
+          "ObjectPattern > Property[key.value='auth']",
+        ].map((selector) => ({
+          selector,
+          message: "Routes do not call the auth library: use the accounts service (app/services/accounts).",
+        })),
+      ],
+    },
+  },
 );

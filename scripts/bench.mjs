@@ -59,7 +59,7 @@ const SIGNED_IN_PAGES = {
   "Dashboard (organisation admin)": { path: "/dashboard", account: "admin", routeId: "routes/_app.dashboard" },
   "Dashboard (member)": { path: "/dashboard", account: "member", routeId: "routes/_app.dashboard" },
   "Passport (member)": { path: "/passport", account: "member", routeId: "routes/_app.passport._index" },
-  "Settings (member)": { path: "/settings", account: "member", routeId: "routes/_app.settings" },
+  "Settings (member)": { path: "/settings", account: "member", routeId: "routes/_app.settings._index" },
 };
 // What makes a request skip the edge cache of the public passport: a header honoured only outside
 // production (a visitor's `Cache-Control: no-cache` is served from the cache, issue 34).

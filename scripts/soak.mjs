@@ -438,7 +438,7 @@ async function individualStep(client, joined) {
     const key = submissionKey(page.text);
     if (key) form.submissionKey = key;
     const outcome = {};
-    if (await client.submit("/settings", form, { double: chance(0.25), outcome }))
+    if (await client.submit("/settings?index", form, { double: chance(0.25), outcome }))
       ledger.feedback.set(message, client.email);
     else noteFailure("feedback", message, outcome);
   } else if (world.passports.length > 0) {

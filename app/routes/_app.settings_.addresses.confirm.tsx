@@ -59,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Confirmed now, or by this same form a moment ago (a double submit): the same answer.
   if (state.kind === "confirmed") {
-    return redirectWithToast(context.env, request, "/settings#other-addresses", {
+    return redirectWithToast(context.env, request, "/settings/addresses", {
       title: "Address confirmed",
       description: `${state.address} is confirmed. Credentials issued to it can now be imported to your passport.`,
     });
@@ -73,7 +73,7 @@ export default function ConfirmOtherAddress() {
   const { state, token } = answered ?? loaded;
   const viewer = useViewer();
   const settings = (
-    <Link to="/settings#other-addresses" className={buttonVariants({ variant: "outline" })}>
+    <Link to="/settings/addresses" className={buttonVariants({ variant: "outline" })}>
       Back to Settings
     </Link>
   );
@@ -88,7 +88,7 @@ export default function ConfirmOtherAddress() {
           <Form method="post" className="flex flex-wrap gap-3">
             <input type="hidden" name="token" value={token} />
             <SubmitButton pendingText="Confirming...">Confirm address</SubmitButton>
-            <Link to="/settings#other-addresses" className={buttonVariants({ variant: "outline" })}>
+            <Link to="/settings/addresses" className={buttonVariants({ variant: "outline" })}>
               Cancel
             </Link>
           </Form>
@@ -106,7 +106,7 @@ export default function ConfirmOtherAddress() {
           title="This link has expired"
           description={`A link works for ${OTHER_ADDRESS_LINK_HOURS} hours. Send a new one to ${state.address} and open it from your inbox.`}
         >
-          <Form method="post" action="/settings" className="flex flex-wrap gap-3">
+          <Form method="post" action="/settings/addresses" className="flex flex-wrap gap-3">
             <input type="hidden" name="addressId" value={"id" in state ? state.id : ""} />
             <SubmitButton intent="resend-other-address" pendingText="Sending...">
               Send a new link

@@ -8,6 +8,7 @@ import { TextField } from "#app/components/forms.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { FORGOT_PASSWORD_PATH, PRODUCT_NAME } from "#app/utils/constants.ts";
+import { requestPasswordReset } from "#app/services/accounts/passwords.server.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { forgotPasswordSchema } from "#app/utils/form-schemas.ts";
 import { forgotPasswordValidator } from "#app/utils/form-validators.ts";
@@ -63,11 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Unknown addresses are answered exactly like known ones, and as fast: the library looks the
   // address up and mails only known ones, after the answer.
-  context.cloudflare.ctx.waitUntil(
-    context.auth.api.requestPasswordReset({ body: { email }, headers: request.headers }).catch((error) => {
-      console.error(JSON.stringify({ level: "error", message: "password reset request failed", error: String(error) }));
-    }),
-  );
+  requestPasswordReset(context, { email, headers: request.headers });
   return redirectWithToast(context.env, request, `${FORGOT_PASSWORD_PATH}?sent=${encodeURIComponent(email)}`, {
     title: "Check your email",
     description: `If ${email} has an account, a link to choose a new password is on its way.`,

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { passkeySignInOptions } from "#app/services/accounts/passkey-ceremonies.server.ts";
 import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { tooMany } from "./auth/form.server.ts";
 
@@ -14,5 +15,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     tooMany(request, context, "passkey-options", RATE_LIMIT_MESSAGE);
     return Response.json({ message: RATE_LIMIT_MESSAGE }, { status: 429 });
   }
-  return context.auth.api.generatePasskeyAuthenticationOptions({ headers: new Headers(), asResponse: true });
+  const { status, options, cookies } = await passkeySignInOptions(context);
+  return Response.json(options, { status, headers: cookies });
 }

@@ -19,6 +19,7 @@ import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import { resetPassword } from "#app/services/accounts/passwords.server.ts";
 import { clearPasswordFailuresOf } from "#app/services/sign-in-lockout.server.ts";
 import { confirmAddressByReset } from "#app/services/sign-up.server.ts";
 import { findPasswordResetAccount } from "#db/queries/accounts.ts";
@@ -59,12 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return replyFailure({ formId: "reset-password", submission, toast, fieldErrors, hideFields: HIDDEN });
   }
   // The library consumes the token and ends every session of the account in one transaction.
-  const reset = account
-    ? await context.auth.api.resetPassword({ body: { token, newPassword } }).then(
-        () => true,
-        () => false,
-      )
-    : false;
+  const reset = account ? await resetPassword(context, { token, newPassword }) : false;
   if (!account || !reset) {
     securityEvent("auth.failed", {
       reason: "invalid, used or expired password reset token",

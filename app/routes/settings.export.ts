@@ -14,7 +14,7 @@ export const EXPORT_LIMIT_MESSAGE = "You can download your data 3 times an hour.
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   if (!(await consumeUserRateLimit(context.db, viewer.id, "data-export"))) {
-    return redirectWithToast(context.env, request, "/settings", {
+    return redirectWithToast(context.env, request, "/settings/data", {
       title: "Too many downloads",
       description: EXPORT_LIMIT_MESSAGE,
       variant: "destructive",

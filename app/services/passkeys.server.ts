@@ -3,7 +3,7 @@ import { securityEvent } from "#app/utils/log.server.ts";
 import { passkeyLabel } from "#app/utils/passkeys.server.ts";
 import { deletePasskeyOf, markPasskeyUsed, passkeysPart, setPasskeyName } from "#db/queries/passkeys.ts";
 import type { ServiceContext } from "./context.server.ts";
-import { mailSignInMethodChange } from "./sign-in-method-mail.server.ts";
+import { mailSecurityEvent } from "./accounts/account.server.ts";
 
 // A person's passkeys, as Settings lists, names and removes them, and as sign-in dates them
 // (docs/decisions/061). The auth library adds them and checks them at sign-in.
@@ -36,7 +36,7 @@ type Owner = { userId: string; email: string; name: string; appUrl: string };
 /** The library added a passkey to the person's account: logged, and its owner told. */
 export function passkeyAdded(context: ServiceContext, owner: Owner) {
   securityEvent("factor.changed", { reason: "passkey added", userId: owner.userId, requestId: context.requestId });
-  mailSignInMethodChange(context, { ...owner, change: "passkey added" });
+  void mailSecurityEvent(context, owner, "passkey added");
 }
 
 export async function renamePasskey(context: ServiceContext, input: { userId: string; id: string; name: string }) {
@@ -47,6 +47,6 @@ export async function renamePasskey(context: ServiceContext, input: { userId: st
 export async function removePasskey(context: ServiceContext, { id, ...owner }: Owner & { id: string }) {
   const { userId } = owner;
   if (!(await deletePasskeyOf(context.db, { userId, id }))) throw new NotFound();
-  mailSignInMethodChange(context, { ...owner, change: "passkey removed" });
+  void mailSecurityEvent(context, owner, "passkey removed");
   securityEvent("factor.changed", { reason: "passkey removed", userId, passkeyId: id, requestId: context.requestId });
 }

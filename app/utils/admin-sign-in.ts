@@ -2,7 +2,7 @@
 // that shows it and the service that refuses with it share one wording.
 
 /** Settings' section where a person turns on two-factor authentication. */
-export const STRONG_FACTOR_SETUP_PATH = "/settings#two-factor";
+export const STRONG_FACTOR_SETUP_PATH = "/settings/security#two-factor";
 
 /** Why an admin without a strong factor of their own may not require one of the organisation's admins. */
 export const OWN_STRONG_FACTOR_FIRST = "Turn on two-factor authentication or add a passkey for your own account first.";

@@ -104,10 +104,10 @@ export const userSubject = (userId: string) => `user:${userId}`;
 
 /**
  * A signed-in person re-entering their password (change, permanent deletion), counted per network
- * and per account: null within both limits, else the words to refuse with.
+ * (`clientNetwork`) and per account: null within both limits, else the words to refuse with.
  */
-export async function limitPasswordCheck(db: Db, request: Request, userId: string, now = Date.now()) {
-  if (!(await consumeRateLimit(db, request, "change-password", now))) return RATE_LIMIT_MESSAGE;
+export async function limitPasswordCheck(db: Db, network: string, userId: string, now = Date.now()) {
+  if (!(await consume(db, "change-password", network, now))) return RATE_LIMIT_MESSAGE;
   if (!(await consumeUserRateLimit(db, userId, "change-password-account", now))) return ACCOUNT_LIMIT_MESSAGE;
   return null;
 }

@@ -5,6 +5,7 @@ import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
 import { redirectWithToast } from "./cookies.server.ts";
 import type { Toast } from "./toast-message.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
+import { cookieHeaders, readAuthAnswer, type SignedInUser } from "./auth-answer.server.ts";
 
 /** Where an archived account chooses between reactivating and deleting everything. */
 export const ARCHIVED_ACCOUNT_PATH = "/settings";
@@ -32,34 +33,11 @@ export async function startSession(
   return { ...answer, ok: answer.ok && Boolean(answer.body.user), twoFactor };
 }
 
-/** Who a sign-in signed in, as the auth library's answers name them. */
-export type SignedInUser = { id: string; name: string };
-
-/**
- * An auth library endpoint's answer (called with `asResponse`), read once: its JSON body with the
- * library's error `code` and `message` on a refusal, and the cookies it sets, to pass on.
- */
-export async function readAuthAnswer<Body extends object>(response: Response) {
-  const body = (await response.json().catch(() => ({}))) as Partial<Body> & { code?: string; message?: string };
-  const headers = new Headers();
-  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return { ok: response.ok, status: response.status, body, headers };
-}
-
 /** The second sign-in step's page, going on to `destination` afterwards. */
 export function twoFactorHref(destination: string) {
   return destination === "/dashboard"
     ? TWO_FACTOR_PATH
     : `${TWO_FACTOR_PATH}?redirectTo=${encodeURIComponent(destination)}`;
-}
-
-/** Request headers that carry the cookies just set, to act as the new session. */
-export function cookieHeaders(setCookies: Headers) {
-  const cookie = setCookies
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  return new Headers({ Cookie: cookie });
 }
 
 /**

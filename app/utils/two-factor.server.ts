@@ -1,4 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { Db } from "#db/client.ts";
+import type { Auth } from "./auth.server.ts";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import { symmetricDecrypt } from "better-auth/crypto";
@@ -17,15 +19,18 @@ export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
 const WINDOW = 1;
 
-const keyOf = async (context: AppLoadContext) => (await context.auth.$context).secretConfig;
+/** What reading an authenticator needs: the database and the auth library (its secret). */
+type AuthenticatorReader = { db: Db; auth: Auth };
+
+const keyOf = async (context: AuthenticatorReader) => (await context.auth.$context).secretConfig;
 
 /** Two-factor as Settings shows it: on or off, and a setup waiting for its first code (its secret decrypted). */
-export async function readAuthenticator(context: AppLoadContext, userId: string) {
+export async function readAuthenticator(context: AuthenticatorReader, userId: string) {
   return authenticatorOf(context, await readTwoFactor(context.db, userId));
 }
 
 /** The same, from a row read already (in a page's batch: `twoFactorPart`). */
-export async function authenticatorOf(context: AppLoadContext, row: TwoFactorRow) {
+export async function authenticatorOf(context: AuthenticatorReader, row: TwoFactorRow) {
   if (!row?.secret) return { enabled: Boolean(row?.enabled), verified: false, secret: null, lastTotpStep: null };
   const secret = await symmetricDecrypt({ key: await keyOf(context), data: row.secret });
   return { enabled: row.enabled, verified: Boolean(row.verified), secret, lastTotpStep: row.lastTotpStep };

@@ -24,7 +24,7 @@ export const SIGNED_IN_JS_BUDGET = 100 * 1024;
 export const SIGNED_IN_ROUTES = [
   { path: "/dashboard", routeId: "routes/_app.dashboard" },
   { path: "/passport", routeId: "routes/_app.passport._index" },
-  { path: "/settings", routeId: "routes/_app.settings" },
+  { path: "/settings", routeId: "routes/_app.settings._index" },
 ];
 
 /** The build's whole Remix manifest (routes, their modules and imports). */

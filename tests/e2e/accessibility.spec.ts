@@ -41,7 +41,7 @@ for (const colorScheme of ["light", "dark"] as const) {
 
     test("Settings, with its Sessions list", async ({ page }) => {
       await newAccount(page);
-      await page.goto("/settings");
+      await page.goto("/settings/sessions");
       await expect(page.getByText("This browser")).toBeVisible();
       await expectNoViolations(page);
     });
@@ -103,7 +103,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     }) => {
       await newAccount(page);
       const address = uniqueEmail("axe-other");
-      await page.goto("/settings");
+      await page.goto("/settings/addresses");
       await page.locator("#other-addresses").getByLabel("Email address").fill(address);
       await page.getByRole("button", { name: "Add address" }).click();
       const list = page.getByRole("list", { name: "Your other e-mail addresses" });

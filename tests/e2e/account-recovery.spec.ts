@@ -54,7 +54,7 @@ for (const javaScriptEnabled of [true, false]) {
       page,
     }) => {
       const { email } = await newAccount(page, { name: "Arlo Archived" });
-      await page.goto("/settings?confirm=archive");
+      await page.goto("/settings/danger?confirm=archive");
       if (javaScriptEnabled) {
         await page.getByRole("button", { name: "Archive Account" }).click();
         await page.getByRole("alertdialog").getByRole("button", { name: "Archive Account" }).click();

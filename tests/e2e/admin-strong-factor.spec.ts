@@ -20,7 +20,7 @@ for (const javaScriptEnabled of [true, false]) {
       await section.getByRole("button", { name: "Save" }).click();
       await expect(section.getByRole("alert")).toHaveText(new RegExp(OWN_FIRST));
       await section.getByRole("link", { name: "Set up two-factor authentication" }).click();
-      await expect(page).toHaveURL("/settings#two-factor");
+      await expect(page).toHaveURL("/settings/security#two-factor");
 
       await confirmTwoFactor(page, await startTwoFactor(page));
       await expect(toast(page, "Two-factor authentication is on")).toBeVisible();

@@ -7,7 +7,7 @@ import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
 /** Adds the address from Settings and opens the link mailed to it; left on the link's page. */
 async function addAndOpenLink(page: Page, address: string) {
-  await page.goto("/settings");
+  await page.goto("/settings/addresses");
   const section = page.locator("#other-addresses");
   await expect(section.getByRole("heading", { name: "Other e-mail addresses" })).toBeVisible();
   await expect(section.getByText("No other addresses yet.")).toBeVisible();
@@ -26,7 +26,7 @@ async function addAndOpenLink(page: Page, address: string) {
 
 async function confirmAndRemove(page: Page, address: string) {
   await page.getByRole("button", { name: "Confirm address" }).click();
-  await expect(page).toHaveURL(/\/settings#other-addresses$/);
+  await expect(page).toHaveURL(/\/settings\/addresses$/);
   await expect(toast(page, "Address confirmed")).toBeVisible();
   const list = page.getByRole("list", { name: "Your other e-mail addresses" });
   await expect(list.getByText("Confirmed", { exact: true })).toBeVisible();
@@ -54,7 +54,7 @@ test.describe("other e-mail addresses", () => {
 
     test("the same, with plain forms, and an address refused keeps what was typed", async ({ page }) => {
       const { email } = await newAccount(page);
-      await page.goto("/settings");
+      await page.goto("/settings/addresses");
       const section = page.locator("#other-addresses");
       await section.getByLabel("Email address").fill(email);
       await section.getByRole("button", { name: "Add address" }).click();
@@ -75,7 +75,7 @@ test.describe("other e-mail addresses", () => {
       `a-rather-long-address-${crypto.randomUUID().slice(0, 8)}@university-of-somewhere.example`,
     );
     expect(await hasHorizontalScroll(page)).toBe(false);
-    await page.goto("/settings#other-addresses");
+    await page.goto("/settings/addresses");
     expect(await hasHorizontalScroll(page)).toBe(false);
   });
 });

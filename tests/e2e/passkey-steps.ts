@@ -24,7 +24,7 @@ export async function virtualAuthenticator(page: Page) {
 
 /** Settings' 'Add a passkey': the password and a name, 'Continue', then 'Create passkey'. */
 export async function addPasskey(page: Page, name: string) {
-  await page.goto("/settings");
+  await page.goto("/settings/security");
   const card = page.locator("#passkeys");
   await card.getByLabel("Current Password").fill(PASSWORD);
   await card.getByLabel("Name (optional)").fill(name);

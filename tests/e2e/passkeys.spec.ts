@@ -21,7 +21,7 @@ test("add a passkey, sign out, sign in with it, rename it and remove it", async 
   await page.goto("/auth");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page).toHaveURL("/dashboard");
-  await page.goto("/settings");
+  await page.goto("/settings/security");
   await expect(page.getByRole("complementary", { name: "Sidebar" }).getByText(email)).toBeVisible();
   await expect(list.getByText("Last used Just now")).toBeVisible();
 
@@ -64,7 +64,7 @@ test.describe("without JavaScript", () => {
 
   test("the passkey forms say what they need", async ({ page }) => {
     await newAccount(page);
-    await page.goto("/settings");
+    await page.goto("/settings/security");
     const card = page.locator("#passkeys");
     await card.getByLabel("Current Password").fill(PASSWORD);
     await card.getByRole("button", { name: "Continue" }).click();

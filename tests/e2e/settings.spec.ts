@@ -24,7 +24,7 @@ test.describe("settings", () => {
 
   test("password: mismatch, wrong current password, then success", async ({ page }) => {
     const { email } = await newAccount(page);
-    await page.goto("/settings");
+    await page.goto("/settings/security");
     const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Update Password" }) });
 
     await form.getByLabel("Current Password").fill(PASSWORD);
@@ -65,7 +65,7 @@ test.describe("settings", () => {
     let letGo = () => {};
     const held = new Promise<void>((resolve) => (letGo = resolve));
     const chunkRequests: string[] = [];
-    await page.route(/\/assets\/settings-forms-[\w-]+\.js$/, async (route) => {
+    await page.route(/\/assets\/profile-forms-[\w-]+\.js$/, async (route) => {
       chunkRequests.push(route.request().url());
       if (holding) await held;
       await route.continue();
@@ -98,7 +98,7 @@ test.describe("settings", () => {
     await newAccount(page);
     let letGo = () => {};
     const held = new Promise<void>((resolve) => (letGo = resolve));
-    await page.route(/\/assets\/settings-forms-[\w-]+\.js$/, async (route) => {
+    await page.route(/\/assets\/profile-forms-[\w-]+\.js$/, async (route) => {
       await held;
       await route.continue();
     });
@@ -130,13 +130,16 @@ test.describe("settings", () => {
 
   test("storage: shows what the person's files use of their 1 GB, after an upload too", async ({ page }) => {
     await newAccount(page, { name: "Stella Storage" });
-    await page.goto("/settings");
+    await page.goto("/settings/data");
     const meter = page.getByRole("meter", { name: "Storage used" });
     await expect(meter).toHaveAttribute("aria-valuetext", "0 bytes of 1 GB used");
     await expect(page.getByText("0 bytes of 1 GB used")).toBeVisible();
+    // The video is uploaded on the profile section; the meter is in 'Your data'.
+    await page.goto("/settings");
     await page.getByLabel("Introduction video").setInputFiles("tests/fixtures/intro.webm");
     await page.getByRole("button", { name: "Upload Video" }).click();
     await expect(toast(page, "Video uploaded")).toBeVisible();
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Your data" }).click();
     // The video (13 KB), with the browser's thumbnail of it when the page's code made one.
     await expect(meter).toHaveAttribute("aria-valuetext", /^\d+(\.\d)? KB of 1 GB used$/);
     await expect(page.getByText(/^\d+(\.\d)? KB of 1 GB used$/)).toBeVisible();
@@ -158,7 +161,7 @@ test.describe("settings", () => {
     // three sign-ins: on a shared machine this passes 30 s.
     test.slow();
     const { email } = await newAccount(page, { name: "Alex Gone" });
-    await page.goto("/settings");
+    await page.goto("/settings/danger");
     await page.getByRole("button", { name: "Archive Account" }).click();
     const dialog = page.getByRole("alertdialog", { name: "Archive your account?" });
     await expect(dialog).toContainText("Hides your profile");
@@ -178,7 +181,7 @@ test.describe("settings", () => {
     await expect(toast(page, "Welcome back")).toBeVisible();
 
     // Archive again, and this time delete everything before the sign-out.
-    await page.goto("/settings");
+    await page.goto("/settings/danger");
     await page.getByRole("button", { name: "Archive Account" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Archive Account" }).click();
     await page.getByRole("button", { name: "Permanently Delete All Data" }).click();
@@ -203,9 +206,9 @@ test.describe("settings without JavaScript", () => {
 
   test("archive and purge work through confirmation pages", async ({ page }) => {
     await newAccount(page);
-    await page.goto("/settings");
+    await page.goto("/settings/danger");
     await page.getByRole("link", { name: "Archive Account" }).click();
-    await expect(page).toHaveURL("/settings?confirm=archive");
+    await expect(page).toHaveURL("/settings/danger?confirm=archive");
     await page
       .getByRole("region", { name: "Archive your account?" })
       .getByRole("button", { name: "Archive Account" })
@@ -270,7 +273,7 @@ for (const javaScriptEnabled of [true, false]) {
       await secondPage.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(secondPage).toHaveURL("/dashboard");
 
-      await page.goto("/settings");
+      await page.goto("/settings/sessions");
       const sessions = page.getByRole("list", { name: "Active sessions" });
       await expect(sessions.getByRole("listitem")).toHaveCount(2);
       await expect(sessions).toContainText("This browser");
@@ -283,8 +286,51 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(sessions.getByRole("listitem")).toHaveCount(1);
       await expect(page.getByRole("button", { name: "Sign out everywhere else" })).toHaveCount(0);
 
-      await secondPage.goto("/settings");
-      await expect(secondPage).toHaveURL(/\/auth\?redirectTo=%2Fsettings/);
+      await secondPage.goto("/settings/sessions");
+      await expect(secondPage).toHaveURL(/\/auth\?redirectTo=%2Fsettings%2Fsessions/);
     });
   });
 }
+
+test.describe("settings sections", () => {
+  const SECTIONS = [
+    { name: "Profile", path: "/settings", heading: "Profile Settings" },
+    { name: "Security", path: "/settings/security", heading: "Change Password" },
+    { name: "Addresses", path: "/settings/addresses", heading: "Other e-mail addresses" },
+    { name: "Sessions", path: "/settings/sessions", heading: "Sessions" },
+    { name: "Your data", path: "/settings/data", heading: "Your Data" },
+    { name: "Danger zone", path: "/settings/danger", heading: "Danger Zone" },
+  ];
+
+  test("a navigation landmark links every section, marks the current one, and works from the keyboard", async ({
+    page,
+  }) => {
+    await newAccount(page);
+    await page.goto("/settings");
+    const nav = page.getByRole("navigation", { name: "Settings sections" });
+    for (const section of SECTIONS) {
+      await nav.getByRole("link", { name: section.name, exact: true }).click();
+      await expect(page).toHaveURL(section.path);
+      await expect(page.getByRole("heading", { name: section.heading, exact: true })).toBeVisible();
+      await expect(nav.getByRole("link", { name: section.name, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    }
+    // Keyboard: focus the first link and press Enter on the next one.
+    await nav.getByRole("link", { name: "Profile", exact: true }).focus();
+    await page.keyboard.press("Tab");
+    await expect(nav.getByRole("link", { name: "Security", exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL("/settings/security");
+  });
+
+  test("at 375px the sections wrap and the page does not scroll sideways, in dark mode too", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await newAccount(page);
+    for (const section of SECTIONS) {
+      await page.goto(section.path);
+      await expect(page.getByRole("navigation", { name: "Settings sections" })).toBeVisible();
+      expect(await hasHorizontalScroll(page)).toBe(false);
+    }
+  });
+});

@@ -11,7 +11,7 @@ export const codeFrom = (key: string, steps = 0) =>
 
 /** Settings' 'Turn on' with the password, up to the QR code: the key the page shows, as an app reads it. */
 export async function startTwoFactor(page: Page) {
-  await page.goto("/settings");
+  await page.goto("/settings/security");
   const card = page.locator("#two-factor");
   await card.getByLabel("Current Password").fill(PASSWORD);
   await card.getByRole("button", { name: "Turn on" }).click();

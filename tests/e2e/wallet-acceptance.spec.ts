@@ -105,7 +105,7 @@ test("a member accepts by signing with the wallet, then forgets the wallet's key
   await expectNoViolations(member);
 
   // Settings lists both keys with their credentials; without JavaScript, one is forgotten.
-  await plain.goto("/settings");
+  await plain.goto("/settings/data");
   const keys = plain.getByRole("list", { name: "Wallet keys" });
   await expect(keys.getByRole("list", { name: `Credentials issued to ${did}` })).toContainText(SIGNED);
   await expect(keys.getByRole("list", { name: `Credentials issued to ${plainDid}` })).toContainText(PLAIN);
@@ -114,7 +114,7 @@ test("a member accepts by signing with the wallet, then forgets the wallet's key
   await context.close();
 
   // With JavaScript: the list passes axe, forgetting says so, and the credential's page names the signer.
-  await member.goto("/settings");
+  await member.goto("/settings/data");
   await expect(member.getByRole("heading", { name: "Wallet keys" })).toBeVisible();
   await expectNoViolations(member);
   await member
@@ -123,7 +123,7 @@ test("a member accepts by signing with the wallet, then forgets the wallet's key
     .click();
   await expect(member.getByText(`Accepted by the holder, signed by ${did}, on`)).toBeVisible();
   await expectNoViolations(member);
-  await member.goto("/settings");
+  await member.goto("/settings/data");
   await member.getByRole("button", { name: `Forget this key: ${did}` }).click();
   await expect(toast(member, "Wallet key forgotten")).toBeVisible();
   await expect(member.getByText("No credential has been issued to a wallet yet.")).toBeVisible();

@@ -30,7 +30,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("Settings downloads one ZIP with data.json, resume.json and the person's rows", async ({ page }) => {
       const { email } = await newAccount(page, { name: "Dana Download" });
       await addSelfAchievements(page, ["Exported Award"]);
-      await page.goto("/settings");
+      await page.goto("/settings/data");
       const [download] = await Promise.all([
         page.waitForEvent("download"),
         page.getByRole("button", { name: "Download my data" }).click(),

@@ -29,7 +29,7 @@ function contextWith(overrides: Record<string, string>) {
 describe("archive", () => {
   it("refuses to leave an organisation without an admin, and says what to do", async () => {
     const { admin } = await organisationWithMember();
-    const response = await postForm("/settings", { intent: "archive" }, { cookie: admin.cookie });
+    const response = await postForm("/settings/danger", { intent: "archive" }, { cookie: admin.cookie });
     expect(response.status).toBe(302);
     const toast = toastFrom(response)!;
     expect(toast.title).toBe("Error archiving account");
@@ -63,7 +63,7 @@ describe("archive", () => {
   it.each<{ name: string; path: string; fields: Record<string, string> }>([
     {
       name: "closes the person's open notification sockets, as signing out does",
-      path: "/settings",
+      path: "/settings/danger",
       fields: { intent: "archive" },
     },
     { name: "signing out closes the sockets too", path: "/auth/signout", fields: {} },
@@ -158,7 +158,7 @@ describe("purge", () => {
 
   it("permanent deletion from the archived screen asks for the current password", async () => {
     const { id, cookie } = await createAccount();
-    await postForm("/settings", { intent: "archive" }, { cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie });
     const missing = await postForm("/settings", { intent: "purge" }, { cookie });
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain("Password is required");

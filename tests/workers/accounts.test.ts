@@ -222,7 +222,7 @@ describe("password change", () => {
   it("with a wrong current password fails and changes nothing", async () => {
     const { email, cookie } = await signUpAndConfirm();
     const response = await postForm(
-      "/settings",
+      "/settings/security",
       {
         intent: "change-password",
         currentPassword: "not-my-password",
@@ -239,7 +239,7 @@ describe("password change", () => {
   it("refuses a confirmation that does not match", async () => {
     const { cookie } = await signUpAndConfirm();
     const response = await postForm(
-      "/settings",
+      "/settings/security",
       {
         intent: "change-password",
         currentPassword: PASSWORD,
@@ -258,7 +258,7 @@ describe("password change", () => {
     expect((await get("/dashboard", otherDevice)).status).toBe(200);
 
     const response = await postForm(
-      "/settings",
+      "/settings/security",
       {
         intent: "change-password",
         currentPassword: PASSWORD,
@@ -322,7 +322,7 @@ describe("archive and reactivation", () => {
     const otherDevice = cookiesFrom(await signIn(email));
     expect((await get(`/passport/${id}`)).status).toBe(200);
 
-    const response = await postForm("/settings", { intent: "archive" }, { cookie });
+    const response = await postForm("/settings/danger", { intent: "archive" }, { cookie });
     expect(response.status).toBe(302);
     expect((await get(`/passport/${id}`)).status).toBe(404);
     expect(await countRows("select count(*) as n from organization_members where user_id = ?", id)).toBe(0);
@@ -336,7 +336,7 @@ describe("archive and reactivation", () => {
   it("signing in within 30 days offers the choice; Reactivate brings the account back, without its memberships", async () => {
     const { id, email, cookie } = await signUpAndConfirm();
     await giveMembershipAndAchievement(id);
-    await postForm("/settings", { intent: "archive" }, { cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie });
     await env.DB.prepare("update profiles set deleted_at = ? where id = ?")
       .bind(Date.now() - 29 * DAY, id)
       .run();
@@ -391,7 +391,7 @@ describe("purge", () => {
     expect((await postForm("/settings", { intent: "purge" }, { cookie })).status).toBe(302);
     expect(await countRows("select count(*) as n from users where id = ?", id)).toBe(1);
 
-    await postForm("/settings", { intent: "archive" }, { cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie });
     // It asks for the password: a wrong one deletes nothing.
     const wrong = await postForm("/settings", { intent: "purge", password: "wrong-password-1" }, { cookie });
     expect(wrong.status).toBe(400);
@@ -443,7 +443,7 @@ describe("settings for an organisation account", () => {
     expect(html).toContain("Introduction video");
     // And switching it off hides the passport from visitors.
     await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-profile", fullName: "Orla Org", bio: "" },
       { cookie: account.cookie },
     );

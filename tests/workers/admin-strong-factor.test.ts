@@ -83,13 +83,13 @@ describe("the Admin sign-in setting", () => {
     expect(page).toContain("Admin sign-in");
     expect(page).toContain("Require two-factor authentication or a passkey for admins");
     expect(page).toContain(OWN_FIRST);
-    expect(page).toContain('href="/settings#two-factor"');
+    expect(page).toContain('href="/settings/security#two-factor"');
 
     const refused = await setAdminSignIn(admin.cookie, true);
     expect(refused.status).toBe(400);
     const html = await refused.text();
     expect(html).toContain(OWN_FIRST);
-    expect(html).toContain('href="/settings#two-factor"');
+    expect(html).toContain('href="/settings/security#two-factor"');
     expect(await requireOf(organizationId)).toBe(0);
   });
 
@@ -136,7 +136,7 @@ describe("an admin without a strong factor, when the organisation requires one",
           : path;
       expect(await sentTo(target, held)).toEqual({
         status: 302,
-        location: "/settings#two-factor",
+        location: "/settings/security#two-factor",
         toast: { title: "Set up two-factor authentication", description: explanation(organizationName) },
       });
     },
@@ -203,7 +203,7 @@ describe("an admin without a strong factor, when the organisation requires one",
 
   it("still archives their account", async () => {
     const { held } = await requiringOrganisation();
-    const archived = await postForm("/settings", { intent: "archive" }, { cookie: held.cookie });
+    const archived = await postForm("/settings/danger", { intent: "archive" }, { cookie: held.cookie });
     expect(archived.status).toBe(302);
     expect(toastFrom(archived)).toMatchObject({ title: "Account Archived" });
   });
@@ -262,7 +262,7 @@ describe("what the requirement leaves alone", () => {
     );
 
     expect((await switchTo(strictId)).status).toBe(302);
-    expect((await sentTo("/dashboard", held)).location).toBe("/settings#two-factor");
+    expect((await sentTo("/dashboard", held)).location).toBe("/settings/security#two-factor");
     expect((await giveAchievement(held.cookie, { userId: strictMember.id, title: "Strict" })).response.status).toBe(
       403,
     );

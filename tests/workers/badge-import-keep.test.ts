@@ -108,7 +108,8 @@ describe("/passport/import", () => {
     const made = await outsideCredential({ email: address });
     const source = JSON.stringify(made.credential);
     expect(
-      (await postForm("/settings", { intent: "add-other-address", address }, { cookie: person.cookie })).status,
+      (await postForm("/settings/addresses", { intent: "add-other-address", address }, { cookie: person.cookie }))
+        .status,
     ).toBe(302);
     // Added, not yet confirmed: not theirs yet.
     expect((await check(person.cookie, { source })).html).toContain(OTHER_ADDRESS);

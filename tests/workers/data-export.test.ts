@@ -33,11 +33,15 @@ async function world() {
   await answer(rex.cookie, rex.id, "Declined Honour", "reject");
   await addSelfAchievement(rex.cookie, { title: "Marathon", company: "City Run", date: today(), type: "milestone" });
   await postForm(
-    "/settings",
+    "/settings?index",
     { intent: "send-feedback", message: "Rex likes it", rating: "5" },
     { cookie: rex.cookie },
   );
-  await postForm("/settings", { intent: "send-feedback", message: "Olga's private feedback" }, { cookie: olga.cookie });
+  await postForm(
+    "/settings?index",
+    { intent: "send-feedback", message: "Olga's private feedback" },
+    { cookie: olga.cookie },
+  );
   // Their own files: an avatar for each, and an image on one of Rex's achievements.
   for (const person of [rex, olga]) {
     await env.MEDIA.put(`avatars/${person.id}/avatar.png`, PNG_BYTES);
@@ -220,7 +224,7 @@ describe("download my data", () => {
     }
     const refused = await exportOf(person.cookie);
     expect(refused.status).toBe(302);
-    expect(refused.headers.get("Location")).toBe("/settings");
+    expect(refused.headers.get("Location")).toBe("/settings/data");
     expect(toastFrom(refused)).toMatchObject({ title: "Too many downloads", variant: "destructive" });
     // Someone else is not held back by it.
     expect((await exportOf((await createAccount()).cookie)).status).toBe(200);
@@ -313,7 +317,7 @@ describe("resume.json", () => {
   it("leaves the passport link out of a private passport's résumé, and is only for the signed-in person", async () => {
     const person = await createAccount({ name: "Pat Private" });
     await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-profile", fullName: "Pat Private", bio: "Quiet." },
       { cookie: person.cookie },
     );

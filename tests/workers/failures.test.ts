@@ -220,7 +220,7 @@ describe("an action that fails unexpectedly answers the same page with the spec'
     {
       name: "'Error updating profile', keeping the typed name",
       fails: ["profiles", "UPDATE"],
-      path: "/settings",
+      path: "/settings?index",
       fields: { intent: "update-profile", fullName: "Typed Name", bio: "" },
       toast: "Error updating profile",
       then: ({ html }) => expect(html).toContain('value="Typed Name"'),
@@ -228,7 +228,7 @@ describe("an action that fails unexpectedly answers the same page with the spec'
     {
       name: "'Error changing password', the passwords not sent back",
       fails: ["accounts", "UPDATE"],
-      path: "/settings",
+      path: "/settings/security",
       fields: {
         intent: "change-password",
         currentPassword: PASSWORD,
@@ -241,7 +241,7 @@ describe("an action that fails unexpectedly answers the same page with the spec'
     {
       name: "'Error archiving account', the account left as it was",
       fails: ["profiles", "UPDATE"],
-      path: "/settings",
+      path: "/settings/danger",
       fields: { intent: "archive" },
       toast: "Error archiving account",
       then: async ({ person }) =>
@@ -261,7 +261,7 @@ describe("an action that fails unexpectedly answers the same page with the spec'
 
   it("'Error purging account', the person still signed in to try again", async () => {
     const person = await createAccount();
-    await postForm("/settings", { intent: "archive" }, { cookie: person.cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie: person.cookie });
     await failOn("users", "DELETE");
     const response = await postForm("/settings", { intent: "purge" }, { cookie: person.cookie });
     expect((await pageToast(response)).title).toBe("Error purging account");

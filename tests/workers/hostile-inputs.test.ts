@@ -134,7 +134,7 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
     const person = await createAccount();
     await eachInput(rules.name, async (input, outcome) => {
       const response = await postForm(
-        "/settings",
+        "/settings?index",
         { intent: "update-profile", fullName: input.value, bio: "", isPublic: "on" },
         { cookie: person.cookie },
       );
@@ -300,7 +300,7 @@ describe("hostile input corpus", { timeout: 300_000 }, () => {
     const person = await createAccount();
     await eachInput(rules.feedback, async (input, outcome) => {
       const response = await postForm(
-        "/settings",
+        "/settings?index",
         { intent: "send-feedback", message: input.value, rating: "4" },
         { cookie: person.cookie },
       );

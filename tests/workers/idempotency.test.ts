@@ -129,7 +129,7 @@ describe("a form submitted twice", () => {
     const submissionKey = await renderedKey("/settings", person.cookie);
     const send = () =>
       postForm(
-        "/settings",
+        "/settings?index",
         { intent: "send-feedback", submissionKey, message: "Love it", rating: "5" },
         { cookie: person.cookie },
       );
@@ -146,9 +146,13 @@ describe("a form submitted twice", () => {
     const one = await createAccount({ name: "Una" });
     const two = await createAccount({ name: "Dos" });
     const submissionKey = await renderedKey("/settings", one.cookie);
-    await postForm("/settings", { intent: "send-feedback", submissionKey, message: "Mine" }, { cookie: one.cookie });
     await postForm(
-      "/settings",
+      "/settings?index",
+      { intent: "send-feedback", submissionKey, message: "Mine" },
+      { cookie: one.cookie },
+    );
+    await postForm(
+      "/settings?index",
       { intent: "send-feedback", submissionKey, message: "Also mine" },
       { cookie: two.cookie },
     );
@@ -158,7 +162,7 @@ describe("a form submitted twice", () => {
   it("refuses a key that is not one the app renders", async () => {
     const person = await createAccount({ name: "Bo Bogus" });
     const response = await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "send-feedback", submissionKey: "not-a-key", message: "Hi" },
       { cookie: person.cookie },
     );

@@ -17,7 +17,7 @@ async function personWithAchievements(titles: string[], bio?: string) {
   const person = await createAccount({ name: "Olivia Open" });
   if (bio !== undefined)
     await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-profile", fullName: "Olivia Open", bio, isPublic: "on" },
       { cookie: person.cookie },
     );
@@ -57,12 +57,12 @@ describe("link previews of a public passport", () => {
   it("a passport switched off or archived shows no preview at all", async () => {
     const hidden = await personWithAchievements(["Secret"]);
     await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-profile", fullName: "Olivia Open", bio: "" },
       { cookie: hidden.cookie },
     );
     const archived = await personWithAchievements(["Gone"]);
-    await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie: archived.cookie });
     for (const person of [hidden, archived]) {
       const response = await get(`/passport/${person.id}`);
       expect(response.status).toBe(404);
@@ -79,7 +79,7 @@ describe("link previews of a public passport", () => {
     // Warm the edge cache first: the change must reach visitors at once.
     await (await get(`/passport/${person.id}`)).text();
     const off = await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-preferences", recognitionEmails: "on" },
       { cookie: person.cookie },
     );
@@ -93,7 +93,7 @@ describe("link previews of a public passport", () => {
     ).toEqual({ s: 0 });
 
     await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-preferences", searchIndexing: "on", recognitionEmails: "on" },
       { cookie: person.cookie },
     );

@@ -449,10 +449,10 @@ describe("storage quota", () => {
   it("shows the person's own use in Settings", async () => {
     const person = await createAccount();
     await uploadAvatar(person.cookie, file(PNG_BYTES, "a.png", "image/png"));
-    const page = await (await get("/settings", person.cookie)).text();
+    const page = await (await get("/settings/data", person.cookie)).text();
     expect(page).toContain(`${PNG_BYTES.length} bytes of 1 GB used`);
     await fillStorage(person.id, 0);
-    expect(await (await get("/settings", person.cookie)).text()).toContain("Storage full");
+    expect(await (await get("/settings/data", person.cookie)).text()).toContain("Storage full");
   });
 });
 

@@ -227,7 +227,7 @@ describe("a membership becomes a credential", () => {
     const { organizationId } = await createOrganisation({ name: uniqueName("Archivers") });
     const member = await addMember(organizationId);
     const first = (await onlyEntry(member.id)).credentialId!;
-    expect((await postForm("/settings", { intent: "archive" }, { cookie: member.cookie })).status).toBe(302);
+    expect((await postForm("/settings/danger", { intent: "archive" }, { cookie: member.cookie })).status).toBe(302);
     const entry = await onlyEntry(member.id);
     expect(entry.ended).toBe(today());
     await expectReplaced(entry, first);

@@ -19,11 +19,11 @@ const SUBJECT = "Confirm your email address for%";
 const db = () => createDb(env.DB);
 
 const add = (person: Person, address: string) =>
-  postForm("/settings", { intent: "add-other-address", address }, { cookie: person.cookie });
+  postForm("/settings/addresses", { intent: "add-other-address", address }, { cookie: person.cookie });
 const resend = (person: Person, addressId: string) =>
-  postForm("/settings", { intent: "resend-other-address", addressId }, { cookie: person.cookie });
+  postForm("/settings/addresses", { intent: "resend-other-address", addressId }, { cookie: person.cookie });
 const remove = (person: Person, addressId: string) =>
-  postForm("/settings", { intent: "remove-other-address", addressId }, { cookie: person.cookie });
+  postForm("/settings/addresses", { intent: "remove-other-address", addressId }, { cookie: person.cookie });
 const confirm = (token: string, cookie?: string) => postForm(CONFIRM, { token }, { cookie });
 
 /** The token of the newest link mailed to the address. */
@@ -67,7 +67,7 @@ describe("adding an address", () => {
 
     const added = await add(person, `  ${address} `);
     expect(added.status).toBe(302);
-    expect(added.headers.get("Location")).toBe("/settings#other-addresses");
+    expect(added.headers.get("Location")).toBe("/settings/addresses");
     expect(toastFrom(added)).toMatchObject({ title: "Check your inbox" });
     expect(toastFrom(added)?.description).toContain(normal);
     const row = await rowOf(person.id, normal);
@@ -77,7 +77,7 @@ describe("adding an address", () => {
     expect(row!.tokenHash).not.toContain(token);
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
 
-    const settings = await (await get("/settings", person.cookie)).text();
+    const settings = await (await get("/settings/addresses", person.cookie)).text();
     expect(settings).toContain("Other e-mail addresses");
     expect(settings).toContain(normal);
     expect(settings).toContain("Waiting for confirmation");
@@ -92,10 +92,10 @@ describe("adding an address", () => {
 
     const confirmed = await confirm(token, person.cookie);
     expect(confirmed.status).toBe(302);
-    expect(confirmed.headers.get("Location")).toBe("/settings#other-addresses");
+    expect(confirmed.headers.get("Location")).toBe("/settings/addresses");
     expect(toastFrom(confirmed)).toMatchObject({ title: "Address confirmed" });
     expect(await confirmedAddressesOf(db(), person.id)).toEqual([person.email, normal]);
-    expect(await (await get("/settings", person.cookie)).text()).toContain("Confirmed");
+    expect(await (await get("/settings/addresses", person.cookie)).text()).toContain("Confirmed");
   });
 
   it("answers a double submit as the first time, mailing once", async () => {
@@ -155,7 +155,7 @@ describe("adding an address", () => {
     );
     expect(await mailsTo(address)).toHaveLength(0);
     // No form to add one: what to do instead.
-    const settings = await (await get("/settings", person.cookie)).text();
+    const settings = await (await get("/settings/addresses", person.cookie)).text();
     expect(settings).toContain("other addresses, the most one account can hold. Remove one to add another.");
     expect(settings).not.toContain('name="address"');
   });
@@ -223,7 +223,7 @@ describe("the link", () => {
     const refused = await confirm(old, person.cookie);
     expect(refused.status).toBe(400);
     expect((await rowOf(person.id, address))!.confirmedAt).toBeNull();
-    expect(await (await get("/settings", person.cookie)).text()).toContain("Link expired");
+    expect(await (await get("/settings/addresses", person.cookie)).text()).toContain("Link expired");
 
     const resent = await resend(person, (await rowOf(person.id, address))!.id);
     expect(resent.status).toBe(302);
@@ -402,7 +402,7 @@ describe("leaving", () => {
     expect(await rowOf(person.id, fresh!)).not.toBeNull();
     expect(await rowOf(person.id, confirmed!)).not.toBeNull();
 
-    await postForm("/settings", { intent: "archive" }, { cookie: person.cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie: person.cookie });
     await postForm("/settings", { intent: "purge", password: PASSWORD }, { cookie: person.cookie });
     expect(await countRows("select count(*) as n from users where id = ?", person.id)).toBe(0);
     expect(await countRows("select count(*) as n from other_addresses where user_id = ?", person.id)).toBe(0);

@@ -50,7 +50,7 @@ async function postData(path: string, fields: Record<string, string>, cookie?: s
 /** Settings' 'Continue': the password, then the options the browser creates the passkey with. */
 async function registrationOptions(person: Person, password = PASSWORD) {
   const { data, cookie } = await postData(
-    "/settings",
+    "/settings/security",
     { intent: "passkey-options", password, name: "" },
     person.cookie,
   );
@@ -62,7 +62,7 @@ async function addPasskey(person: Person, authenticator: Authenticator, name = "
   const { options, cookie } = await registrationOptions(person);
   expect(options).toBeDefined();
   const response = await authenticator.create(options!);
-  return postForm("/settings", { intent: "add-passkey", response, name }, { cookie });
+  return postForm("/settings/security", { intent: "add-passkey", response, name }, { cookie });
 }
 
 /** 'Sign in with a passkey' from a browser with no session: the answer, and the cookies it leaves. */
@@ -103,7 +103,11 @@ async function personWithPasskey(name = "") {
 describe("adding a passkey", () => {
   it("asks for the password first, and offers a discoverable passkey that verifies the person", async () => {
     const person = await createAccount();
-    const refused = await postForm("/settings", { intent: "passkey-options", password: "wrong-password-1" }, person);
+    const refused = await postForm(
+      "/settings/security",
+      { intent: "passkey-options", password: "wrong-password-1" },
+      person,
+    );
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Current password is incorrect");
 
@@ -117,7 +121,7 @@ describe("adding a passkey", () => {
   it("keeps the passkey with its name, and Settings lists it", async () => {
     const { person } = await personWithPasskey("Work laptop");
     expect(await passkeysOf(person.id)).toEqual([{ name: "Work laptop", lastUsedAt: null }]);
-    const page = await (await get("/settings", person.cookie)).text();
+    const page = await (await get("/settings/security", person.cookie)).text();
     expect(page).toContain('aria-label="Your passkeys"');
     expect(page).toContain("Work laptop");
     expect(page).toContain("Not used yet");
@@ -140,7 +144,7 @@ describe("adding a passkey", () => {
     // Options asked for by another browser of the same person: this one holds no challenge.
     const { options } = await registrationOptions(person);
     const response = await authenticator.create(options!);
-    const refused = await postForm("/settings", { intent: "add-passkey", response }, person);
+    const refused = await postForm("/settings/security", { intent: "add-passkey", response }, person);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("The passkey took too long to answer");
     expect(await passkeysOf(person.id)).toEqual([]);
@@ -171,10 +175,10 @@ describe("adding a passkey", () => {
         ).bind(crypto.randomUUID(), person.id, crypto.randomUUID(), Date.now()),
       ),
     );
-    const refused = await postForm("/settings", { intent: "passkey-options", password: PASSWORD }, person);
+    const refused = await postForm("/settings/security", { intent: "passkey-options", password: PASSWORD }, person);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain(`You have ${MAX_PASSKEYS} passkeys`);
-    const page = await (await get("/settings", person.cookie)).text();
+    const page = await (await get("/settings/security", person.cookie)).text();
     expect(page.match(/>Remove</g)?.length).toBeGreaterThanOrEqual(MAX_PASSKEYS);
   });
 });
@@ -265,10 +269,14 @@ describe("renaming and removing a passkey", () => {
     const [{ id }] = (
       await env.DB.prepare("select id from passkeys where user_id = ?").bind(person.id).all<{ id: string }>()
     ).results as [{ id: string }];
-    const renamed = await postForm("/settings", { intent: "rename-passkey", passkeyId: id, name: "Phone" }, person);
+    const renamed = await postForm(
+      "/settings/security",
+      { intent: "rename-passkey", passkeyId: id, name: "Phone" },
+      person,
+    );
     expect(toastFrom(renamed)?.title).toBe("Passkey renamed");
     expect((await passkeysOf(person.id))[0]?.name).toBe("Phone");
-    const empty = await postForm("/settings", { intent: "rename-passkey", passkeyId: id, name: " " }, person);
+    const empty = await postForm("/settings/security", { intent: "rename-passkey", passkeyId: id, name: " " }, person);
     expect(empty.status).toBe(400);
     expect((await passkeysOf(person.id))[0]?.name).toBe("Phone");
   });
@@ -279,14 +287,14 @@ describe("renaming and removing a passkey", () => {
       .bind(person.id)
       .first<{ id: string }>())!.id;
     const wrong = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "remove-passkey", passkeyId: id, password: "wrong-password-1" },
       person,
     );
     expect(wrong.status).toBe(400);
     expect(await countRows("select count(*) as n from passkeys where user_id = ?", person.id)).toBe(1);
     const removed = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "remove-passkey", passkeyId: id, password: PASSWORD },
       person,
     );
@@ -298,11 +306,11 @@ describe("renaming and removing a passkey", () => {
   it("tells the owner by mail when a passkey is added and when one is removed", async () => {
     const { person } = await personWithPasskey();
     const [added] = await mailsTo(person.email, "A passkey was added to your account");
-    expect(added?.text).toContain("http://localhost/settings#passkeys");
+    expect(added?.text).toContain("http://localhost/settings/security#passkeys");
     const id = (await env.DB.prepare("select id from passkeys where user_id = ?")
       .bind(person.id)
       .first<{ id: string }>())!.id;
-    await postForm("/settings", { intent: "remove-passkey", passkeyId: id, password: PASSWORD }, person);
+    await postForm("/settings/security", { intent: "remove-passkey", passkeyId: id, password: PASSWORD }, person);
     expect(await mailsTo(person.email, "A passkey was removed from your account")).toHaveLength(1);
   });
 });

@@ -294,7 +294,7 @@ describe("public passport at the edge", () => {
       "editing the profile",
       (person) =>
         postForm(
-          "/settings",
+          "/settings?index",
           { intent: "update-profile", fullName: "Casey Renamed", bio: "", isPublic: "on" },
           { cookie: person.cookie },
         ),
@@ -304,7 +304,7 @@ describe("public passport at the edge", () => {
       "switching the passport off",
       (person) =>
         postForm(
-          "/settings",
+          "/settings?index",
           { intent: "update-profile", fullName: "Casey Cached", bio: "" },
           { cookie: person.cookie },
         ),
@@ -323,7 +323,11 @@ describe("public passport at the edge", () => {
     [
       "asking search engines not to list it",
       (person) =>
-        postForm("/settings", { intent: "update-preferences", recognitionEmails: "on" }, { cookie: person.cookie }),
+        postForm(
+          "/settings?index",
+          { intent: "update-preferences", recognitionEmails: "on" },
+          { cookie: person.cookie },
+        ),
       (html) => expect(html).toContain('<meta name="robots" content="noindex"/>'),
     ],
     [
@@ -338,7 +342,7 @@ describe("public passport at the edge", () => {
     ],
     [
       "archiving the account",
-      (person) => postForm("/settings", { intent: "archive" }, { cookie: person.cookie }),
+      (person) => postForm("/settings/danger", { intent: "archive" }, { cookie: person.cookie }),
       (_, status) => expect(status).toBe(404),
     ],
   ];

@@ -65,7 +65,11 @@ describe("link preview cards", () => {
     const before = await card(person.id);
     expect(before.headers.get("X-Robots-Tag")).toBeNull();
     await before.arrayBuffer();
-    await postForm("/settings", { intent: "update-preferences", recognitionEmails: "on" }, { cookie: person.cookie });
+    await postForm(
+      "/settings?index",
+      { intent: "update-preferences", recognitionEmails: "on" },
+      { cookie: person.cookie },
+    );
     const fresh = await card(person.id);
     expect(fresh.headers.get("X-Card-Cache")).toBe("MISS");
     expect(fresh.headers.get("X-Robots-Tag")).toBe("noindex");
@@ -83,12 +87,12 @@ describe("link preview cards", () => {
   it("a passport switched off, archived or unknown has no card", async () => {
     const hidden = await publicPerson(["Hidden"]);
     await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-profile", fullName: "Carla Card", bio: "" },
       { cookie: hidden.cookie },
     );
     const archived = await publicPerson(["Archived"]);
-    await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie: archived.cookie });
     for (const userId of [hidden.id, archived.id, crypto.randomUUID(), "not-an-id"]) {
       expect((await card(userId)).status).toBe(404);
     }

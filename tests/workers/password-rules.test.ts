@@ -89,7 +89,7 @@ describe("sign-up", () => {
 describe("password change", () => {
   const change = (cookie: string, password: string) =>
     postForm(
-      "/settings",
+      "/settings/security",
       { intent: "change-password", currentPassword: PASSWORD, newPassword: password, confirmPassword: password },
       { cookie, ip: newClientNetwork() },
     );

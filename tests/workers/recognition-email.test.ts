@@ -48,7 +48,7 @@ describe("e-mail when recognised", () => {
   it("is not sent once the person turns it off in Settings, and comes back when turned on", async () => {
     const { admin, member } = await organisationWithMember();
     const saved = await postForm(
-      "/settings",
+      "/settings?index",
       { intent: "update-preferences", searchIndexing: "on" },
       { cookie: member.cookie },
     );
@@ -67,7 +67,11 @@ describe("e-mail when recognised", () => {
       ),
     ).toBe(1);
 
-    await postForm("/settings", { intent: "update-preferences", recognitionEmails: "on" }, { cookie: member.cookie });
+    await postForm(
+      "/settings?index",
+      { intent: "update-preferences", recognitionEmails: "on" },
+      { cookie: member.cookie },
+    );
     await give(admin.cookie, member.id, "Loud Award");
     expect((await mailTo(member.email)).at(-1)!.subject).toContain("Loud Award");
   });

@@ -80,7 +80,7 @@ const CASES: Case[] = [
     arrange: async () => {
       const { admin, member } = await organisationWithMember();
       // Without the recognition e-mail: locally the e-mail is a dev_mail row in D1 (below).
-      await postForm("/settings", { intent: "update-preferences" }, { cookie: member.cookie });
+      await postForm("/settings?index", { intent: "update-preferences" }, { cookie: member.cookie });
       return { cookie: admin.cookie, path: "/dashboard", fields: giveFields(member.id) };
     },
   },
@@ -223,7 +223,7 @@ const CASES: Case[] = [
       const person = await createAccount();
       return {
         cookie: person.cookie,
-        path: "/settings",
+        path: "/settings?index",
         fields: { intent: "send-feedback", message: "Lovely", rating: "5" },
       };
     },
@@ -234,7 +234,7 @@ const CASES: Case[] = [
       const person = await createAccount();
       return {
         cookie: person.cookie,
-        path: "/settings",
+        path: "/settings?index",
         fields: { intent: "update-profile", fullName: "Pat Renamed", bio: "Cheap writes." },
       };
     },

@@ -121,7 +121,7 @@ describe("security events", () => {
   it("a wrong current password is an auth.failed event", async () => {
     const { id, cookie } = await createAccount();
     const response = await postForm(
-      "/settings",
+      "/settings/security",
       {
         intent: "change-password",
         currentPassword: WRONG_PASSWORD,
@@ -132,7 +132,7 @@ describe("security events", () => {
     );
     expect(response.status).toBe(400);
     expect(events("auth.failed")).toEqual([
-      expect.objectContaining({ reason: "wrong current password", userId: id, route: "POST /settings" }),
+      expect.objectContaining({ reason: "wrong current password", userId: id, route: "POST /settings/security" }),
     ]);
   });
 
@@ -156,7 +156,7 @@ describe("security events", () => {
       (await postForm("/passport", { intent: "accept", achievementId: achievement }, { cookie: stranger.cookie }))
         .status,
     ).toBe(403);
-    await postForm("/settings", { intent: "archive" }, { cookie: stranger.cookie });
+    await postForm("/settings/danger", { intent: "archive" }, { cookie: stranger.cookie });
     expect((await get("/passport", stranger.cookie)).status).toBe(302);
 
     const denied = events("authz.denied");
@@ -241,7 +241,7 @@ describe("no secret is ever logged", () => {
 
     // Password change: wrong, then right (the session continues under a new token).
     await postForm(
-      "/settings",
+      "/settings/security",
       {
         intent: "change-password",
         currentPassword: WRONG_PASSWORD,
@@ -251,7 +251,7 @@ describe("no secret is ever logged", () => {
       { cookie },
     );
     const changed = await postForm(
-      "/settings",
+      "/settings/security",
       {
         intent: "change-password",
         currentPassword: PASSWORD,

@@ -159,7 +159,7 @@ describe("the Settings list of sessions", () => {
     await writeSession(person.id, { updatedAt: Date.now() - 8 * DAY, userAgent: "Opera OPR/100 on Linux" });
     await writeSession(stranger.id, { userAgent: "Mozilla/5.0 (Linux; Android 15) Chrome/140.0 Mobile Safari/537.36" });
 
-    const page = await (await get("/settings", person.cookie)).text();
+    const page = await (await get("/settings/sessions", person.cookie)).text();
     expect(page).toContain("Firefox on Windows");
     expect(page).toMatch(/Last seen (<!-- -->)?3h ago(<!-- -->)? · (<!-- -->)?Amsterdam, Netherlands/);
     expect(page).toContain("Safari on iPhone");
@@ -177,9 +177,9 @@ describe("the Settings list of sessions", () => {
     for (let index = 0; index < 21; index++) {
       await writeSession(person.id, { updatedAt: Date.now() - (index + 1) * MINUTE, userAgent: FIREFOX_WINDOWS });
     }
-    const first = await (await get("/settings", person.cookie)).text();
+    const first = await (await get("/settings/sessions", person.cookie)).text();
     expect(first).toMatch(/Showing (<!-- -->)?20(<!-- -->)? of (<!-- -->)?22/);
-    const next = /href="(\/settings\?sessions\.after=[^"]+)"/.exec(first)![1]!.replaceAll("&amp;", "&");
+    const next = /href="(\/settings\/sessions\?sessions\.after=[^"]+)"/.exec(first)![1]!.replaceAll("&amp;", "&");
     const second = await (await get(next, person.cookie)).text();
     expect(second).toMatch(/Showing (<!-- -->)?2(<!-- -->)? of (<!-- -->)?22/);
   });
@@ -187,14 +187,14 @@ describe("the Settings list of sessions", () => {
   it("never carries a session's token", async () => {
     const person = await createAccount();
     const other = await writeSession(person.id, { userAgent: FIREFOX_WINDOWS });
-    const page = await (await get("/settings", person.cookie)).text();
+    const page = await (await get("/settings/sessions", person.cookie)).text();
     expect(page).toContain(other.id);
     expect(page).not.toContain(other.token);
   });
 
   it("offers no 'Sign out everywhere else' to a person signed in only here", async () => {
     const person = await createAccount();
-    const page = await (await get("/settings", person.cookie)).text();
+    const page = await (await get("/settings/sessions", person.cookie)).text();
     expect(page).toContain("This browser");
     expect(page).not.toContain("Sign out everywhere else");
   });
@@ -239,7 +239,7 @@ describe("signing out one session", () => {
     const other = await writeSession(person.id, { userAgent: SAFARI_IPHONE });
 
     const response = await postForm(
-      "/settings",
+      "/settings/sessions",
       { intent: "sign-out-session", sessionId: other.id },
       { cookie: person.cookie },
     );
@@ -257,7 +257,7 @@ describe("signing out one session", () => {
 
     for (const sessionId of [theirs.id, crypto.randomUUID()]) {
       const response = await postForm(
-        "/settings",
+        "/settings/sessions",
         { intent: "sign-out-session", sessionId },
         { cookie: person.cookie },
       );
@@ -272,7 +272,7 @@ describe("signing out one session", () => {
     const person = await createAccount();
     const own = await sessionIdOf(person.cookie);
     const response = await postForm(
-      "/settings",
+      "/settings/sessions",
       { intent: "sign-out-session", sessionId: own },
       { cookie: person.cookie },
     );
@@ -289,7 +289,11 @@ describe("signing out everywhere else", () => {
     const phone = await writeSession(person.id, { userAgent: SAFARI_IPHONE });
     const laptop = await writeSession(person.id, { userAgent: FIREFOX_WINDOWS });
 
-    const response = await postForm("/settings", { intent: "sign-out-other-sessions" }, { cookie: person.cookie });
+    const response = await postForm(
+      "/settings/sessions",
+      { intent: "sign-out-other-sessions" },
+      { cookie: person.cookie },
+    );
     expect(response.status).toBe(302);
     expect(toastFrom(response)).toEqual({
       title: "Signed out everywhere else",
@@ -305,7 +309,7 @@ describe("signing out everywhere else", () => {
 /** Settings' Change Password, from the browser holding `cookie`. */
 const changePassword = (cookie: string) =>
   postForm(
-    "/settings",
+    "/settings/security",
     { intent: "change-password", currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
     { cookie },
   );
@@ -348,7 +352,11 @@ describe("notification sockets", () => {
     const here = await openSocket(person.cookie);
     const there = await openSocket(other.cookie);
 
-    await postForm("/settings", { intent: "sign-out-session", sessionId: other.id }, { cookie: person.cookie });
+    await postForm(
+      "/settings/sessions",
+      { intent: "sign-out-session", sessionId: other.id },
+      { cookie: person.cookie },
+    );
     expect(await there.closed).toBe(4001);
     await settle();
     expect(here.code()).toBeNull();
@@ -364,7 +372,7 @@ describe("notification sockets", () => {
     const elsewhere = [await openSocket(phone.cookie), await openSocket(laptop.cookie)];
     const theirs = await openSocket(stranger.cookie);
 
-    await postForm("/settings", { intent: "sign-out-other-sessions" }, { cookie: person.cookie });
+    await postForm("/settings/sessions", { intent: "sign-out-other-sessions" }, { cookie: person.cookie });
     expect(await Promise.all(elsewhere.map((tab) => tab.closed))).toEqual([4001, 4001]);
     await settle();
     expect(here.code()).toBeNull();

@@ -104,7 +104,7 @@ describe("limits per network: an IPv6 client rotating the last 64 bits of its ad
       400,
       (ip, cookie) =>
         postForm(
-          "/settings",
+          "/settings/security",
           { intent: "change-password", currentPassword: "wrong-password", ...strong },
           { ip, cookie },
         ),
@@ -160,7 +160,7 @@ describe("limits per address, from any network", () => {
     const { cookie } = await createAccount();
     const change = () =>
       postForm(
-        "/settings",
+        "/settings/security",
         {
           intent: "change-password",
           currentPassword: "wrong-password",

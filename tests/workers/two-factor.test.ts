@@ -51,7 +51,7 @@ describe("TOTP (RFC 6238)", () => {
 
 /** The Settings page as HTML. */
 const settingsPage = async (cookie: string) => {
-  const response = await get("/settings", cookie);
+  const response = await get("/settings/security", cookie);
   expect(response.status).toBe(200);
   return response.text();
 };
@@ -74,14 +74,14 @@ const codeFrom = (key: string, steps = 0) =>
 /** A person with two-factor turned on through Settings: its key, recovery codes and new cookie. */
 async function withTwoFactor() {
   const person = await createAccount();
-  const enabled = await postForm("/settings", { intent: "enable-two-factor", password: PASSWORD }, person);
+  const enabled = await postForm("/settings/security", { intent: "enable-two-factor", password: PASSWORD }, person);
   expect(enabled.status).toBe(302);
   expect(toastFrom(enabled)?.title).toBe("Scan the QR code");
   const setup = await settingsPage(person.cookie);
   expect(setup).toContain('aria-label="QR code to scan with your authenticator app"');
   const key = keyOnPage(setup)!;
   expect(key).toMatch(/^[A-Z2-7]{32,}$/);
-  const confirmed = await postForm("/settings", { intent: "confirm-two-factor", code: codeFrom(key) }, person);
+  const confirmed = await postForm("/settings/security", { intent: "confirm-two-factor", code: codeFrom(key) }, person);
   expect(confirmed.status).toBe(200);
   const page = await confirmed.text();
   expect(page).toContain("Two-factor authentication is on");
@@ -126,9 +126,13 @@ describe("turning two-factor on", () => {
   it("ends every other session; this browser continues", async () => {
     const person = await createAccount();
     const other = await writeSession(person.id);
-    await postForm("/settings", { intent: "enable-two-factor", password: PASSWORD }, person);
+    await postForm("/settings/security", { intent: "enable-two-factor", password: PASSWORD }, person);
     const key = keyOnPage(await settingsPage(person.cookie))!;
-    const confirmed = await postForm("/settings", { intent: "confirm-two-factor", code: codeFrom(key) }, person);
+    const confirmed = await postForm(
+      "/settings/security",
+      { intent: "confirm-two-factor", code: codeFrom(key) },
+      person,
+    );
     expect(confirmed.status).toBe(200);
     expect(signedOut(await get("/settings", other.cookie))).toBe(true);
     expect((await get("/settings", cookiesFrom(confirmed, person.cookie))).status).toBe(200);
@@ -137,13 +141,17 @@ describe("turning two-factor on", () => {
 
   it("refuses a wrong password, and a wrong code leaves it off", async () => {
     const person = await createAccount();
-    const wrongPassword = await postForm("/settings", { intent: "enable-two-factor", password: "not-it-123" }, person);
+    const wrongPassword = await postForm(
+      "/settings/security",
+      { intent: "enable-two-factor", password: "not-it-123" },
+      person,
+    );
     expect(wrongPassword.status).toBe(400);
     expect(await wrongPassword.text()).toContain("Current password is incorrect");
-    await postForm("/settings", { intent: "enable-two-factor", password: PASSWORD }, person);
+    await postForm("/settings/security", { intent: "enable-two-factor", password: PASSWORD }, person);
     const key = keyOnPage(await settingsPage(person.cookie))!;
     const wrong = String((Number(codeFrom(key)) + 1) % 1_000_000).padStart(6, "0");
-    const refused = await postForm("/settings", { intent: "confirm-two-factor", code: wrong }, person);
+    const refused = await postForm("/settings/security", { intent: "confirm-two-factor", code: wrong }, person);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("That code is not right");
     expect((await twoFactorOf(person.id))?.enabled).toBe(0);
@@ -286,13 +294,13 @@ describe("managing two-factor in Settings", () => {
   it("generates new recovery codes with the password: shown once, the old ones stop working", async () => {
     const person = await withTwoFactor();
     const refused = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "regenerate-recovery-codes", password: "not-it-123" },
       { cookie: person.cookie },
     );
     expect(refused.status).toBe(400);
     const renewed = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "regenerate-recovery-codes", password: PASSWORD },
       { cookie: person.cookie },
     );
@@ -312,14 +320,14 @@ describe("managing two-factor in Settings", () => {
     const { cookie } = person;
     const code = codeFrom(person.key, 1);
     const wrongPassword = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "disable-two-factor", password: "not-it-123", code },
       { cookie },
     );
     expect(wrongPassword.status).toBe(400);
     expect(await wrongPassword.text()).toContain("Current password is incorrect");
     const wrongCode = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "disable-two-factor", password: PASSWORD, code: "000000" === code ? "111111" : "000000" },
       { cookie },
     );
@@ -327,21 +335,25 @@ describe("managing two-factor in Settings", () => {
     expect(await wrongCode.text()).toContain("That code is not right");
     expect((await twoFactorOf(person.id))?.enabled).toBe(1);
 
-    const off = await postForm("/settings", { intent: "disable-two-factor", password: PASSWORD, code }, { cookie });
+    const off = await postForm(
+      "/settings/security",
+      { intent: "disable-two-factor", password: PASSWORD, code },
+      { cookie },
+    );
     expect(off.status).toBe(302);
     expect(toastFrom(off)?.title).toBe("Two-factor authentication is off");
     expect(await twoFactorOf(person.id)).toEqual({ enabled: 0, rows: 0 });
     expect((await signInWithPassword(person.email)).location).toBe("/dashboard");
     // The owner is told of both changes, with a way to their settings.
     const [offMail] = await mailsTo(person.email, "Two-factor authentication was turned off");
-    expect(offMail?.text).toContain("http://localhost/settings#two-factor");
+    expect(offMail?.text).toContain("http://localhost/settings/security#two-factor");
     expect(await mailsTo(person.email, "Two-factor authentication was turned on")).toHaveLength(1);
   });
 
   it("turns off with a recovery code instead of a code", async () => {
     const person = await withTwoFactor();
     const off = await postForm(
-      "/settings",
+      "/settings/security",
       { intent: "disable-two-factor", password: PASSWORD, code: person.recoveryCodes[3]! },
       { cookie: person.cookie },
     );

@@ -280,7 +280,7 @@ describe("Wallet keys in Settings", () => {
     expect((await postPresentation(exchange.url, presentation)).status).toBe(200);
     const credentialId = await credentialOf(achievementId);
 
-    const settings = await (await get("/settings", member.cookie)).text();
+    const settings = await (await get("/settings/data", member.cookie)).text();
     expect(settings).toContain("Wallet keys");
     expect(settings).toContain(`aria-label="Credentials issued to ${did}"`);
     expect(settings).toContain(`href="/credentials/${credentialId}"`);
@@ -288,16 +288,16 @@ describe("Wallet keys in Settings", () => {
 
     // Another person's DID is not theirs to forget: nothing goes.
     const stranger = await createAccount();
-    expect((await get("/settings", stranger.cookie)).status).toBe(200);
-    expect(await (await get("/settings", stranger.cookie)).text()).not.toContain(did);
-    const refused = await postForm("/settings", { intent: "forget-holder-key", did }, { cookie: stranger.cookie });
+    expect((await get("/settings/data", stranger.cookie)).status).toBe(200);
+    expect(await (await get("/settings/data", stranger.cookie)).text()).not.toContain(did);
+    const refused = await postForm("/settings/data", { intent: "forget-holder-key", did }, { cookie: stranger.cookie });
     expect(refused.status).toBe(404);
     expect(await countRows("select count(*) as n from credential_holders where holder = ?", did)).toBe(1);
 
-    const forgotten = await postForm("/settings", { intent: "forget-holder-key", did }, { cookie: member.cookie });
+    const forgotten = await postForm("/settings/data", { intent: "forget-holder-key", did }, { cookie: member.cookie });
     expect(forgotten.status).toBe(302);
     expect(await countRows("select count(*) as n from credential_holders where holder = ?", did)).toBe(0);
-    expect(await (await get("/settings", member.cookie)).text()).not.toContain(`Forget this key: ${did}`);
+    expect(await (await get("/settings/data", member.cookie)).text()).not.toContain(`Forget this key: ${did}`);
     const download = (await (await SELF.fetch(`${ORIGIN}/credentials/${credentialId}/download`)).json()) as Credential;
     expect(download.credentialSubject.id).toBeUndefined();
     expect(await dccVerify(download)).toMatchObject(verified);
@@ -313,9 +313,9 @@ describe("Wallet keys in Settings", () => {
     const link = new URL(/href="(https:\/\/lcw\.app\/request\.html\?[^"]+)"/.exec(html)![1]!.replace(/&amp;/g, "&"));
     const { did, presentation } = await walletDidAuth({ challenge: link.searchParams.get("challenge")! });
     expect((await postPresentation(link.searchParams.get("vc_request_url")!, presentation)).status).toBe(200);
-    expect(await (await get("/settings", member.cookie)).text()).toContain(`Forget this key: ${did}`);
+    expect(await (await get("/settings/data", member.cookie)).text()).toContain(`Forget this key: ${did}`);
     // The exchange rows go with the daily clean-up; the key stays.
     await env.DB.prepare("delete from wallet_exchanges").run();
-    expect(await (await get("/settings", member.cookie)).text()).toContain(`Forget this key: ${did}`);
+    expect(await (await get("/settings/data", member.cookie)).text()).toContain(`Forget this key: ${did}`);
   });
 });

@@ -95,7 +95,7 @@ function AddressItem({ item, now }: { item: OtherAddressRow; now: number }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {item.confirmedAt ? null : (
-            <Form method="post" action="/settings#other-addresses">
+            <Form method="post" action="/settings/addresses">
               <input type="hidden" name="addressId" value={item.id} />
               <SubmitButton
                 intent="resend-other-address"
@@ -139,7 +139,7 @@ function AddAddress() {
   const errors = reply?.result?.error ?? {};
   const typed = reply?.result?.initialValue?.address;
   return (
-    <Form method="post" action="/settings#other-addresses" className="grid gap-4 border-t pt-6">
+    <Form method="post" action="/settings/addresses" className="grid gap-4 border-t pt-6">
       <h3 className="font-semibold">Add an address</h3>
       <FormError errors={errors[""] ?? undefined} />
       <Field

@@ -117,7 +117,7 @@ function PasskeyItem({ passkey, now }: { passkey: PasskeyRow; now: number }) {
         <summary className="w-fit cursor-pointer text-sm font-medium text-primary hover:underline">
           Rename<span className="sr-only"> {passkey.label}</span>
         </summary>
-        <Form method="post" action="/settings#passkeys" className="mt-3 flex flex-wrap items-end gap-3">
+        <Form method="post" action="/settings/security#passkeys" className="mt-3 flex flex-wrap items-end gap-3">
           <input type="hidden" name="passkeyId" value={passkey.id} />
           <div className="min-w-48 flex-1">
             <Field
@@ -153,7 +153,7 @@ function AddPasskey() {
       {options ? (
         <CreatePasskey options={options} />
       ) : (
-        <Form method="post" action="/settings#passkeys" className="grid gap-4">
+        <Form method="post" action="/settings/security#passkeys" className="grid gap-4">
           <FormError errors={errors[""] ?? undefined} />
           <Field
             id="passkey-password"
@@ -198,7 +198,7 @@ function CreatePasskey({ options }: { options: OptionsReply }) {
       const response = await createPasskey(options.passkeyOptions);
       submit(
         { intent: "add-passkey", response, name: options.name },
-        { method: "post", action: "/settings#passkeys", preventScrollReset: true },
+        { method: "post", action: "/settings/security#passkeys", preventScrollReset: true },
       );
     } catch (error) {
       setFailure(ceremonyFailure(error, "add"));

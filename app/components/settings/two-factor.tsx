@@ -68,7 +68,7 @@ function PasswordForm({
   const reply = useFormReply(intent);
   const errors = reply?.result?.error ?? {};
   return (
-    <Form method="post" action="/settings#two-factor" className="grid gap-4">
+    <Form method="post" action="/settings/security#two-factor" className="grid gap-4">
       {note ? <p className="text-sm text-muted-foreground">{note}</p> : null}
       <FormError errors={errors[""] ?? undefined} />
       <Field
@@ -112,7 +112,7 @@ function Setup({ setup }: { setup: NonNullable<TwoFactorState["setup"]> }) {
           {setup.key}
         </code>
       </div>
-      <Form method="post" action="/settings#two-factor" className="grid gap-4">
+      <Form method="post" action="/settings/security#two-factor" className="grid gap-4">
         <FormError errors={errors[""] ?? undefined} />
         <Field
           id="confirm-two-factor-code"

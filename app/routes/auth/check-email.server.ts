@@ -1,3 +1,4 @@
+import { mailConfirmationLink } from "#app/services/accounts/email-and-password.server.ts";
 import { resendSchema } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { limitAttempts, limitMailsTo } from "./form.server.ts";
@@ -14,9 +15,7 @@ export const resendConfirmationIntent = defineIntent<null, typeof resendSchema>(
     await limitAttempts(request, context, "resend-verification");
     await limitMailsTo(request, context, email);
     // After the answer: looking the address up and mailing it would make a waiting account slower to answer.
-    context.cloudflare.ctx.waitUntil(
-      context.auth.api.sendVerificationEmail({ body: { email }, headers: request.headers }).catch(() => {}),
-    );
+    mailConfirmationLink(context, { email, headers: request.headers });
     return {
       toast: {
         title: "Check your email",

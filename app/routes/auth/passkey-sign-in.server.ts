@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { verifyPasskeySignIn } from "#app/services/accounts/passkey-ceremonies.server.ts";
 import { recordPasskeySignIn } from "#app/services/passkeys.server.ts";
 import { safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
@@ -6,7 +7,7 @@ import { redirectToField } from "#app/utils/form-schemas.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { passkeyRefusal, authenticationResponseField } from "#app/utils/passkeys.server.ts";
-import { enterAccount, readAuthAnswer, type SignedInUser } from "#app/utils/sign-in.server.ts";
+import { enterAccount } from "#app/utils/sign-in.server.ts";
 import { limitAttempts } from "./form.server.ts";
 
 const schema = z.object({
@@ -31,13 +32,7 @@ export const passkeySignInIntent = defineIntent<null, typeof schema>({
   async run({ response, redirectTo }, { request, context }) {
     if (!response) throw new Refusal({ title: TITLE, description: NEEDS_JAVASCRIPT });
     await limitAttempts(request, context, "sign-in");
-    const answer = await readAuthAnswer<{ user: SignedInUser }>(
-      await context.auth.api.verifyPasskeyAuthentication({
-        body: { response },
-        headers: request.headers,
-        asResponse: true,
-      }),
-    );
+    const answer = await verifyPasskeySignIn(context, { response, headers: request.headers });
     const refuse = () =>
       new Refusal(
         { title: TITLE, description: passkeyRefusal(answer.body.code, "sign-in"), variant: "destructive" },

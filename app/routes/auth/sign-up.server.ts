@@ -1,3 +1,4 @@
+import { createAccount, mailConfirmationLink } from "#app/services/accounts/email-and-password.server.ts";
 import { recordNewAccount, replaceUnconfirmedAccount } from "#app/services/sign-up.server.ts";
 import { redirectWithToast, safeRedirectPath, signUpCookieHeader } from "#app/utils/cookies.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
@@ -41,19 +42,13 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
       // Answered the same for a new and a taken address, and as fast: the mail goes after the
       // answer. A failed e-mail never loses the account.
       const mailConfirmation = () =>
-        context.cloudflare.ctx.waitUntil(
-          context.auth.api
-            .sendVerificationEmail({
-              // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
-              body: { email: value.email, callbackURL: safeRedirectPath(value.redirectTo, "/") },
-              headers: request.headers,
-            })
-            .catch((error) => {
-              console.error(
-                JSON.stringify({ level: "error", message: "verification email failed", error: String(error) }),
-              );
-            }),
-        );
+        mailConfirmationLink(context, {
+          email: value.email,
+          // Kept in the confirmation link, so an invite survives the round trip through the mailbox.
+          callbackURL: safeRedirectPath(value.redirectTo, "/"),
+          headers: request.headers,
+          logFailure: true,
+        });
 
       let userId: string;
       try {
@@ -63,12 +58,12 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
           mailConfirmation();
           return await answer(earlier);
         }
-        const response = await context.auth.api.signUpEmail({
-          body: { email: value.email, password: value.password, name: value.name },
+        const { ok, body } = await createAccount(context, {
+          email: value.email,
+          password: value.password,
+          name: value.name,
           headers: request.headers,
-          asResponse: true,
         });
-        const { ok, body } = await readAuthResponse(response);
         if (!ok || !body.user) {
           // Two sign-ups for one address at once (a double click, a retry): the other one created the
           // account and sends its mail. Answer as for any taken address, the same as for a new one.
@@ -99,13 +94,3 @@ function signUpIntent(schema: z.ZodType<SignUpForm>) {
 
 export const signUpPersonIntent = signUpIntent(signUpSchema);
 export const signUpOrganisationIntent = signUpIntent(orgSignUpSchema);
-
-/** The auth library's answer to a server call, as status, JSON body and cookies to pass on. */
-async function readAuthResponse(response: Response) {
-  const body = (await response.json().catch(() => ({}))) as {
-    code?: string;
-    message?: string;
-    user?: { id: string; name: string };
-  };
-  return { ok: response.ok, body };
-}

@@ -7,6 +7,7 @@ import { clearSignUpCookieHeader } from "#app/utils/cookies.server.ts";
 import { confirmAccount, discardSession, isAccountPassword } from "#app/services/sign-up.server.ts";
 import { limitAttempts } from "../auth/form.server.ts";
 import { checkLink } from "./confirmation-link.server.ts";
+import { confirmEmail } from "#app/services/accounts/email-and-password.server.ts";
 
 const failed = (status = 400) => data({ ok: false as const, organisationCreated: false, signedIn: false }, { status });
 
@@ -51,7 +52,7 @@ export async function confirm({ request, context }: ActionFunctionArgs) {
     }
   }
 
-  const response = await context.auth.api.verifyEmail({ query: { token }, headers: request.headers, asResponse: true });
+  const response = await confirmEmail(context, { token, headers: request.headers });
   if (!response.ok) {
     securityEvent("auth.failed", {
       reason: "invalid or expired confirmation token",

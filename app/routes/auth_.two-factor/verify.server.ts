@@ -1,12 +1,13 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { endNewSession, verifySignInCode } from "#app/services/accounts/two-factor.server.ts";
 import { spendTotpCode } from "#app/services/two-factor.server.ts";
 import { redirectWithToast, safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
-import { cookieHeaders, enterAccount, readAuthAnswer, type SignedInUser } from "#app/utils/sign-in.server.ts";
+import { enterAccount } from "#app/utils/sign-in.server.ts";
 import { pendingSignInUserId, readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
 import { limitAttempts } from "../auth/form.server.ts";
 
@@ -68,13 +69,13 @@ function verifyIntent(method: "totp" | "recovery") {
         if (step !== null && authenticator.lastTotpStep !== null && step <= authenticator.lastTotpStep)
           throw refuse(USED_CODE, 400);
       }
-      const verify = method === "totp" ? context.auth.api.verifyTOTP : context.auth.api.verifyBackupCode;
-      const response = await verify({
-        body: { code: value.code, trustDevice: value.trustDevice === "on" },
+      const response = await verifySignInCode(context, {
+        method,
+        code: value.code,
+        trustDevice: value.trustDevice === "on",
         headers: request.headers,
-        asResponse: true,
       });
-      const { body, headers } = await readAuthAnswer<{ user: SignedInUser }>(response);
+      const { body, headers } = response;
       if (!response.ok || !body.user) {
         securityEvent("auth.failed", {
           reason: `second step: ${body.code ?? response.status}`,
@@ -91,7 +92,7 @@ function verifyIntent(method: "totp" | "recovery") {
       const session = { user: body.user, headers };
       if (step !== null && !(await spendTotpCode(context, { userId, step }))) {
         // The same code, accepted twice at once: only the first sign-in stands.
-        await context.auth.api.signOut({ headers: cookieHeaders(headers) }).catch(() => {});
+        await endNewSession(context, headers);
         return signInAgain(context, request);
       }
       const destination = safeRedirectPath(value.redirectTo, "/dashboard");

@@ -78,7 +78,7 @@ export async function seedWorld() {
   ]);
   // The individual keeps a private passport; the archived account is archived (its session lives on).
   await env.DB.prepare("update profiles set is_public = 0 where id = ?").bind(individual.id).run();
-  expect((await postForm("/settings", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
+  expect((await postForm("/settings/danger", { intent: "archive" }, { cookie: archived.cookie })).status).toBe(302);
 
   const recipientMembership = recipient.membershipId;
   // The recipient's membership has an active (simulated) subscription, paid by the admin of A, to
@@ -148,7 +148,11 @@ export async function seedWorld() {
 
   // Another's other e-mail address, pending, with the link mailed to it (decision 068).
   const otherAddress = uniqueEmail("other-address");
-  await postForm("/settings", { intent: "add-other-address", address: otherAddress }, { cookie: another.cookie });
+  await postForm(
+    "/settings/addresses",
+    { intent: "add-other-address", address: otherAddress },
+    { cookie: another.cookie },
+  );
   const [otherAddressMail] = await mailsTo(otherAddress);
   const otherAddressToken = new URL(/(https?:\/\/\S+)/.exec(otherAddressMail!.text)![1]!).searchParams.get("token")!;
   const otherAddressId = (await env.DB.prepare("select id from other_addresses where user_id = ?")

@@ -19,7 +19,7 @@ export const forgetHolderKeyIntent = defineIntent<Viewer, typeof schema>({
         title: "Wallet key forgotten",
         description: "Your credentials download in your e-mail address's name again.",
       },
-      redirectTo: "/settings#wallet-keys",
+      redirectTo: "/settings/data#wallet-keys",
     };
   },
 });

@@ -1,59 +1,29 @@
 import { Form } from "@remix-run/react";
-import { PasswordField } from "#app/components/password-field.tsx";
-import Download from "lucide-react/icons/download";
-import FileText from "lucide-react/icons/file-text";
 import { FieldError, FormError } from "#app/components/form-messages.tsx";
 import { TextareaField, TextField } from "#app/components/forms.tsx";
 import { IntroVideoUploader } from "#app/components/media-inputs.tsx";
 import { IntroVideo } from "#app/components/passport/intro-video.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
-import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import {
-  feedbackValidator,
-  passwordValidator,
-  preferencesValidator,
-  profileValidator,
-} from "#app/utils/form-validators.ts";
+import { feedbackValidator, preferencesValidator, profileValidator } from "#app/utils/form-validators.ts";
 import { useSubmissionKey } from "#app/utils/use-submission-key.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { useViewer } from "#app/utils/use-viewer.ts";
-import { OtherAddresses, type OtherAddressesState } from "./other-addresses.tsx";
-import { Passkeys, type PasskeysState } from "./passkeys.tsx";
-import { Sessions, type SessionsList } from "./sessions.tsx";
-import type { TwoFactorState } from "#app/utils/two-factor.ts";
-import { TwoFactor } from "./two-factor.tsx";
 
 /**
- * The settings page's own forms, in the order the page shows them. A chunk of its own, with
- * Conform: the page's first load does not carry it, and these forms hydrate after the page's
- * first interaction (decision 049); until then they are the server's HTML and post as such.
+ * Settings' profile section (/settings), its forms in the order the page shows them. A chunk of
+ * its own, with Conform: the page's first load does not carry it, and these forms hydrate after the
+ * page's first interaction (decision 049); until then they are the server's HTML and post as such.
  */
-export function SettingsForms({
-  sessions,
-  twoFactor,
-  passkeys,
-  otherAddresses,
-}: {
-  sessions: SessionsList | null;
-  twoFactor: TwoFactorState | null;
-  passkeys: PasskeysState | null;
-  otherAddresses: OtherAddressesState | null;
-}) {
+export function ProfileForms() {
   return (
     <>
       <ProfileSettings />
-      {otherAddresses ? <OtherAddresses state={otherAddresses} /> : null}
       <PrivacyAndEmails />
-      <YourData />
-      <ChangePassword />
-      {passkeys ? <Passkeys state={passkeys} /> : null}
-      {twoFactor ? <TwoFactor state={twoFactor} /> : null}
-      {sessions ? <Sessions sessions={sessions} /> : null}
       <BetaFeedback />
     </>
   );
@@ -187,62 +157,6 @@ function CheckboxField(props: { id: string; name: string; defaultChecked: boolea
         </p>
       </div>
     </div>
-  );
-}
-
-/** Downloads: a full export (a POST: it is rate limited) and the résumé file on its own. */
-function YourData() {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle as="h2">Your Data</CardTitle>
-        <CardDescription>
-          Take everything with you: your profile, achievements, memberships, notifications, feedback and files, in one
-          ZIP file. The résumé is in the JSON Resume format that many CV tools import.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-wrap gap-3">
-        {/* A full document submission, so the browser saves the file, with or without JavaScript. */}
-        <Form method="post" action="/settings/export" reloadDocument>
-          <Button type="submit">
-            <Download aria-hidden /> Download my data
-          </Button>
-        </Form>
-        <a href="/settings/resume.json" download className={buttonVariants({ variant: "outline" })}>
-          <FileText aria-hidden /> Download résumé (JSON)
-        </a>
-      </CardContent>
-    </Card>
-  );
-}
-
-function ChangePassword() {
-  const actionData = useFormReply("change-password");
-  const { form, fields, formProps } = useValidatedForm({
-    id: "change-password",
-    validator: passwordValidator,
-    actionData,
-  });
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle as="h2">Change Password</CardTitle>
-        <CardDescription>Changing your password signs you out everywhere else.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Form method="post" {...formProps} className="grid gap-4">
-          <FormError errors={form.errors} />
-          <PasswordField field={fields.currentPassword} label="Current Password" autoComplete="current-password" />
-          <PasswordField field={fields.newPassword} label="New Password" autoComplete="new-password" />
-          <PasswordField field={fields.confirmPassword} label="Confirm New Password" autoComplete="new-password" />
-          <div>
-            <SubmitButton intent="change-password" pendingText="Updating...">
-              Update Password
-            </SubmitButton>
-          </div>
-        </Form>
-      </CardContent>
-    </Card>
   );
 }
 

@@ -17,7 +17,7 @@ export const removeOtherAddressIntent = defineIntent<Viewer, typeof schema>({
     const address = await removeOtherAddress(context, { userId: viewer.id, id: addressId });
     return {
       toast: { title: "Address removed", description: `${address} is no longer one of your addresses.` },
-      redirectTo: "/settings#other-addresses",
+      redirectTo: "/settings/addresses",
     };
   },
 });

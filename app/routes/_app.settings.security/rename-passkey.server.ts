@@ -19,7 +19,7 @@ export const renamePasskeyIntent = defineIntent<Viewer, typeof schema>({
     await renamePasskey(context, { userId: viewer.id, id: passkeyId, name });
     return {
       toast: { title: "Passkey renamed", description: `It is now called "${name}".` },
-      redirectTo: "/settings#passkeys",
+      redirectTo: "/settings/security#passkeys",
     };
   },
 });

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { recheckPassword } from "#app/services/accounts/account.server.ts";
+import { SIGN_IN_SETTINGS } from "#app/services/accounts/two-factor.server.ts";
 import { removePasskey } from "#app/services/passkeys.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
+import { signedInAccount } from "#app/utils/signed-in-account.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
-import { checkPassword, ownerOf } from "./two-factor-checks.server.ts";
 
 const schema = z.object({
   intent: z.literal("remove-passkey"),
@@ -21,14 +23,15 @@ export const removePasskeyIntent = defineIntent<Viewer, typeof schema>({
   hideFields: ["password"],
   formId: (fields) => `remove-passkey-${String(fields.get("passkeyId"))}`,
   async run({ passkeyId, password }, args) {
-    await checkPassword(args, TITLE, password);
-    await removePasskey(args.context, { id: passkeyId, ...ownerOf(args) });
+    const account = signedInAccount(args);
+    await recheckPassword(args.context, account, password, { title: TITLE, reason: SIGN_IN_SETTINGS });
+    await removePasskey(args.context, { id: passkeyId, ...account });
     return {
       toast: {
         title: "Passkey removed",
         description: "It can no longer sign you in. You can also delete it from your device or password manager.",
       },
-      redirectTo: "/settings#passkeys",
+      redirectTo: "/settings/security#passkeys",
     };
   },
 });

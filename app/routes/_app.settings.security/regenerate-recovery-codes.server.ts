@@ -1,10 +1,10 @@
 import { data } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { newRecoveryCodes } from "#app/services/accounts/two-factor.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
-import type { Viewer } from "#app/utils/viewer.ts";
+import { signedInAccount } from "#app/utils/signed-in-account.server.ts";
 import type { RecoveryCodesReply } from "#app/utils/two-factor.ts";
-import { checkPassword } from "./two-factor-checks.server.ts";
+import type { Viewer } from "#app/utils/viewer.ts";
 
 const schema = z.object({ intent: z.literal("regenerate-recovery-codes"), password: z.string().default("") });
 const TITLE = "Error generating recovery codes";
@@ -15,21 +15,9 @@ export const regenerateRecoveryCodesIntent = defineIntent<Viewer, typeof schema>
   failureTitle: TITLE,
   hideFields: ["password"],
   async run({ password }, args) {
-    const { request, context } = args;
-    await checkPassword(args, TITLE, password);
-    const response = await context.auth.api.generateBackupCodes({
-      body: { password },
-      headers: request.headers,
-      asResponse: true,
-    });
-    if (response.status >= 500) throw new Error(`generateBackupCodes answered ${response.status}`);
-    if (!response.ok) {
-      throw new Refusal({ title: TITLE, description: "Two-factor authentication is not on." });
-    }
-    const { backupCodes } = (await response.json()) as { backupCodes: string[] };
     const reply: RecoveryCodesReply = {
       formId: "recovery-codes",
-      recoveryCodes: backupCodes,
+      recoveryCodes: await newRecoveryCodes(args.context, signedInAccount(args), password, TITLE),
       toast: {
         title: "New recovery codes",
         description: "Your old codes no longer work. Save these now: they are shown only once.",

@@ -3,7 +3,7 @@ import { addOtherAddress } from "#app/services/other-addresses.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { emailField } from "#app/utils/validation.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
-import { ownerOf } from "./two-factor-checks.server.ts";
+import { signedInAccount } from "#app/utils/signed-in-account.server.ts";
 
 const schema = z.object({ intent: z.literal("add-other-address"), address: emailField });
 const TITLE = "Error adding email address";
@@ -17,8 +17,8 @@ export const addOtherAddressIntent = defineIntent<Viewer, typeof schema>({
   schema,
   failureTitle: TITLE,
   async run({ address }, args) {
-    const { userId, appUrl } = ownerOf(args);
+    const { userId, appUrl } = signedInAccount(args);
     const toast = await addOtherAddress(args.context, { userId, appUrl, address, title: TITLE });
-    return { toast, redirectTo: "/settings#other-addresses" };
+    return { toast, redirectTo: "/settings/addresses" };
   },
 });

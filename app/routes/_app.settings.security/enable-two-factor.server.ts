@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { Refusal } from "#app/utils/domain-errors.server.ts";
+import { startTwoFactor } from "#app/services/accounts/two-factor.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
+import { signedInAccount } from "#app/utils/signed-in-account.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
-import { checkPassword } from "./two-factor-checks.server.ts";
 
 const schema = z.object({ intent: z.literal("enable-two-factor"), password: z.string().default("") });
 const TITLE = "Error turning on two-factor authentication";
@@ -18,23 +17,13 @@ export const enableTwoFactorIntent = defineIntent<Viewer, typeof schema>({
   failureTitle: TITLE,
   hideFields: ["password"],
   async run({ password }, args) {
-    const { request, context } = args;
-    await checkPassword(args, TITLE, password);
-    const response = await context.auth.api.enableTwoFactor({
-      body: { password, issuer: PRODUCT_NAME },
-      headers: request.headers,
-      asResponse: true,
-    });
-    if (response.status === 400) {
-      throw new Refusal({ title: TITLE, description: "Two-factor authentication is already on." });
-    }
-    if (!response.ok) throw new Error(`enableTwoFactor answered ${response.status}`);
+    await startTwoFactor(args.context, signedInAccount(args), password, TITLE);
     return {
       toast: {
         title: "Scan the QR code",
         description: "Add it to your authenticator app, then enter the code the app shows to finish.",
       },
-      redirectTo: "/settings#two-factor",
+      redirectTo: "/settings/security#two-factor",
     };
   },
 });
