@@ -10,7 +10,7 @@
 //
 // `npm run soak -- --faults [--seed S]`, the chaos soak (issue 34, decision 078): the same run with
 // the server at ENVIRONMENT "test" and every request asking the one fault switch
-// (workers/middleware/fault-injection.ts) to fail 5 % of its D1, R2, notification hub, mail and
+// (workers/testing/faults.ts) to fail 5 % of its D1, R2, person hub, mail and
 // Stripe calls, drawn from a per-request seed derived from the run's seed (S, default 34): each
 // simulated user's choices and each of its requests' draws follow from S, so a run can be
 // replayed (the interleaving of users is timing's). The ledger holds as before, and more: a write
@@ -747,7 +747,7 @@ function report(results) {
     `- Simulated users: ${config.users} concurrent (${results.admins} organisation admins, ${config.users - results.admins} individuals) for ${config.durationMs / 1000} s`,
     ...(faults
       ? [
-          `- Faults: ${config.faults.percent} % of every request's D1, R2 (put, multipart, delete), notification hub, mail and Stripe calls fail, drawn per request from \`${FAULT_HEADER}: ${chanceFault(config.faults.percent, `${config.seed}.{user}.{request}`)}\` (ENVIRONMENT "test")`,
+          `- Faults: ${config.faults.percent} % of every request's D1, R2 (put, multipart, delete), person hub, mail and Stripe calls fail, drawn per request from \`${FAULT_HEADER}: ${chanceFault(config.faults.percent, `${config.seed}.{user}.{request}`)}\` (ENVIRONMENT "test")`,
           `- Seed: **${config.seed}** (replay: \`npm run soak -- --faults --seed ${config.seed}\`; each user's choices and each of its requests' draws are the same, the users' interleaving is timing's)`,
         ]
       : []),

@@ -1,5 +1,5 @@
 // The chaos soak's faults (`npm run soak -- --faults`, issue 34, decision 078): the header and the
-// rule of the one switch, workers/middleware/fault-injection.ts. Its `parseRules` reads
+// rule of the one switch, workers/testing/faults.ts. Its `parseRules` reads
 // `chance:<percent>:<seed>`: each call of D1, R2 (put, multipart, delete), the notification hub,
 // mail and Stripe made while serving the request fails with that probability, drawn from a PRNG
 // seeded by <seed>. tests/workers/fault-matrix/chance.test.ts proves the two agree.
