@@ -9,22 +9,18 @@
 // compatibility), and bound as wrangler.toml says (unstable_getMiniflareWorkerOptions), with
 // local state in <persist-to> laid out as `wrangler --persist-to` lays it out, so that
 // `wrangler d1 migrations apply --persist-to` and the seed prepare the same files.
-import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { bundleWorker } from "./bench/worker-size.mjs";
 
 const [port, persistTo] = process.argv.slice(2);
 const bundle = join(persistTo, "worker");
 const origin = `http://localhost:${port}`;
 
 rmSync(bundle, { recursive: true, force: true });
-execFileSync("npx", ["wrangler", "deploy", "workers/test-app.ts", "--dry-run", "--outdir", bundle], {
-  stdio: ["ignore", "ignore", "inherit"],
-  // No network to send metrics to.
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-});
+bundleWorker(bundle, "workers/test-app.ts");
 
 const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
 // The bundle's modules, listed: Miniflare's own import walk stops at built-ins it does not know

@@ -15,6 +15,18 @@ export const WORKER_GZIP_LIMIT = Number(process.env.WORKER_GZIP_LIMIT_KIB ?? 3 *
 const MAIN_MODULE = "app.js";
 
 /**
+ * Bundles a Worker entry into `outdir` as `wrangler deploy` would upload it (its module rules, its
+ * Node.js compatibility), offline: wrangler.toml's `main` unless another entry is given.
+ */
+export function bundleWorker(outdir, entry = null) {
+  execFileSync("npx", ["wrangler", "deploy", ...(entry ? [entry] : []), "--dry-run", "--outdir", outdir], {
+    stdio: ["ignore", "ignore", "inherit"],
+    // Wrangler would otherwise try to send usage metrics: there is no network to send them to.
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+}
+
+/**
  * What only the test entry (workers/test-app.ts) may carry: the fault switch's header and log
  * line, the fresh-render header, the D1 counter's headers and the test accounts' route. Found in
  * the production bundle, they mean a production module imported test machinery.
@@ -38,11 +50,7 @@ const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
 export function measureWorkerSize() {
   const outdir = mkdtempSync(join(tmpdir(), "worker-size-"));
   try {
-    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], {
-      stdio: ["ignore", "ignore", "inherit"],
-      // Wrangler would otherwise try to send usage metrics: there is no network to send them to.
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    });
+    bundleWorker(outdir);
     const others = readdirSync(outdir)
       .filter((name) => name !== MAIN_MODULE && name !== "README.md" && !name.endsWith(".map"))
       .sort();

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { SEVEN_DAYS_MS, writeConfirmedAccount } from "./accounts.ts";
-import { faultInjectionEnabled } from "./faults.ts";
+import { testSwitchOn } from "./faults.ts";
 import type { WorkerEnv } from "../types.ts";
 
 /** Where the Playwright suite asks for a confirmed, signed-in account (tests/e2e/accounts.ts). */
@@ -14,7 +14,7 @@ export const TEST_ACCOUNTS_PATH = "/__test/accounts";
  * only when ENVIRONMENT is exactly "test" (the fault switch's reading): elsewhere it is not there.
  */
 export const testAccounts: MiddlewareHandler<WorkerEnv> = async (c, next) => {
-  if (c.req.method !== "POST" || c.req.path !== TEST_ACCOUNTS_PATH || !faultInjectionEnabled(c.env)) return next();
+  if (c.req.method !== "POST" || c.req.path !== TEST_ACCOUNTS_PATH || !testSwitchOn(c.env)) return next();
   const fields = await c.req.json<{ name: string; email: string; password: string; organizationName?: string }>();
   const account = await writeConfirmedAccount(c.env.DB, c.env.SESSION_SECRET, fields);
   c.header("Set-Cookie", `${account.cookie}; Max-Age=${SEVEN_DAYS_MS / 1000}; Path=/; HttpOnly; SameSite=Lax`);

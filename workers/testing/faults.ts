@@ -39,8 +39,8 @@ import type { WorkerEnv } from "../types.ts";
  */
 export const FAULT_HEADER = "X-Inject-Fault";
 
-/** Whether these bindings honour injected faults: the one switch (see above). */
-export const faultInjectionEnabled = (bindings: { ENVIRONMENT?: unknown }) => bindings.ENVIRONMENT === "test";
+/** Whether these bindings honour the test entry's switches (faults, test accounts): the one switch (see above). */
+export const testSwitchOn = (bindings: { ENVIRONMENT?: unknown }) => bindings.ENVIRONMENT === "test";
 
 type D1Rule = { statement: string; table: string };
 /** The parts other than D1 a rule may fail. */
@@ -112,7 +112,7 @@ function matchingRule(sql: string, rules: D1Rule[]) {
 
 export const injectFaults: MiddlewareHandler<WorkerEnv> = async (c, next) => {
   const header = c.req.header(FAULT_HEADER);
-  if (!header || !faultInjectionEnabled(c.env)) return next();
+  if (!header || !testSwitchOn(c.env)) return next();
   const { d1: rules, parts, chance } = parseRules(header);
   if (rules.length === 0 && parts.size === 0 && !chance) return next();
   const requestId = c.get("requestId");

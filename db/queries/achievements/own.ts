@@ -1,4 +1,4 @@
-import { and, count, countDistinct, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, countDistinct, desc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
 import {
   achievements,
@@ -67,25 +67,20 @@ export async function loadOwnAchievements(
   );
   const pendingPage = keyset(achievements.createdAt, achievements.id, "desc", pages.pending);
   const acceptedPage = keyset(passportOrder, achievements.id, "desc", pages.accepted);
+  /** One page of the person's entries where `where` holds, with what a card shows of each. */
+  const pageOf = (where: SQL | undefined, page: typeof pendingPage) =>
+    db
+      .select(columns)
+      .from(achievements)
+      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
+      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
+      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
+      .where(and(where, page.where))
+      .orderBy(...page.orderBy)
+      .limit(page.limit);
   const [pending, accepted, [pendingTotal], [acceptedTotal]] = await db.batch([
-    db
-      .select(columns)
-      .from(achievements)
-      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
-      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
-      .where(and(pendingWhere, pendingPage.where))
-      .orderBy(...pendingPage.orderBy)
-      .limit(pendingPage.limit),
-    db
-      .select(columns)
-      .from(achievements)
-      .leftJoin(organizations, eq(organizations.id, achievements.organizationId))
-      .leftJoin(credentials, eq(credentials.achievementId, achievements.id))
-      .leftJoin(importedCredentials, eq(importedCredentials.achievementId, achievements.id))
-      .where(and(acceptedWhere, acceptedPage.where))
-      .orderBy(...acceptedPage.orderBy)
-      .limit(acceptedPage.limit),
+    pageOf(pendingWhere, pendingPage),
+    pageOf(acceptedWhere, acceptedPage),
     db.select({ value: count() }).from(achievements).where(pendingWhere),
     db
       .select({ value: count() })

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../../workers/test-app.ts";
-import { faultInjectionEnabled, parseRules } from "../../../workers/testing/faults.ts";
+import { testSwitchOn, parseRules } from "../../../workers/testing/faults.ts";
 import { ORIGIN, PNG_BYTES, createAccount, newClientIp, toastFrom } from "../helpers.ts";
 import { FAULT_HEADER } from "./cells.ts";
 
@@ -40,8 +40,8 @@ describe("the switch for injected faults", () => {
   });
 
   it.each(NOT_TEST.map((value) => [String(value)]))("is off when ENVIRONMENT is %s", (value) => {
-    expect(faultInjectionEnabled({ ENVIRONMENT: value === "undefined" ? undefined : value })).toBe(false);
-    expect(faultInjectionEnabled({ ENVIRONMENT: "test" })).toBe(true);
+    expect(testSwitchOn({ ENVIRONMENT: value === "undefined" ? undefined : value })).toBe(false);
+    expect(testSwitchOn({ ENVIRONMENT: "test" })).toBe(true);
   });
 
   // A page asked to fail every part, under each of these values, is served as ever:
