@@ -1,9 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
+import { BROWSER_ARGS, BROWSER_PATH } from "./scripts/browser.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const BULK_SEEDED = /(paging|paged-lists)\.spec\.ts$/;
 
-// Runs against the production build served by `wrangler dev`, in Debian's Chromium.
+// Runs against the production build with the test entry (scripts/e2e-server.mjs), in Debian's
+// headless Chromium (scripts/browser.mjs).
 export default defineConfig({
   testDir: "./tests/e2e",
   fullyParallel: true,
@@ -17,19 +19,7 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      // The machine has no network beyond localhost: keep Chromium from trying.
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: { executablePath: BROWSER_PATH, args: BROWSER_ARGS },
   },
   projects: [
     { name: "chromium", testIgnore: BULK_SEEDED, use: { ...devices["Desktop Chrome"] } },

@@ -2,6 +2,7 @@
 // network, in headless Chromium: a fresh browser context per run (empty HTTP cache, no cookies),
 // network and CPU throttled through the DevTools protocol as Lighthouse's mobile preset does.
 import { chromium } from "@playwright/test";
+import { BROWSER_ARGS, BROWSER_PATH } from "../browser.mjs";
 
 // Lighthouse's mobile "Slow 4G" (constants.throttling.mobileSlow4G) and its 4x CPU slowdown.
 // Throughputs are converted to bytes per second as Lighthouse does (kbps × 1024 / 8).
@@ -12,19 +13,7 @@ const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, 
 const QUIET_MS = 1500;
 
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    // Same flags as playwright.config.ts: no sandbox in a container, and no attempts to reach a network.
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch({ executablePath: BROWSER_PATH, args: BROWSER_ARGS });
 }
 
 /**
