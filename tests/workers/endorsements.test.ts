@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, exportOf, get, ORIGIN, pageText, postForm, toastFrom, unzip } from "./helpers.ts";
 import { addSelfAchievement, createOrganisation } from "./factories.ts";
-import { dccVerify, verified, type Credential } from "./credentials-helpers.ts";
+import { credentialJson, dccVerify, issuedCredential, verified, type Credential } from "./credentials-helpers.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
 import { purgeUser } from "#app/services/account-purge.server.ts";
 import { createDb } from "#db/client.ts";
@@ -55,6 +55,12 @@ async function servedEndorsement(id: string) {
   return (await response.json()) as Credential;
 }
 
+/** What the app's own Verify page says of a pasted credential, as text. */
+async function verifyPageText(credential: Credential) {
+  const page = await postForm("/verify", { json: JSON.stringify(credential) });
+  return (await page.text()).replace(/<!--.*?-->/g, "").replace(/<[^>]+>/g, " ");
+}
+
 const answer = (cookie: string, endorsementId: string, intent: "show-endorsement" | "hide-endorsement") =>
   postForm("/passport/endorsements", { intent, endorsementId }, { cookie });
 
@@ -102,8 +108,7 @@ describe("endorsements", () => {
     expect(download.headers.get("Content-Disposition")).toContain("attachment");
     expect(await download.json()).toEqual(credential);
     // The app's own Verify page checks it too: its schema, the person's key, the signature.
-    const verifyPage = await postForm("/verify", { json: JSON.stringify(credential) });
-    const verdict = (await verifyPage.text()).replace(/<!--.*?-->/g, "").replace(/<[^>]+>/g, " ");
+    const verdict = await verifyPageText(credential);
     expect(verdict).toContain("Matches the Open Badges 3.0 EndorsementCredential schema.");
     expect(verdict).toMatch(/Status:\s+Valid/);
     // Nothing shows before the owner answers.
@@ -127,6 +132,20 @@ describe("endorsements", () => {
     // The same admin may still endorse as themselves: one per person and one per organisation.
     expect((await endorse(admin.cookie, { ownerId: owner.id, achievementId })).status).toBe(302);
     expect(await endorsementsOf(achievementId)).toHaveLength(2);
+  });
+
+  it("the Verify page checks an AchievementCredential and then an endorsement, in the same isolate", async () => {
+    // Both schemas come from one published file: checking one must not break the other.
+    const { credentialId } = await issuedCredential();
+    const achievementVerdict = await verifyPageText(await credentialJson(credentialId));
+    expect(achievementVerdict).toContain("Matches the Open Badges 3.0 AchievementCredential schema.");
+    const { owner, achievementId } = await ownerWithAchievement();
+    const colleague = await createAccount({ name: "Cora Colleague" });
+    expect((await endorse(colleague.cookie, { ownerId: owner.id, achievementId })).status).toBe(302);
+    const [row] = await endorsementsOf(achievementId);
+    const credential = await servedEndorsement(row!.id);
+    const verdict = await verifyPageText(credential);
+    expect(verdict).toContain("Matches the Open Badges 3.0 EndorsementCredential schema.");
   });
 
   it("the owner shows it ('Endorsed by 1' on the public card, cache purged), then removes it", async () => {

@@ -34,19 +34,22 @@ import type { Check, CheckName, IssuerStanding, VerificationResult } from "./ver
 let schemaValidator: Validator | undefined;
 const validator = () => (schemaValidator ??= new Validator(achievementCredentialSchema as object, "2019-09", false));
 // An EndorsementCredential (decision 072) is checked against 1EdTech's own definition of it, a
-// `$defs` entry of the same schema, made the top-level class as its published schema is.
+// `$defs` entry of the same schema, made the top-level class as its published schema is. From a
+// copy: a Validator writes each sub-schema's absolute URI into the object itself, so two
+// validators sharing `$defs` would resolve the second one's references against the first's URI
+// (an isolate that had checked an AchievementCredential then failed on every endorsement).
 let endorsementValidator: Validator | undefined;
-const endorsementSchemaValidator = () =>
-  (endorsementValidator ??= new Validator(
-    {
-      $schema: achievementCredentialSchema.$schema,
-      $id: "https://purl.imsglobal.org/spec/ob/v3p0/schema/json-ld/ob_v3p0_endorsementcredential_schema.json",
-      ...achievementCredentialSchema.$defs.EndorsementCredential,
-      $defs: achievementCredentialSchema.$defs,
-    } as object,
-    "2019-09",
-    false,
-  ));
+const endorsementSchemaValidator = () => (endorsementValidator ??= newEndorsementValidator());
+function newEndorsementValidator() {
+  const { $schema, $defs } = structuredClone(achievementCredentialSchema);
+  const schema = {
+    $schema,
+    $id: "https://purl.imsglobal.org/spec/ob/v3p0/schema/json-ld/ob_v3p0_endorsementcredential_schema.json",
+    ...$defs.EndorsementCredential,
+    $defs,
+  };
+  return new Validator(schema as object, "2019-09", false);
+}
 
 const issuerIdOf = (document: JsonObject) =>
   typeof document.issuer === "string" ? document.issuer : ((document.issuer as JsonObject | undefined)?.id as string);
