@@ -26,6 +26,19 @@ const jsonldBrowserPlatform: Plugin = {
   },
 };
 
+/**
+ * A package.json beside the server bundle that says it is an ES module. The Workers tests load the
+ * bundle natively (vitest.config.ts), and their pool caches a folder's module type by the folder
+ * of the package.json it read: without this file it would read the project's, cache the project's
+ * folder as "module", and then take CommonJS files deeper in node_modules for ES modules.
+ */
+const serverBundleIsModule: Plugin = {
+  name: "server-bundle-is-module",
+  generateBundle() {
+    this.emitFile({ type: "asset", fileName: "package.json", source: '{ "type": "module" }\n' });
+  },
+};
+
 export default defineConfig(({ command, mode, isSsrBuild }) => ({
   // Wrangler replaces process.env.NODE_ENV with "development" under `wrangler dev`, which would
   // make the server bundle run React's development build (about twice the render cost). The
@@ -47,6 +60,7 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
     jsonldBrowserPlatform,
     licenseNoticesInOneFile(),
     commonPasswordList(),
+    isSsrBuild ? serverBundleIsModule : null,
   ],
   ssr: {
     // One self-contained server bundle for production: wrangler and the Workers test pool load
