@@ -1,19 +1,25 @@
 // `npm test`: every check the project has, each step timed, with a table of their seconds at the
 // end (the README's table beside the test command is copied from it). Steps that do not depend on
 // one another run side by side: the browser's install (network), the type check and the lint
-// (one CPU each) beside the build; a side-by-side step's output is printed whole when it ends.
+// (one CPU each) beside the build; the restore drill and then Playwright's server start (both
+// mostly waiting) beside the Node and Workers tests. A side-by-side step's output is printed
+// whole when it ends.
 // `.ci/run` passes the install's seconds in NPM_CI_SECONDS, so its table starts with `npm ci`.
 import { spawn } from "node:child_process";
+import { mkdirSync, openSync } from "node:fs";
 
 const started = Date.now();
 const rows = [];
 if (process.env.NPM_CI_SECONDS) rows.push(["install (npm ci)", Number(process.env.NPM_CI_SECONDS)]);
 
 /** Runs one npm script (or command); resolves with its seconds, or exits the run when it fails. */
-function step(name, command, { quiet = false } = {}) {
+function step(name, command, { quiet = false, env = {}, hint = "" } = {}) {
   const begun = Date.now();
   return new Promise((resolve) => {
-    const child = spawn("sh", ["-c", command], { stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child = spawn("sh", ["-c", command], {
+      stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...process.env, ...env },
+    });
     let output = "";
     child.stdout?.on("data", (chunk) => (output += chunk));
     child.stderr?.on("data", (chunk) => (output += chunk));
@@ -22,7 +28,7 @@ function step(name, command, { quiet = false } = {}) {
       if (quiet) process.stdout.write(`\n── ${name} (${seconds} s) ──\n${output}`);
       rows.push([name, seconds]);
       if (code !== 0) {
-        console.error(`\n${name} failed (exit ${code}) after ${seconds} s.`);
+        console.error(`\n${name} failed (exit ${code}) after ${seconds} s.${hint}`);
         printTable();
         process.exit(code ?? 1);
       }
@@ -38,6 +44,39 @@ function printTable() {
   console.log(`| **total** (side-by-side steps overlap) | **${total}** |`);
 }
 
+const E2E_PORT = process.env.E2E_PORT ?? "8788";
+const E2E_SERVER_LOG = ".wrangler/e2e-server.log";
+
+/**
+ * Starts Playwright's server (scripts/e2e-server.mjs) in the background, its output in
+ * E2E_SERVER_LOG; resolves once it answers. It is stopped when this run exits, however it exits.
+ */
+async function startE2eServer() {
+  mkdirSync(".wrangler", { recursive: true });
+  const log = openSync(E2E_SERVER_LOG, "w");
+  const server = spawn("node", ["scripts/e2e-server.mjs"], { stdio: ["ignore", log, log], detached: true });
+  process.on("exit", () => {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  });
+  const begun = Date.now();
+  while (Date.now() - begun < 180_000) {
+    if (server.exitCode !== null) break;
+    const answered = await fetch(`http://localhost:${E2E_PORT}/api/auth/ok`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  console.error(`\nPlaywright's server did not start: see ${E2E_SERVER_LOG}.`);
+  printTable();
+  process.exit(1);
+}
+
 await step("prepare", "node scripts/prepare-local.mjs", { quiet: true });
 // The browser is only needed by the last step: its install (network-bound) overlaps the rest.
 const browser = step("browser (check, install)", "node scripts/check-chromium.mjs", { quiet: true });
@@ -47,9 +86,20 @@ await Promise.all([
   step("build", "npm run --silent build", { quiet: true }),
 ]);
 await step("Worker size", "npm run --silent worker-size");
-await step("restore drill", "npm run --silent test:restore-drill");
-await step("Node tests", "npm run --silent test:node");
-await step("Workers tests", "npm run --silent test:unit");
-await browser;
-await step("Playwright", "npx playwright test");
+// The drill mostly waits (on its servers' start and its simulated users' pauses: two thirds of a
+// core idle), so it runs beside the Node and Workers tests, which keep both cores busy. Those run
+// at a lower priority (nice 10): the drill's soak gets the CPU it asks for, as when it runs alone
+// (starved, its simulated users got no answer acknowledged in their 20 s), and the tests the rest.
+const drill = step("restore drill (beside the next two)", "npm run --silent test:restore-drill", { quiet: true });
+await step("Node tests", "nice -n 10 npm run --silent test:node");
+// Playwright's server (fresh state, migrations, the seed: about 15 s, mostly waiting) starts once
+// the drill is done, while the Workers tests still run; Playwright then finds it ready.
+const e2eServer = drill.then(startE2eServer);
+await step("Workers tests", "nice -n 10 npm run --silent test:unit");
+await Promise.all([drill, browser, e2eServer]);
+await step("Playwright", "npx playwright test", {
+  env: { E2E_SERVER: "started" },
+  hint: ` The server's output: ${E2E_SERVER_LOG}.`,
+});
 printTable();
+process.exit(0);

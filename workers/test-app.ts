@@ -9,12 +9,13 @@ import { countD1RoundTrips } from "./testing/round-trips.ts";
 import { injectFaults } from "./testing/faults.ts";
 import { passportRefresh } from "./testing/passport-refresh.ts";
 import { testAccounts } from "./testing/account-route.ts";
+import { testSql } from "./testing/sql-route.ts";
 
 export { AUTH_API_ENDPOINTS } from "./app.ts";
 export { PersonHub } from "./person-hub.ts";
 
 // The counter first: a call the fault switch fails never reaches D1, so it is not counted.
-export const app = createApp([countD1RoundTrips, injectFaults, passportRefresh, testAccounts]);
+export const app = createApp([countD1RoundTrips, injectFaults, passportRefresh, testAccounts, testSql]);
 
 export default {
   fetch: app.fetch,

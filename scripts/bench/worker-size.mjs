@@ -37,6 +37,7 @@ export const TEST_MACHINERY = [
   "X-Passport-Refresh",
   "X-D1-Round-Trips",
   "X-D1-Rows-Read",
+  "/__test/",
 ];
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { newAccount } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
-import { leaveSite, seedAchievements, seedNotifications } from "./seed-sql.ts";
+import { seedAchievements, seedNotifications } from "./seed-sql.ts";
 
 // Paging through a long passport and the notifications history, with and without JavaScript,
 // and printing a passport of more than one page (issues 18 and 20).
@@ -21,8 +21,8 @@ async function ownId(page: Page) {
 async function personWithEntries(page: Page, count: number) {
   await newAccount(page, { name: "Lou Longcareer" });
   const id = await ownId(page);
-  await leaveSite(page);
-  seedAchievements(
+  await seedAchievements(
+    page.request,
     id,
     Array.from({ length: count }, (_, i) => ({
       title: entryTitle(i),
@@ -68,8 +68,8 @@ for (const javaScriptEnabled of [true, false]) {
     test("the notifications history pages newest first", async ({ page }) => {
       await newAccount(page, { name: "Nat Notified" });
       const id = await ownId(page);
-      await leaveSite(page);
-      seedNotifications(
+      await seedNotifications(
+        page.request,
         id,
         Array.from({ length: NOTIFICATIONS_PAGE + 5 }, (_, i) => ({
           title: entryTitle(i),

@@ -1,14 +1,14 @@
 import type { Page } from "@playwright/test";
 import { createOrganisation, uniqueName } from "./accounts.ts";
 import { expect, test } from "./fixtures.ts";
-import { leaveSite, seedMembers } from "./seed-sql.ts";
+import { seedMembers } from "./seed-sql.ts";
 
 const PAGE = 25; // PAGE_SIZES.teamMembers
 
 async function organisationWithManyMembers(page: Page) {
   const { organizationId } = await createOrganisation(page, { adminName: "Pia Pages", name: uniqueName("Crewed") });
-  await leaveSite(page);
-  seedMembers(
+  await seedMembers(
+    page.request,
     organizationId,
     Array.from({ length: PAGE + 10 }, (_, i) => ({
       name: `Crew ${String(i).padStart(2, "0")}`,

@@ -4,6 +4,7 @@ import worker from "../../../workers/test-app.ts";
 import { testSwitchOn, parseRules } from "../../../workers/testing/faults.ts";
 import { ORIGIN, PNG_BYTES, createAccount, newClientIp, toastFrom } from "../helpers.ts";
 import { FAULT_HEADER } from "./cells.ts";
+import { expectConsoleError } from "../console-errors.ts";
 
 // The one switch (issue 34): production cannot turn injected faults on, whichever rule is asked
 // for. Only ENVIRONMENT exactly "test" honours the header.
@@ -77,4 +78,62 @@ describe("the switch for injected faults", () => {
     expect((await env.MEDIA.list({ prefix: `avatars/${person.id}/` })).objects).toHaveLength(1);
     expect(injected).toEqual([]);
   });
+});
+
+describe("the test entry's routes (workers/testing/)", () => {
+  /** POST `path` with a JSON body to the test entry, under the given ENVIRONMENT. */
+  async function post(path: string, body: unknown, environment: string | undefined) {
+    const context = createExecutionContext();
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}${path}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+        redirect: "manual",
+        headers: {
+          "Content-Type": "application/json",
+          Origin: ORIGIN,
+          Host: new URL(ORIGIN).host,
+          "cf-connecting-ip": newClientIp(),
+        },
+      }),
+      // With what production requires, so that any ENVIRONMENT starts the app.
+      { ...env, ENVIRONMENT: environment, CREDENTIAL_KEY_SECRET: "k".repeat(40) } as Env,
+      context,
+    );
+    await waitOnExecutionContext(context);
+    return response;
+  }
+  const account = (email: string) => ({ name: "Tess Test", email, password: "correct-horse-1" });
+  const named = (email: string) => env.DB.prepare("select id from users where email = ?").bind(email).first();
+  const sql = (name: string) => ({
+    statements: [
+      `insert into dev_mail (id, "to", subject, text, html, created_at) values ('${name}', 'x@example.com', 's', 't', 'h', 0)`,
+    ],
+  });
+  const mail = (name: string) => env.DB.prepare("select id from dev_mail where id = ?").bind(name).first();
+
+  it("under ENVIRONMENT test: /__test/accounts writes a signed-in account, /__test/sql runs its batch", async () => {
+    const made = await post("/__test/accounts", account("tess@example.com"), "test");
+    expect(made.status).toBe(200);
+    expect(made.headers.get("Set-Cookie")).toContain("passport.session_token=");
+    expect(await named("tess@example.com")).not.toBeNull();
+    expect((await post("/__test/sql", sql("row-test"), "test")).status).toBe(204);
+    expect(await mail("row-test")).not.toBeNull();
+  });
+
+  it.each(NOT_TEST.map((value) => [String(value)]))(
+    "under ENVIRONMENT %s: neither route is there (405, as any address without an action)",
+    async (value) => {
+      // Remix logs every POST to an address that has no action.
+      expectConsoleError(/did not provide an `action` for route "routes\/\$"/);
+      const environment = value === "undefined" ? undefined : value;
+      const email = `${crypto.randomUUID().slice(0, 8)}@example.com`;
+      const made = await post("/__test/accounts", account(email), environment);
+      expect(made.status).toBe(405);
+      expect(made.headers.get("Set-Cookie")).toBeNull();
+      expect(await named(email)).toBeNull();
+      expect((await post("/__test/sql", sql(`row-${email}`), environment)).status).toBe(405);
+      expect(await mail(`row-${email}`)).toBeNull();
+    },
+  );
 });
