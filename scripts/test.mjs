@@ -1,9 +1,8 @@
 // `npm test`: every check the project has, each step timed, with a table of their seconds at the
 // end (the README's table beside the test command is copied from it). Steps that do not depend on
 // one another run side by side: the browser's install (network), the type check and the lint
-// (one CPU each) beside the build; the restore drill and then Playwright's server start (both
-// mostly waiting) beside the Node and Workers tests. A side-by-side step's output is printed
-// whole when it ends.
+// (one CPU each) beside the build; Playwright's server start (mostly waiting) beside the Workers
+// tests. A side-by-side step's output is printed whole when it ends.
 // `.ci/run` passes the install's seconds in NPM_CI_SECONDS, so its table starts with `npm ci`.
 import { spawn } from "node:child_process";
 import { mkdirSync, openSync } from "node:fs";
@@ -86,17 +85,15 @@ await Promise.all([
   step("build", "npm run --silent build", { quiet: true }),
 ]);
 await step("Worker size", "npm run --silent worker-size");
-// The drill mostly waits (on its servers' start and its simulated users' pauses: two thirds of a
-// core idle), so it runs beside the Node and Workers tests, which keep both cores busy. Those run
-// at a lower priority (nice 10): the drill's soak gets the CPU it asks for, as when it runs alone
-// (starved, its simulated users got no answer acknowledged in their 20 s), and the tests the rest.
-const drill = step("restore drill (beside the next two)", "npm run --silent test:restore-drill", { quiet: true });
-await step("Node tests", "nice -n 10 npm run --silent test:node");
-// Playwright's server (fresh state, migrations, the seed: about 15 s, mostly waiting) starts once
-// the drill is done, while the Workers tests still run; Playwright then finds it ready.
-const e2eServer = drill.then(startE2eServer);
-await step("Workers tests", "nice -n 10 npm run --silent test:unit");
-await Promise.all([drill, browser, e2eServer]);
+// The drill runs alone: beside the Workers tests (even with those at nice 10) its 20-second soak
+// was starved and acknowledged almost nothing (decision 085).
+await step("restore drill", "npm run --silent test:restore-drill");
+await step("Node tests", "npm run --silent test:node");
+// Playwright's server (fresh state, migrations, the seed: about 15 s, mostly waiting) starts
+// beside the Workers tests; Playwright then finds it ready.
+const e2eServer = startE2eServer();
+await step("Workers tests", "npm run --silent test:unit");
+await Promise.all([browser, e2eServer]);
 await step("Playwright", "npx playwright test", {
   env: { E2E_SERVER: "started" },
   hint: ` The server's output: ${E2E_SERVER_LOG}.`,
