@@ -1,6 +1,6 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { ORIGIN, newClientIp } from "../helpers.ts";
+import { ORIGIN, fetchApp, newClientIp } from "../helpers.ts";
 import type { Call, Caller, Outcome, Row } from "./table.ts";
 import type { World } from "./world.ts";
 
@@ -30,7 +30,7 @@ export function send(world: World, caller: Caller, call: Call, headers: Record<s
     init.body = new URLSearchParams(call.body as Record<string, string>);
     (init.headers as Record<string, string>)["Content-Type"] = "application/x-www-form-urlencoded";
   }
-  return SELF.fetch(`${ORIGIN}${call.path}`, init);
+  return fetchApp(new Request(`${ORIGIN}${call.path}`, init));
 }
 
 /** The tables a snapshot reads: all of them but D1's own and the rate-limit counters. Fixed by the migrations. */
