@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount, exportOf, get, ORIGIN, pageText, postForm, toastFrom, unzip } from "./helpers.ts";
+import { createAccount, exportOf, get, ORIGIN, pageText, postForm, textOf, toastFrom, unzip } from "./helpers.ts";
 import { addSelfAchievement, createOrganisation } from "./factories.ts";
 import { credentialJson, dccVerify, issuedCredential, verified, type Credential } from "./credentials-helpers.ts";
 import { RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
@@ -57,8 +57,7 @@ async function servedEndorsement(id: string) {
 
 /** What the app's own Verify page says of a pasted credential, as text. */
 async function verifyPageText(credential: Credential) {
-  const page = await postForm("/verify", { json: JSON.stringify(credential) });
-  return (await page.text()).replace(/<!--.*?-->/g, "").replace(/<[^>]+>/g, " ");
+  return textOf(await postForm("/verify", { json: JSON.stringify(credential) }));
 }
 
 const answer = (cookie: string, endorsementId: string, intent: "show-endorsement" | "hide-endorsement") =>

@@ -78,13 +78,16 @@ export function get(path: string, cookie?: string) {
   return fetchApp(new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
 }
 
-/** The page's text as a reader sees it. */
-export const pageText = async (path: string, cookie?: string) =>
-  (await (await get(path, cookie)).text())
+/** A page's text as a reader sees it. */
+export const textOf = async (response: Response) =>
+  (await response.text())
     .replace(/<!--.*?-->/g, "")
     .replace(/<[^>]+>/g, " ")
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/\s+/g, " ");
+
+/** The text of the page at `path`, as a reader sees it. */
+export const pageText = async (path: string, cookie?: string) => textOf(await get(path, cookie));
 
 /** The cookies a response sets, as a Cookie header (cleared cookies left out). */
 export function cookiesFrom(response: Response, previous = "") {
