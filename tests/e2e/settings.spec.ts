@@ -33,7 +33,10 @@ test.describe("settings", () => {
     await form.getByRole("button", { name: "Update Password" }).click();
     await expect(toast(page, "Passwords don't match")).toContainText("Please make sure your new passwords match.");
 
+    // Every field again: a post that went before the form hydrated comes back without the
+    // passwords (the server never echoes them), one that went through JavaScript keeps them.
     await form.getByLabel("Current Password").fill("not-my-password");
+    await form.getByLabel("New Password", { exact: true }).fill("new-password-1");
     await form.getByLabel("Confirm New Password").fill("new-password-1");
     await form.getByRole("button", { name: "Update Password" }).click();
     await expect(toast(page, "Error changing password")).toBeVisible();
