@@ -23,12 +23,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { Miniflare } from "miniflare";
 import { percentile } from "./bench/load.mjs";
 import { machine } from "./bench/report.mjs";
-import { build, freshState, queryD1, startServer } from "./bench/server.mjs";
+import { openState } from "./backup/local-state.mjs";
+import { build, freshState, startServer } from "./bench/server.mjs";
 import { FAULT_HEADER, chanceFault } from "./soak/faults.mjs";
 
 const args = process.argv.slice(2);
@@ -46,7 +45,6 @@ const PERSIST_TO = ".wrangler/soak";
 const LOG_FILE = config.faults ? ".wrangler/soak-faults.log" : ".wrangler/soak.log";
 // The restore drill (scripts/restore-drill.mjs) runs a short soak and keeps its report elsewhere.
 const RESULTS_FILE = process.env.SOAK_RESULTS ?? (config.faults ? "bench/soak-faults.md" : "bench/soak.md");
-const BUCKET_NAME = "career-passport-media"; // wrangler.toml's r2 bucket
 // Not "soak-…": a password that contains a word of the address is refused as guessable (decision 056).
 const PASSWORD = "lantern-quartz-71";
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -525,14 +523,14 @@ function readAppLog() {
     });
 }
 
-function check(clients) {
+async function check(clients, query) {
   const violations = [];
   const appLog = readAppLog();
   // The requests a fault was injected into (--faults), by the id the app gives each request.
   const injected = appLog.filter((entry) => entry.message === "fault injected");
   const faulted = new Set(injected.map((entry) => entry.requestId));
   const sqlList = (values) => values.map((value) => `'${String(value).replaceAll("'", "''")}'`).join(", ");
-  const userRows = queryD1(`select id, email, email_verified from users where email like 'soak-${RUN}-%'`, PERSIST_TO);
+  const userRows = await query(`select id, email, email_verified from users where email like 'soak-${RUN}-%'`);
   const users = new Map(userRows.map((row) => [row.email, row.id]));
   const confirmed = new Set(userRows.filter((row) => row.email_verified).map((row) => row.email));
   const clientOf = new Map(clients.map((client) => [client.email, client]));
@@ -556,9 +554,8 @@ function check(clients) {
     else violations.push(`${client.email} could not start: ${client.failed}`);
   }
 
-  const memberships = queryD1(
+  const memberships = await query(
     `select id, user_id, organization_id, status from organization_members where user_id in (${sqlList([...users.values()])})`,
-    PERSIST_TO,
   );
   const membershipKey = (userId, organizationId) => `${userId}:${organizationId}`;
   const membershipRows = new Map();
@@ -576,9 +573,8 @@ function check(clients) {
     if (byId.get(membershipId)?.status !== "approved") violations.push(`lost approval: membership ${membershipId}`);
   }
 
-  const achievements = queryD1(
+  const achievements = await query(
     `select id, title, user_id, status, image_url, video_url from achievements where title like 'Soak award ${RUN} %'`,
-    PERSIST_TO,
   );
   const byTitle = new Map();
   for (const row of achievements) byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row]);
@@ -599,9 +595,8 @@ function check(clients) {
       violations.push(`lost answer: achievement ${id} is ${row.status}, answered ${status}`);
   }
 
-  const feedback = queryD1(
+  const feedback = await query(
     `select message, count(*) as n from beta_feedback where message like 'Soak feedback ${RUN} %' group by message`,
-    PERSIST_TO,
   );
   const feedbackCounts = new Map(feedback.map((row) => [row.message, row.n]));
   for (const [message, n] of feedbackCounts)
@@ -692,38 +687,26 @@ function check(clients) {
   };
 }
 
-/** Every object in the local R2 bucket, read from wrangler's persisted state once the server is stopped. */
-async function listBucket() {
-  const mf = new Miniflare({
-    modules: true,
-    script: "export default { fetch() { return new Response(null, { status: 404 }); } }",
-    r2Buckets: { MEDIA: BUCKET_NAME },
-    r2Persist: join(PERSIST_TO, "v3", "r2"),
-  });
-  try {
-    const bucket = await mf.getR2Bucket("MEDIA");
-    const keys = [];
-    let cursor;
-    do {
-      const page = await bucket.list({ cursor, limit: 1000 });
-      keys.push(...page.objects.map((object) => object.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
-    return keys;
-  } finally {
-    await mf.dispose();
-  }
+/** Every object in the local R2 bucket. */
+async function listBucket(bucket) {
+  const keys = [];
+  let cursor;
+  do {
+    const page = await bucket.list({ cursor, limit: 1000 });
+    keys.push(...page.objects.map((object) => object.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
 }
 
 /** R2 objects that no row refers to: an upload whose write failed or was a duplicate must leave nothing behind. */
-function orphans(keys) {
-  const urls = queryD1(
+async function orphans(keys, query) {
+  const urls = await query(
     `select image_url as url from achievements where image_url like '/media/%'
      union all select video_url from achievements where video_url like '/media/%'
      union all select avatar_url from profiles where avatar_url like '/media/%'
      union all select intro_video_url from profiles where intro_video_url like '/media/%'
      union all select intro_video_thumbnail_url from profiles where intro_video_thumbnail_url like '/media/%'`,
-    PERSIST_TO,
   );
   const referenced = new Set(urls.map((row) => decodeURIComponent(row.url.slice("/media/".length).split("?")[0])));
   return keys.filter((key) => !referenced.has(key));
@@ -860,9 +843,18 @@ async function main() {
   }
   const seconds = (Date.now() - started) / 1000;
   await sleep(1000); // let workerd let go of the state files
-  const { violations, counts, faults } = check(clients);
-  const keys = await listBucket();
-  const orphaned = orphans(keys);
+  // The state as the stopped server left it, read through one Miniflare over its files.
+  const state = await openState(PERSIST_TO);
+  const query = async (sql) => (await state.db.prepare(sql).all()).results;
+  let checked, keys, orphaned;
+  try {
+    checked = await check(clients, query);
+    keys = await listBucket(state.bucket);
+    orphaned = await orphans(keys, query);
+  } finally {
+    await state.dispose();
+  }
+  const { violations, counts, faults } = checked;
   for (const key of orphaned) violations.push(`orphaned R2 object: ${key}`);
   // A run that never got as far as some kind of write proved nothing about it: that is a failure
   // too (a machine too busy for the load; raise SOAK_SECONDS), not a pass.

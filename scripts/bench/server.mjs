@@ -19,12 +19,14 @@ export function build() {
   run("npm run build");
 }
 
-/** Fresh local state in `persistTo`: empty, migrated, and seeded with the demo data. */
-export function freshState(persistTo = PERSIST_TO) {
+/**
+ * Fresh local state in `persistTo`: empty, then migrated and seeded with the demo data by the seed
+ * (scripts/seed.ts applies the migrations itself). `env` may name the origin the seed signs for.
+ */
+export function freshState(persistTo = PERSIST_TO, env = {}) {
   rmSync(persistTo, { recursive: true, force: true });
   mkdirSync(persistTo, { recursive: true });
-  run(`npx wrangler d1 migrations apply DB --local --persist-to ${persistTo}`, { CI: "1" });
-  run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo });
+  run("npx tsx scripts/seed.ts", { PERSIST_TO: persistTo, ...env });
 }
 
 /** Rows of one SQL statement against the local D1 in `persistTo`, through `wrangler d1 execute --json`. */
