@@ -1,11 +1,9 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { ignoreAbortedRequests } from "./utils/aborted-requests.ts";
 import { listenForFirstInteraction } from "./utils/first-interaction.ts";
 import { HydrationStart, keepEventsFromReactUntilHydrationStarts } from "./utils/hydration-start.tsx";
 
-ignoreAbortedRequests();
 listenForFirstInteraction();
 keepEventsFromReactUntilHydrationStarts();
 

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures.ts";
+import { test } from "./fixtures.ts";
 
 // A key or a click that reaches a page React has been asked to hydrate makes React 18 hydrate it at
 // once, synchronously. Before React's first pass has begun, that forced pass meets Remix's root
@@ -15,25 +15,4 @@ test("a key pressed just as the page starts to hydrate breaks nothing", async ({
   await page.goto("/auth");
   // Hydrated: React's fiber is on the body. The fixture fails the test on any error in the page.
   await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith("__reactFiber")));
-});
-
-// Following a link while the page revalidates after a post aborts the router's request, and Remix
-// 2's single fetch can leave that aborted fetch's rejection unhandled (remix-run/react-router#14203):
-// a test that clicked 'Back to sign in' just after a failed confirmation met it. It is no error;
-// any other unhandled rejection still is.
-test("a request aborted by navigating on is not reported; another unhandled rejection is", async ({
-  newPersonPage,
-}) => {
-  const page = await newPersonPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto("/auth");
-  await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith("__reactFiber")));
-  await page.evaluate(() => {
-    const controller = new AbortController();
-    void fetch("/auth", { signal: controller.signal });
-    controller.abort();
-  });
-  await page.evaluate(() => void Promise.reject(new TypeError("a real failure")));
-  await expect.poll(() => errors).toEqual(["a real failure"]);
 });
