@@ -1,11 +1,6 @@
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import {
-  defineWorkersConfig,
-  readD1Migrations,
-  type WorkersProjectConfigExport,
-} from "@cloudflare/vitest-pool-workers/config";
-import type { TestProjectInlineConfiguration } from "vitest/config";
+import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { commonPasswordList } from "./scripts/build/common-passwords.ts";
 
 // The pool's runtimes call back into this process (Miniflare's loopback server) for modules and
@@ -23,15 +18,6 @@ http.createServer = ((...args: Parameters<typeof http.createServer>) => {
   return server;
 }) as typeof http.createServer;
 
-const MATRIX_FILES = "tests/workers/authorization-matrix/*.test.ts";
-
-/**
- * A project that takes everything from the root config but these test options. The pool's own
- * options (`poolOptions.workers`) are unknown to vitest's project type, hence the cast.
- */
-const project = (test: Extract<WorkersProjectConfigExport, { test?: unknown }>["test"]) =>
-  ({ extends: true, test }) as TestProjectInlineConfiguration;
-
 // Unit and integration tests run inside workerd with real (local) D1, R2 and Durable Objects.
 export default defineWorkersConfig(async () => ({
   // The server's common-password list (vite.config.ts builds it the same way).
@@ -41,20 +27,11 @@ export default defineWorkersConfig(async () => ({
   // serves it as well (vite.config.ts does the same for the Worker's bundle).
   resolve: { alias: [{ find: /^tslib$/, replacement: fileURLToPath(import.meta.resolve("tslib/tslib.es6.mjs")) }] },
   test: {
-    // Two projects (decision 083). "workers": every file in one runtime, one after another
-    // (`singleWorker`), so the app's modules are loaded and transformed once per run instead of
-    // once per file (each file's own runtime cost about 6 s of CPU before its first test).
-    // "matrix": the authorization matrix's files, each in a runtime of its own, since ~900
-    // requests leave a runtime too deep in state for the files after them (decision 045).
-    projects: [
-      project({
-        name: "workers",
-        include: ["tests/workers/**/*.test.ts"],
-        exclude: [MATRIX_FILES],
-        poolOptions: { workers: { singleWorker: true } },
-      }),
-      project({ name: "matrix", include: [MATRIX_FILES] }),
-    ],
+    // Every file of a run in one runtime, one after another (`singleWorker`), so the app's modules
+    // are loaded and transformed once per run instead of once per file (decision 083). The
+    // authorization matrix's files too: they once needed runtimes of their own, when ~900
+    // requests through the pool's SELF left a runtime ever slower (decisions 045, 085, 086).
+    include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
     // The server bundle (3 MB) is loaded by workerd itself, once per runtime, instead of through
     // Vitest's module runner, which evaluates it anew for every test file: 0.7 s of CPU a file.
@@ -76,9 +53,6 @@ export default defineWorkersConfig(async () => ({
     // machine one can pass 5 s, and a timeout mid-test also breaks isolated storage for the
     // rest of the run. A real hang still fails.
     testTimeout: 30_000,
-    // The pool ignores this and starts every file of a run at once, each in a runtime of its own:
-    // scripts/test-workers.mjs (`npm run test:unit`) runs the matrix's files one at a time.
-    fileParallelism: false,
     // A test that fails once is a defect to find, not noise (issue 42): no retries.
     retry: 0,
     hookTimeout: 60_000,
@@ -106,6 +80,7 @@ export default defineWorkersConfig(async () => ({
     },
     poolOptions: {
       workers: {
+        singleWorker: true,
         isolatedStorage: true,
         main: "./workers/test-app.ts",
         wrangler: { configPath: "./wrangler.toml" },

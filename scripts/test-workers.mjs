@@ -1,7 +1,6 @@
-// Runs the Workers-pool tests in two lanes side by side (decision 083). A unit of work is one
-// `vitest run`: each of the authorization matrix's files alone (project "matrix", a runtime each),
-// or a share of the other files (project "workers": one runtime that runs its files one after
-// another). The shares are cut, and the units queued longest first, from the last run's durations
+// Runs the Workers-pool tests in two lanes side by side (decisions 083, 086): each lane is one
+// `vitest run`, one runtime that runs its files one after another. The files are dealt to the
+// lanes, the costliest first to the lighter lane, by the last run's durations
 // (tests/workers/durations.json, rewritten after every full run), so both lanes end together.
 // Any argument is passed on to vitest; with a file filter, one `vitest run` does it all.
 import { spawn } from "node:child_process";
@@ -10,12 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const LANES = 2;
-/** How many runs share the files of the "workers" project. */
-const SHARES = 3;
 const DURATIONS = "tests/workers/durations.json";
 /** A file the last run did not time counts as this many milliseconds. */
 const UNKNOWN_MS = 10_000;
-const isMatrix = (file) => file.startsWith("tests/workers/authorization-matrix/");
 
 const passedOn = process.argv.slice(2);
 
@@ -37,30 +33,24 @@ const files = readdirSync("tests/workers", { recursive: true })
 const lastRun = JSON.parse(readFileSync(DURATIONS, "utf8"));
 const cost = (file) => lastRun[file] ?? UNKNOWN_MS;
 
-// The other files dealt into shares of about equal cost: the costliest first, each to the lightest share.
-const shares = Array.from({ length: SHARES }, () => ({ files: [], cost: 0 }));
-for (const file of files.filter((file) => !isMatrix(file)).sort((a, b) => cost(b) - cost(a))) {
-  const lightest = shares.reduce((a, b) => (b.cost < a.cost ? b : a));
+const lanes = Array.from({ length: LANES }, () => ({ files: [], cost: 0 }));
+for (const file of files.sort((a, b) => cost(b) - cost(a))) {
+  const lightest = lanes.reduce((a, b) => (b.cost < a.cost ? b : a));
   lightest.files.push(file);
   lightest.cost += cost(file);
 }
-const units = [
-  ...files.filter(isMatrix).map((file) => ({ project: "matrix", files: [file], cost: cost(file) })),
-  ...shares.filter((share) => share.files.length > 0).map((share) => ({ project: "workers", ...share })),
-].sort((a, b) => b.cost - a.cost);
 
 const reports = mkdtempSync(join(tmpdir(), "workers-tests-"));
 const failed = [];
-async function lane() {
-  for (let unit = units.shift(); unit; unit = units.shift()) {
-    const report = join(reports, `${units.length}.json`);
-    const args = ["--project", unit.project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
-    if (!(await vitest([...args, ...unit.files]))) failed.push(...unit.files);
-  }
-}
-await Promise.all(Array.from({ length: LANES }, lane));
+await Promise.all(
+  lanes.map(async ({ files }, index) => {
+    const report = join(reports, `${index}.json`);
+    const args = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+    if (!(await vitest([...args, ...files]))) failed.push(...files);
+  }),
+);
 
-// Each file's duration, for the next run's shares and order (whole seconds: a small diff).
+// Each file's duration, for the next run's lanes (whole seconds: a small diff).
 const durations = {};
 for (const name of readdirSync(reports)) {
   const { testResults } = JSON.parse(readFileSync(join(reports, name), "utf8"));
