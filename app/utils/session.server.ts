@@ -3,6 +3,7 @@ import type { Viewer } from "./viewer.ts";
 import { setActiveOrganization } from "#db/queries/profiles.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
 import { AUTH_COOKIE_PREFIX } from "./auth.server.ts";
+import { signOut } from "#app/services/accounts/sessions.server.ts";
 import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { loadNotifications } from "#db/queries/notifications.ts";
 import {
@@ -84,7 +85,7 @@ export async function requireAnonymous(context: AppLoadContext) {
   if (await context.getSession()) throw redirect("/dashboard");
 }
 
-/** Ends the session: the auth library's sign-out, and the active organisation is forgotten. */
+/** Ends the session (the accounts service's sign-out), and the active organisation is forgotten. */
 export async function signOutHeaders(request: Request, context: AppLoadContext) {
   const session = await context.getSession();
   if (session) {
@@ -94,10 +95,7 @@ export async function signOutHeaders(request: Request, context: AppLoadContext) 
       closeNotificationSockets(context, session.user.id, { sessions: [session.session.id] }),
     );
   }
-  const response = await context.auth.api.signOut({ headers: request.headers, asResponse: true });
-  const headers = new Headers();
-  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  return headers;
+  return signOut(context, request.headers);
 }
 
 /** What a signed-in page whose viewer's profile could not be read answers (the error page shows it). */

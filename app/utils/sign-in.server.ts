@@ -1,11 +1,11 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { endNewSession, signInWithPassword } from "#app/services/accounts/sessions.server.ts";
 import { completeSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
 import { redirectWithToast } from "./cookies.server.ts";
 import type { Toast } from "./toast-message.ts";
 import { pathOf, securityEvent } from "./log.server.ts";
-import { cookieHeaders, readAuthAnswer, type SignedInUser } from "./auth-answer.server.ts";
 
 /** Where an archived account chooses between reactivating and deleting everything. */
 export const ARCHIVED_ACCOUNT_PATH = "/settings";
@@ -14,23 +14,15 @@ export const ARCHIVED_ACCOUNT_PATH = "/settings";
 export const TWO_FACTOR_PATH = "/auth/two-factor";
 
 /**
- * Signs in with a password through the auth library: its answer, and the cookies to pass on.
- * With two-factor on (and this browser not trusted), no session starts yet: `twoFactor` is set and
- * the cookies hold the pending sign-in, which the second step (`TWO_FACTOR_PATH`) completes.
+ * Signs in with a password (the accounts service): its answer, and the cookies to pass on; with
+ * two-factor on, `twoFactor` is set and the second step (`TWO_FACTOR_PATH`) completes it.
  */
-export async function startSession(
+export function startSession(
   context: AppLoadContext,
   request: Request,
   credentials: { email: string; password: string; remember: boolean },
 ) {
-  const response = await context.auth.api.signInEmail({
-    body: { email: credentials.email, password: credentials.password, rememberMe: credentials.remember },
-    headers: request.headers,
-    asResponse: true,
-  });
-  const answer = await readAuthAnswer<{ user?: SignedInUser; twoFactorRedirect?: boolean }>(response);
-  const twoFactor = answer.ok && answer.body.twoFactorRedirect === true;
-  return { ...answer, ok: answer.ok && Boolean(answer.body.user), twoFactor };
+  return signInWithPassword(context, { ...credentials, headers: request.headers });
 }
 
 /** The second sign-in step's page, going on to `destination` afterwards. */
@@ -64,7 +56,7 @@ export async function enterAccount(
         requestId: context.requestId,
         userId: session.user.id,
       });
-      await context.auth.api.signOut({ headers: cookieHeaders(session.headers) }).catch(() => {});
+      await endNewSession(context, session.headers);
       return null;
     }
     return redirect(ARCHIVED_ACCOUNT_PATH, { headers: session.headers });

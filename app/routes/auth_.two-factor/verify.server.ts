@@ -1,6 +1,7 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { endNewSession, verifySignInCode } from "#app/services/accounts/two-factor.server.ts";
+import { endNewSession } from "#app/services/accounts/sessions.server.ts";
+import { verifySignInCode } from "#app/services/accounts/two-factor.server.ts";
 import { spendTotpCode } from "#app/services/two-factor.server.ts";
 import { redirectWithToast, safeRedirectPath } from "#app/utils/cookies.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";

@@ -181,8 +181,3 @@ export async function verifySignInCode(
     await verify({ body: { code, trustDevice }, headers, asResponse: true }),
   );
 }
-
-/** Ends a session just started (its cookies), as when the same code signed in twice at once. */
-export async function endNewSession(context: AccountsContext, cookies: Headers) {
-  await context.auth.api.signOut({ headers: cookieHeaders(cookies) }).catch(() => {});
-}
