@@ -26,7 +26,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
 import { percentile } from "./bench/load.mjs";
 import { machine } from "./bench/report.mjs";
-import { openState } from "./backup/local-state.mjs";
+import { listObjects, openState } from "./backup/local-state.mjs";
 import { build, freshState, startServer } from "./bench/server.mjs";
 import { FAULT_HEADER, chanceFault } from "./soak/faults.mjs";
 
@@ -687,18 +687,6 @@ async function check(clients, query) {
   };
 }
 
-/** Every object in the local R2 bucket. */
-async function listBucket(bucket) {
-  const keys = [];
-  let cursor;
-  do {
-    const page = await bucket.list({ cursor, limit: 1000 });
-    keys.push(...page.objects.map((object) => object.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-  return keys;
-}
-
 /** R2 objects that no row refers to: an upload whose write failed or was a duplicate must leave nothing behind. */
 async function orphans(keys, query) {
   const urls = await query(
@@ -849,7 +837,7 @@ async function main() {
   let checked, keys, orphaned;
   try {
     checked = await check(clients, query);
-    keys = await listBucket(state.bucket);
+    keys = (await listObjects(state.bucket)).map((object) => object.key);
     orphaned = await orphans(keys, query);
   } finally {
     await state.dispose();
