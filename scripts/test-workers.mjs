@@ -4,7 +4,7 @@
 // (tests/workers/durations.json, rewritten after every full run), so both lanes end together.
 // Any argument is passed on to vitest; with a file filter, one `vitest run` does it all.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,9 +15,17 @@ const UNKNOWN_MS = 10_000;
 
 const passedOn = process.argv.slice(2);
 
+// The runtimes keep their local state (D1, R2, Durable Objects) under the temporary directory,
+// and isolated storage copies its SQLite files there before and after every test: in memory
+// where the machine has a RAM-backed /dev/shm, the test step took about 5% less time (decision 087).
+const env = existsSync("/dev/shm") ? { ...process.env, TMPDIR: "/dev/shm" } : process.env;
+
 function vitest(args) {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["vitest", "run", ...args, ...passedOn], { stdio: "inherit" });
+    const child = spawn("npx", ["vitest", "run", ...args, ...passedOn], {
+      stdio: "inherit",
+      env,
+    });
     child.on("exit", (code) => resolve(code === 0));
   });
 }

@@ -4,7 +4,8 @@ import { test as base, expect, type APIRequestContext, type Page } from "@playwr
  * Every call a test makes through Playwright's request API goes out on a connection of its own.
  * That API keeps a connection open for the next call without limit, while workerd closes one idle
  * for 5 seconds: a call sent as that close lands is reset unanswered ("socket hang up",
- * microsoft/playwright#42701). A browser resends such a request; Playwright's API does not.
+ * microsoft/playwright#42701). A browser resends such a request; Playwright's API does not
+ * (decision 087).
  */
 export function oneConnectionPerCall(request: APIRequestContext) {
   const send = request.fetch.bind(request);
