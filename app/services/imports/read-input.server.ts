@@ -42,10 +42,39 @@ export async function readImport(source: ImportSource): Promise<ReadOutcome> {
   } catch {
     return { refused: UNREADABLE };
   }
-  if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(text)) {
-    return readSvg(text);
+  return startsAsSvg(text) ? readSvg(text) : readText(text);
+}
+
+/**
+ * Whether the text is an SVG document: `<svg` after what may come before it (a byte-order mark,
+ * whitespace, an XML declaration, comments, a doctype). Each is skipped with `indexOf`, so the
+ * time is linear in the text whatever it holds: a backtracking pattern took hours on 281 bytes
+ * of empty comments (issue 43).
+ */
+function startsAsSvg(text: string) {
+  let at = text.startsWith("\uFEFF") ? 1 : 0;
+  const skipSpace = () => {
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+  };
+  const startsHere = (prefix: string) => text.slice(at, at + prefix.length).toLowerCase() === prefix;
+  /** Moves past the next `end`; false when there is none. */
+  const skipPast = (end: string) => {
+    const found = text.indexOf(end, at);
+    if (found < 0) return false;
+    at = found + end.length;
+    return true;
+  };
+  skipSpace();
+  if (startsHere("<?xml") && !skipPast("?>")) return false;
+  skipSpace();
+  while (startsHere("<!--")) {
+    at += 4;
+    if (!skipPast("-->")) return false;
+    skipSpace();
   }
-  return readText(text);
+  if (startsHere("<!doctype") && !skipPast(">")) return false;
+  skipSpace();
+  return startsHere("<svg") && /[\s>]/.test(text[at + 4] ?? "");
 }
 
 function readText(raw: string): ReadOutcome {
@@ -146,15 +175,43 @@ const unescapeXml = (text: string) =>
   );
 
 /**
+ * The first `openbadges:assertion` or `openbadges:credential` element that is whole: its start
+ * tag's attributes and its content ("" when self-closed). Every search runs forward from where
+ * the last one stopped, and a name found unclosed once is never searched for again, so the time
+ * is linear in the text: a pattern that tried each start tag to the end of the file grew as the
+ * square of a file of unclosed elements (issue 43).
+ */
+function badgeElement(text: string): { attributes: string; content: string } | null {
+  const starts = /<openbadges:(assertion|credential)\b/gi;
+  const unclosed = new Set<string>();
+  for (let start = starts.exec(text); start; start = starts.exec(text)) {
+    const name = start[1]!.toLowerCase();
+    if (unclosed.has(name)) continue;
+    const tagEnd = text.indexOf(">", starts.lastIndex);
+    if (tagEnd < 0) return null;
+    if (text[tagEnd - 1] === "/") return { attributes: text.slice(starts.lastIndex, tagEnd - 1), content: "" };
+    const end = new RegExp(`</openbadges:${name}\\s*>`, "gi");
+    end.lastIndex = tagEnd + 1;
+    const close = end.exec(text);
+    if (!close) {
+      unclosed.add(name);
+      continue;
+    }
+    return { attributes: text.slice(starts.lastIndex, tagEnd), content: text.slice(tagEnd + 1, close.index) };
+  }
+  return null;
+}
+
+/**
  * An SVG's baked badge: the `openbadges:assertion` (2.0) or `openbadges:credential` (3.0)
  * element's content (JSON, in CDATA or escaped), else its `verify` attribute (a JWS or address).
  */
 function readSvg(text: string): ReadOutcome {
-  const element = /<openbadges:(assertion|credential)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/openbadges:\1\s*>)/i.exec(text);
+  const element = badgeElement(text);
   if (!element) {
     return { refused: "This image carries no Open Badges data (no openbadges:assertion): it is not a baked badge." };
   }
-  const [, , attributes = "", content = ""] = element;
+  const { attributes, content } = element;
   const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(content);
   const body = (cdata ? cdata[1]! : unescapeXml(content)).trim();
   const verify = /\bverify\s*=\s*("([^"]*)"|'([^']*)')/.exec(attributes);
