@@ -7,12 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import { UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { passportEdgeCache } from "./middleware/passport-cache.ts";
 import { loadContext } from "./middleware/load-context.ts";
-import {
-  AUTH_FORM_MAX_BYTES,
-  bodyCap,
-  STRIPE_EVENT_MAX_BYTES,
-  VERIFY_FORM_MAX_BYTES,
-} from "./middleware/body-limit.ts";
+import { bodyCaps } from "./middleware/body-limit.ts";
 import { sameOriginMutations, securityHeaders } from "./middleware/security.ts";
 import { AUTH_API_ENDPOINTS, AUTH_BASE_PATH, authRoutes } from "./routes/auth.ts";
 import { credentialRoutes } from "./routes/credentials.ts";
@@ -39,11 +34,7 @@ export const createApp = (testing: MiddlewareHandler<WorkerEnv>[] = []) => {
   const app = new Hono<WorkerEnv>().use(requestLog).use(securityHeaders).use(sameOriginMutations);
   for (const middleware of testing) app.use(middleware);
   app
-    .use("/auth", bodyCap(AUTH_FORM_MAX_BYTES))
-    .use("/auth/*", bodyCap(AUTH_FORM_MAX_BYTES))
-    .use(`${AUTH_BASE_PATH}/*`, bodyCap(AUTH_FORM_MAX_BYTES))
-    .use("/verify", bodyCap(VERIFY_FORM_MAX_BYTES))
-    .use(STRIPE_WEBHOOK_PATH, bodyCap(STRIPE_EVENT_MAX_BYTES))
+    .use(bodyCaps)
     .use(loadContext)
     // After the load context: only a verified session makes a visit personal, and a render's D1
     // bookmark decides whether it may be stored.

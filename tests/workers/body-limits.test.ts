@@ -1,7 +1,12 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "#workers/test-app.ts";
-import { AUTH_FORM_MAX_BYTES, STRIPE_EVENT_MAX_BYTES, VERIFY_FORM_MAX_BYTES } from "#workers/middleware/body-limit.ts";
+import {
+  AUTH_FORM_MAX_BYTES,
+  PREFERENCES_FORM_MAX_BYTES,
+  STRIPE_EVENT_MAX_BYTES,
+  VERIFY_FORM_MAX_BYTES,
+} from "#workers/middleware/body-limit.ts";
 import { newClientIp, ORIGIN } from "./helpers.ts";
 
 // Issue 34's review finding: what anyone may post without an account is read up to a cap and
@@ -51,6 +56,16 @@ const CAPPED = [
   ["/api/auth/sign-in/email", AUTH_FORM_MAX_BYTES],
   ["/verify", VERIFY_FORM_MAX_BYTES],
   ["/api/stripe/webhook", STRIPE_EVENT_MAX_BYTES],
+  ["/preferences", PREFERENCES_FORM_MAX_BYTES],
+  // The routers answer these as the paths above (Remix matches in any case, with a trailing slash,
+  // after decoding), so the caps hold for them too (issue 43).
+  ["/VERIFY", VERIFY_FORM_MAX_BYTES],
+  ["/verify/", VERIFY_FORM_MAX_BYTES],
+  ["/%76erify", VERIFY_FORM_MAX_BYTES],
+  ["/Auth", AUTH_FORM_MAX_BYTES],
+  ["/auth//", AUTH_FORM_MAX_BYTES],
+  ["/AUTH/Forgot-Password", AUTH_FORM_MAX_BYTES],
+  ["/Preferences/", PREFERENCES_FORM_MAX_BYTES],
 ] as const;
 
 describe("bodies of anonymous endpoints", () => {
@@ -64,6 +79,20 @@ describe("bodies of anonymous endpoints", () => {
     const response = await post(path, "a=1", { "Content-Length": String(cap + 1) });
     expect(response.status).toBe(413);
     await response.arrayBuffer();
+  });
+
+  it("the other spellings of a capped path reach the same page as the path itself", async () => {
+    // What the cap protects: without it, these posts were read whole by the page's action.
+    const fields = "intent=signin&email=nobody%40example.com&password=not-the-password";
+    for (const path of ["/Auth", "/auth/"]) {
+      const response = await post(path, fields);
+      expect(response.status).toBe(401);
+      expect(await response.text()).toContain("Sign in failed");
+    }
+    // The preference form without JavaScript goes back where it came from.
+    const consent = await post("/Preferences/", "intent=cookie-consent&value=declined&redirectTo=%2Fterms");
+    expect(consent.status).toBe(302);
+    expect(consent.headers.get("Location")).toBe("/terms");
   });
 
   it("hands a body within the cap on as sent, chunked or not", async () => {
