@@ -1,10 +1,4 @@
-import {
-  data,
-  type HeadersFunction,
-  redirect,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import Printer from "lucide-react/icons/printer";
 import type { RouteHandle } from "#app/utils/hydration.ts";
@@ -35,9 +29,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  // One address, the cached one: a query string would make every variant a fresh full render.
-  const url = new URL(request.url);
-  if (url.search) throw redirect(url.pathname, 301);
+  // A query string never reaches here: the edge cache's middleware renders the page for its own
+  // address (passportPage), so no variant can make every view a fresh full render.
   const found = await readPublicPassport(context, {
     userIdParam: params.userId,
     page: { size: PAGE_SIZES.printChunk },

@@ -130,16 +130,29 @@ const RECORDED_CHANGES_MAX = 50;
 export const PASSPORT_BUILD_HEADER = "X-Passport-Build";
 
 /**
- * The user and page of a public passport URL, or null for any other URL (or query). `paged`
- * marks a cursor page of the full list, whose cache key needs the passport's generation.
+ * The user and page of a public passport URL, or null for any other URL. A trailing slash and
+ * what the page does not read (a tracking parameter, a cursor without the full list) name the
+ * same page as its own address (issue 43): the query is rebuilt from what the routes read. `paged`
+ * marks a cursor page of the full list, whose cache key needs the passport's generation; `url` is
+ * the page's own address, which a render is made for.
  */
 export function passportPage(url: URL) {
-  const path = url.pathname.endsWith("/print") ? url.pathname.slice(0, -"/print".length) : url.pathname;
+  const pathname = url.pathname.replace(/\/+$/, "");
+  const path = pathname.endsWith("/print") ? pathname.slice(0, -"/print".length) : pathname;
   const match = PASSPORT_PATH.exec(path);
   if (!match) return null;
-  const page = `${url.pathname.slice(path.length)}${url.search}`;
-  if (FIXED_PAGES.includes(page)) return { userId: match[1]!, page, paged: false };
-  return CURSOR_PAGE.test(page) ? { userId: match[1]!, page, paged: true } : null;
+  const page = `${pathname.slice(path.length)}${path === pathname ? pageQuery(url.searchParams) : ""}`;
+  const own = { userId: match[1]!, page, url: `${url.origin}${path}${page}` };
+  if (FIXED_PAGES.includes(page)) return { ...own, paged: false };
+  return CURSOR_PAGE.test(page) ? { ...own, paged: true } : null;
+}
+
+/** The query of the first entries ("") or of the full list and its cursor, as its links write it. */
+function pageQuery(params: URLSearchParams) {
+  if (params.get("all") !== "1") return "";
+  // A cursor back wins over one forward, as in `pageRequestFrom`.
+  const cursor = params.has("before") ? "before" : params.has("after") ? "after" : null;
+  return cursor ? `?all=1&${cursor}=${params.get(cursor)}` : "?all=1";
 }
 
 /**

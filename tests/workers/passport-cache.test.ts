@@ -455,6 +455,34 @@ describe("public passport at the edge: requests that cannot be made expensive", 
     await response.text();
   });
 
+  // Issue 43: the outside review's findings.
+  it("serves the cookie of an ended session from the cache, reading only the session", async () => {
+    const person = await personWithAchievements(["Signed Out"]);
+    await warm(person.id);
+    expect((await postForm("/auth/signout", {}, { cookie: person.cookie })).status).toBe(302);
+    const response = await get(`/passport/${person.id}`, person.cookie);
+    expect(cacheStatus(response)).toBe("HIT");
+    // The session guard's read, and the auth library's own when the guard finds no session.
+    expect(roundTrips(response)).toBe(2);
+    expect(await response.text()).toContain(">Signed Out</h3>");
+  });
+
+  it("serves a query string or a trailing slash from the page's own entry", async () => {
+    const person = await personWithAchievements(["One Address"]);
+    // The first visit, with a tracking parameter, fills the page's own entry.
+    await (await visit(person.id, "?utm_source=share")).text();
+    await warm(person.id);
+    await warm(person.id, "?all=1");
+    for (const query of ["/", "?utm_source=share", "?ref=a&ref=b", "/?fbclid=x", "?all=0", "?after=x"]) {
+      const response = await visit(person.id, query);
+      expect(cacheStatus(response), query).toBe("HIT");
+      expect(await response.text()).toContain(">One Address</h3>");
+    }
+    for (const query of ["?all=1&utm_source=share", "/?utm_source=share&all=1"]) {
+      expect(cacheStatus(await visit(person.id, query)), query).toBe("HIT");
+    }
+  });
+
   it("honours X-Passport-Refresh only outside production", async () => {
     const { default: worker } = await import("../../workers/test-app.ts");
     const person = await personWithAchievements(["Benchmarked"]);

@@ -17,8 +17,9 @@ import { setResponseHeaders } from "./response-headers.ts";
 
 /**
  * Serves public passports from the edge cache and fills it. Only a visitor whose session cookie
- * carries our signature (who may be the owner) gets a fresh, private page: an unsigned or forged
- * cookie, a toast cookie or `Cache-Control: no-cache` are served from the cache like any visit,
+ * carries our signature and whose session is live (who may be the owner) gets a fresh, private
+ * page: an unsigned, forged or ended session's cookie, a toast cookie, `Cache-Control: no-cache`,
+ * a trailing slash or a query the page does not read are served from the cache like any visit,
  * so no request can make every view a render (issue 34). Only the test entry can ask for a fresh
  * render that is not stored (`renderAfresh`, workers/testing/passport-refresh.ts: the benchmark's
  * uncached figures). A render whose
@@ -35,7 +36,9 @@ export const passportEdgeCache =
     const context = c.get("loadContext");
     // The page differs only by whether the cookie banner shows: one entry for each.
     const { cookieConsent } = await readPreferences(c.req.raw);
-    const personal = await hasVerifiedSessionCookie(c.req.raw, context);
+    // A signed cookie of an ended session is a visitor's too (issue 43): the session is read, as a
+    // signed-in visitor's render reads it anyway (once per request).
+    const personal = (await hasVerifiedSessionCookie(c.req.raw, context)) && (await context.getUser()) !== null;
     const refresh = c.get("renderAfresh") === true;
     // A cursor page is stored under the passport's generation, which a change replaces. Only a
     // lookup that may use the cache pays for reading it.
@@ -54,6 +57,9 @@ export const passportEdgeCache =
       }
     }
 
+    // Rendered for the page's own address, whatever the visitor added to it: the bytes stored
+    // under that address are the page at that address.
+    if (c.req.url !== page.url) c.req.raw = new Request(page.url, c.req.raw);
     const renderStartedAt = Date.now();
     await next();
     // A render that could not read everything says so: it is neither stored nor shared. Nor is
