@@ -36,7 +36,7 @@ const CAPS: [matches: (path: string) => boolean, maxBytes: number][] = [
 /**
  * The path as the routers match it: Remix finds `/VERIFY`, `/verify/` and `/%76erify` to be
  * `/verify` (any case, after decoding, trailing slashes ignored), so a cap keyed on the path as
- * written would let those through uncapped (issue 43).
+ * written would let those through uncapped (issue 43, decision 088).
  */
 function routedPath(url: string) {
   const { pathname } = new URL(url);
