@@ -122,6 +122,10 @@ export async function readSignedIn({
   const refreshes = !(await signedCookie(request, settings.secret, settings.dontRememberCookie));
   const read = token ? await readByToken(db, request, token, requestId, withBell) : null;
   if (read && answersWithoutTheLibrary(read.session, settings, refreshes)) return read;
+  // A token we signed with no session row (signed out, ended elsewhere, expired and deleted): the
+  // library, reading the same table, would find none either; a second read would only cost a
+  // round trip on every page a signed-out browser opens (issue 43).
+  if (token && !read && settings.sessionsInDatabaseOnly) return null;
   // Missing, forged, expired, revoked, due for refresh, or a setup the batch does not model:
   // the auth library decides, exactly as before this fast path existed.
   const session = await auth().api.getSession({ headers: request.headers });

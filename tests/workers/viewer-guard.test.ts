@@ -122,6 +122,8 @@ describe("the signed-in guard", () => {
     const page = await get("/dashboard", person.cookie);
     expect(page.status).toBe(302);
     expect(page.headers.get("Location")).toBe(signInPage);
+    // The guard's one read found no session: the auth library is not asked again (issue 43).
+    expect(roundTrips(page)).toBe(1);
     const action = await postForm("/settings", { intent: "no-such-intent" }, { cookie: person.cookie });
     expect(action.status).toBe(302);
   });

@@ -36,8 +36,8 @@ export const passportEdgeCache =
     const context = c.get("loadContext");
     // The page differs only by whether the cookie banner shows: one entry for each.
     const { cookieConsent } = await readPreferences(c.req.raw);
-    // A signed cookie of an ended session is a visitor's too (issue 43): the session is read, as a
-    // signed-in visitor's render reads it anyway (once per request).
+    // A signed cookie of an ended session is a visitor's too (issue 43): the session is read (one
+    // round trip), as a signed-in visitor's render reads it anyway (once per request).
     const personal = (await hasVerifiedSessionCookie(c.req.raw, context)) && (await context.getUser()) !== null;
     const refresh = c.get("renderAfresh") === true;
     // A cursor page is stored under the passport's generation, which a change replaces. Only a
