@@ -14,7 +14,8 @@ import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
 import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
-import { enterAccount, startSession, twoFactorHref } from "#app/utils/sign-in.server.ts";
+import { signInWithPassword } from "#app/services/accounts/sessions.server.ts";
+import { enterAccount, twoFactorHref } from "#app/utils/sign-in.server.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
@@ -74,7 +75,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The mailbox is the owner's: a pause of password sign-in after wrong guesses ends.
   await clearPasswordFailuresOf(context, account.email);
 
-  const session = await startSession(context, request, {
+  const session = await signInWithPassword(context, {
+    headers: request.headers,
     email: account.email,
     password: newPassword,
     remember: false,

@@ -29,8 +29,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  // A query string never reaches here: the edge cache's middleware renders the page for its own
-  // address (passportPage), so no variant can make every view a fresh full render.
+  // A GET's query string never reaches here: the edge cache's middleware renders the page for
+  // its own address (passportPage), so no variant can make every view a fresh full render.
   const found = await readPublicPassport(context, {
     userIdParam: params.userId,
     page: { size: PAGE_SIZES.printChunk },

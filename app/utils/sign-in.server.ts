@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { endNewSession, signInWithPassword } from "#app/services/accounts/sessions.server.ts";
+import { endNewSession } from "#app/services/accounts/sessions.server.ts";
 import { completeSignUp } from "#db/queries/accounts.ts";
 import { findViewerProfile } from "#db/queries/profiles.ts";
 import { ARCHIVE_GRACE_DAYS } from "./constants.ts";
@@ -12,18 +12,6 @@ export const ARCHIVED_ACCOUNT_PATH = "/settings";
 
 /** Where a sign-in whose password was right asks for the second factor (docs/decisions/060). */
 export const TWO_FACTOR_PATH = "/auth/two-factor";
-
-/**
- * Signs in with a password (the accounts service): its answer, and the cookies to pass on; with
- * two-factor on, `twoFactor` is set and the second step (`TWO_FACTOR_PATH`) completes it.
- */
-export function startSession(
-  context: AppLoadContext,
-  request: Request,
-  credentials: { email: string; password: string; remember: boolean },
-) {
-  return signInWithPassword(context, { ...credentials, headers: request.headers });
-}
 
 /** The second sign-in step's page, going on to `destination` afterwards. */
 export function twoFactorHref(destination: string) {

@@ -5,7 +5,8 @@ import { defineIntent } from "#app/utils/intent.server.ts";
 import { emailFingerprint, pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { PASSWORD_LOCKOUT } from "#app/utils/rate-limit.server.ts";
 import { redirect } from "@remix-run/cloudflare";
-import { enterAccount, startSession, twoFactorHref } from "#app/utils/sign-in.server.ts";
+import { signInWithPassword } from "#app/services/accounts/sessions.server.ts";
+import { enterAccount, twoFactorHref } from "#app/utils/sign-in.server.ts";
 import {
   clearPasswordFailuresOf,
   passwordSignInPaused,
@@ -32,7 +33,8 @@ export const signInIntent = defineIntent<null, typeof signInSchema>({
     const paused = () => tooMany(request, context, "sign-in-paused", SIGN_IN_PAUSED_MESSAGE, address);
     if (await passwordSignInPaused(context, value.email)) throw paused();
     const appUrl = context.env.APP_URL ?? new URL(request.url).origin;
-    const session = await startSession(context, request, {
+    const session = await signInWithPassword(context, {
+      headers: request.headers,
       email: value.email,
       password: value.password,
       remember: value.remember === "on",
