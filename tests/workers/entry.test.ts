@@ -19,6 +19,13 @@ describe("the Worker entry routes each prefix to its handler", () => {
     expect(await response.text()).toContain("Start Your Passport");
   });
 
+  it("a page that ships no scripts (the landing page for a visitor) is the document alone", async () => {
+    const html = await (await get("/")).text();
+    expect(html).not.toContain("<script");
+    // Nothing after the document: no empty transfer of loader data for a router that never runs.
+    expect(html.endsWith("</html>")).toBe(true);
+  });
+
   it("/api/auth/* goes to the auth library", async () => {
     const response = await get("/api/auth/ok");
     expect(response.status).toBe(200);
