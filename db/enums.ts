@@ -8,6 +8,8 @@ export const ACHIEVEMENT_STATUSES = ["pending", "accepted", "rejected"] as const
 /** An achievement that counts: offered and awaiting an answer, or accepted (not declined). */
 export const LIVE_ACHIEVEMENT_STATUSES = ["pending", "accepted"] as const satisfies readonly AchievementStatus[];
 export const ACHIEVEMENT_TYPES = ["award", "training", "milestone"] as const;
+/** An accepted achievement's credential still to be signed: with its media (the recipient consented) or without. */
+export const CREDENTIAL_DUE = ["with-media", "without-media"] as const;
 export const NOTIFICATION_TYPES = ["success", "warning", "error", "info"] as const;
 /** An issuer domain: claimed, proven by its DNS record, or no longer proven (three failed checks). */
 export const DOMAIN_STATUSES = ["pending", "verified", "lapsed"] as const;
@@ -34,6 +36,7 @@ export type UserType = (typeof USER_TYPES)[number];
 export type Role = (typeof ROLES)[number];
 export type AchievementType = (typeof ACHIEVEMENT_TYPES)[number];
 export type AchievementStatus = (typeof ACHIEVEMENT_STATUSES)[number];
+export type CredentialDue = (typeof CREDENTIAL_DUE)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];

@@ -35,6 +35,7 @@ import {
   ENDORSEMENT_STATUSES,
   IMPORT_STATUSES,
   ACHIEVEMENT_STATUSES,
+  CREDENTIAL_DUE,
   MEMBERSHIP_STATUSES,
   NOTIFICATION_TYPES,
   ROLES,
@@ -420,6 +421,9 @@ export const achievements = sqliteTable(
     renewedBy: text("renewed_by"),
     // The last expiry reminder sent (30, then 7 days before): a rerun of the cron sends nothing twice.
     expiryRemindedDays: integer("expiry_reminded_days"),
+    // Accepted while its credential could not be signed (issue 43): the frequent cron signs it,
+    // with the achievement's media only if the recipient consented when accepting; null otherwise.
+    credentialDue: text("credential_due", { enum: CREDENTIAL_DUE }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -432,6 +436,10 @@ export const achievements = sqliteTable(
     index("achievements_membership_sign_due_idx")
       .on(t.membershipOrganizationId)
       .where(sql`membership_sign_due = 1`),
+    // The cron's queue of accepted achievements whose credential is still to be signed, oldest first.
+    index("achievements_credential_due_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`credential_due is not null`),
     uniqueIndex("achievements_submission_key_idx").on(t.createdBy, t.userId, t.submissionKey),
     check("achievements_status_check", inList("status", ACHIEVEMENT_STATUSES)),
     // Public and own passport, paged (keyset) newest first: a user's accepted achievements by

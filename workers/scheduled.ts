@@ -3,19 +3,22 @@ import { recheckImports } from "#app/services/imports/imported-credentials.serve
 import { recheckDueDomains } from "#app/services/organization-domains.server.ts";
 import { endSubscriptionsOfFormerAdmins } from "#app/services/payer-subscriptions.server.ts";
 import { signDueMembershipEntries } from "#app/services/membership-entries.server.ts";
+import { signDueCredentials } from "#app/services/credentials/late-issuance.server.ts";
 import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 import { reconcileMediaBackup } from "./media-backup.ts";
 
-/** The frequent run (wrangler.toml): the membership credentials still to sign, and released files to delete. */
+/** The frequent run (wrangler.toml): membership and late credentials to sign, released files to delete. */
 export const FREQUENT_CRON = "*/10 * * * *";
 /**
  * Membership credentials signed per run (about 10 ms of CPU each): a deleted organisation of
  * 10,000 members has its members' dated credentials within a day of runs (decision 070).
  */
 export const MEMBERSHIP_SIGNINGS_PER_RUN = 200;
+/** Late credentials signed per run: a signing outage's backlog clears within a few runs. */
+export const CREDENTIAL_SIGNINGS_PER_RUN = 200;
 
 /** The daily run: each job is logged on its own, and one job's failure never skips the next. */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env, ctx) => {
@@ -33,6 +36,12 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
     const result = await signDueMembershipEntries(context, MEMBERSHIP_SIGNINGS_PER_RUN);
     if (result.signed + result.failed > 0)
       log(result.failed ? "error" : "info", "signed membership credentials", { cron: controller.cron, ...result });
+  });
+  // Accepted achievements whose credential could not be signed when they were accepted (issue 43).
+  await run("late credentials", async () => {
+    const result = await signDueCredentials(context, CREDENTIAL_SIGNINGS_PER_RUN);
+    if (result.signed + result.failed > 0)
+      log(result.failed ? "error" : "info", "signed late credentials", { cron: controller.cron, ...result });
   });
   // Files whose rows let them go and whose delete failed in the request (decision 077).
   await run("released files", async () => {

@@ -27,6 +27,8 @@ import type { JsonObject } from "#app/services/credentials/data-integrity.server
 import { issuing, signCredential } from "#app/services/credentials/issuer.server.ts";
 import { reissueToHolder } from "#app/services/credentials/reissue.server.ts";
 import { STATUS_LIST_SIZE } from "#app/services/credentials/status-list.server.ts";
+import { credentialDueFor } from "#app/services/credentials/late-issuance.server.ts";
+import { CREDENTIAL_PREPARING } from "#app/utils/constants.ts";
 import { ownAchievement } from "./achievements.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { announce } from "./notifications.server.ts";
@@ -38,8 +40,8 @@ import { announce } from "./notifications.server.ts";
  * How many times accepting reads and signs, when concurrent acceptances in the same organisation
  * keep taking the status-list entry (or key version) it signed with. Each lost attempt means
  * another acceptance was stored, so with this many attempts every one of that many acceptances
- * at the same moment gets its credential. Past that, the achievement is accepted without its
- * credential and the failure logged, as a failed signing is (decision 020).
+ * at the same moment gets its credential. Past that, the achievement is accepted with its
+ * credential left due for the cron, as after a failed signing (decision 020, issue 43).
  */
 const ISSUANCE_ATTEMPTS = 4;
 
@@ -63,10 +65,11 @@ export async function answer(
   status: "accepted" | "rejected",
   options: { includeMedia?: boolean } = {},
 ) {
-  await recordAnswer(context, userId, achievementId, status, options);
-  return status === "accepted"
-    ? ({ title: "Achievement accepted" } satisfies Toast)
-    : ({ title: "Achievement rejected" } satisfies Toast);
+  const { preparing } = await recordAnswer(context, userId, achievementId, status, options);
+  if (status === "rejected") return { title: "Achievement rejected" } satisfies Toast;
+  return preparing
+    ? ({ title: "Achievement accepted", description: CREDENTIAL_PREPARING } satisfies Toast)
+    : ({ title: "Achievement accepted" } satisfies Toast);
 }
 
 /** What an answer reads before it signs: the achievement, its organisation's newest key and open status list. */
@@ -105,6 +108,7 @@ export async function recordAnswer(
   let announced: Awaited<ReturnType<typeof notificationInsert>> = [];
   let recorded = false;
   let forHolder: JsonObject | null = null;
+  let preparing = false;
   for (let attempt = 1; ; attempt++) {
     const [[row], [latestKey], [openList]] =
       attempt === 1 && read ? read : await db.batch(answerReads(db, achievementId));
@@ -138,8 +142,8 @@ export async function recordAnswer(
             awaiting,
           )
         : null;
-    // A failed signing does not undo the acceptance: the achievement shows without its
-    // verified mark, and the failure is logged.
+    // A failed signing does not undo the acceptance: the failure is logged, and the credential
+    // is left due for the frequent cron to sign (credentials/late-issuance.server.ts).
     const issuance =
       signer && achievement.organizationId && attempt <= ISSUANCE_ATTEMPTS
         ? await signCredential(signer, achievement, { latestKey, openList }, { includeMedia }).catch(
@@ -149,6 +153,8 @@ export async function recordAnswer(
             },
           )
         : null;
+    const credentialDue =
+      signer && achievement.organizationId && !issuance ? credentialDueFor({ includeMedia }) : null;
     const holderCopy =
       signed && issuance && signer
         ? await reissueToHolder(
@@ -201,7 +207,11 @@ export async function recordAnswer(
             awaiting,
           )
         : []),
-      answerAchievementUpdate(db, achievementId, userId, status, spending ? spentBy(spending) : undefined),
+      answerAchievementUpdate(db, achievementId, userId, status, {
+        when: spending ? spentBy(spending) : undefined,
+        // Not signed now: accepted all the same, and the cron signs it later (issue 43).
+        credentialDue: credentialDue ?? undefined,
+      }),
     ];
     try {
       const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
@@ -212,6 +222,7 @@ export async function recordAnswer(
       ];
       recorded = (results.at(-1) as unknown[]).length > 0;
       forHolder = recorded ? (holderCopy?.credential ?? null) : null;
+      preparing = recorded && credentialDue !== null;
       break;
     } catch (error) {
       if (!issuance || !isIssuanceRace(error)) throw error;
@@ -223,7 +234,7 @@ export async function recordAnswer(
     await invalidatePassports(context.env, userId);
     announce(context, announced);
   }
-  return { recorded, forHolder };
+  return { recorded, forHolder, preparing };
 }
 
 function logIssuanceFailure(achievementId: string, error: unknown) {

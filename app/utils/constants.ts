@@ -42,3 +42,6 @@ export const PASSKEY_NAME_MAX_LENGTH = 50;
 
 /** How long the link that confirms another e-mail address works (decision 068). */
 export const OTHER_ADDRESS_LINK_HOURS = 24;
+
+/** Said to a person whose accepted achievement's credential is still to be signed (issue 43). */
+export const CREDENTIAL_PREPARING = "Your credential is being prepared";

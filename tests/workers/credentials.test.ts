@@ -1,9 +1,18 @@
-import { env, SELF } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  SELF,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { purgeUser } from "#app/services/account-purge.server.ts";
 import { didOf, rotateKey } from "#app/services/credentials/keys.server.ts";
 import { createDb } from "#db/client.ts";
-import { get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import worker from "#workers/test-app.ts";
+import { FREQUENT_CRON } from "#workers/scheduled.ts";
+import { countRows, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
+import { expectConsoleError } from "./console-errors.ts";
 import { createOrganisation, createOrganisationWithMember, giveAchievement, uniqueName } from "./factories.ts";
 import {
   credentialJson,
@@ -229,6 +238,65 @@ describe("an accepted organisation achievement is an Open Badges 3.0 credential"
     expect(notJson.status).toBe(400);
     expect(await notJson.text()).toContain("This is not JSON.");
     expect((await verifyPage({ hello: "world" })).html).toContain("This is not a Verifiable Credential");
+  });
+});
+
+describe("an acceptance whose credential cannot be signed at once (issue 43)", () => {
+  const FREQUENT = createScheduledController({ scheduledTime: Date.now(), cron: FREQUENT_CRON });
+  async function frequentCron() {
+    const ctx = createExecutionContext();
+    await worker.scheduled(FREQUENT, env, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+  const credentialDue = async (achievementId: string) =>
+    (await env.DB.prepare("select credential_due as due from achievements where id = ?")
+      .bind(achievementId)
+      .first<{ due: string | null }>())!.due;
+
+  it("stands, tells the person the credential is being prepared, and the cron signs it with their choice", async () => {
+    expectConsoleError(/credential issuance failed/);
+    const { admin, member } = await createOrganisationWithMember({ name: uniqueName("Late Signers") });
+    const { achievementId } = await giveAchievement(admin.cookie, { userId: member.id, title: "Signed Later" });
+    const accepted = await postForm(
+      "/passport",
+      { intent: "accept", achievementId: achievementId!, includeMedia: "on" },
+      { cookie: member.cookie, headers: { "X-Inject-Fault": "sign" } },
+    );
+    expect(accepted.status).toBe(302);
+    expect(toastFrom(accepted)).toMatchObject({
+      title: "Achievement accepted",
+      description: "Your credential is being prepared",
+    });
+    expect(await credentialDue(achievementId!)).toBe("with-media");
+    await expect(credentialOf(achievementId!)).rejects.toThrow("no credential was issued");
+    const own = await (await get("/passport", member.cookie)).text();
+    expect(own).toContain("Your credential is being prepared");
+
+    await frequentCron();
+    expect(await credentialDue(achievementId!)).toBeNull();
+    const credential = await credentialJson(await credentialOf(achievementId!));
+    expect(credential.name).toBe("Signed Later");
+    expect(await dccVerify(credential)).toMatchObject(verified);
+    expect(await (await get("/passport", member.cookie)).text()).not.toContain("Your credential is being prepared");
+    // Signed once: a second run finds nothing left to sign.
+    await frequentCron();
+    expect(await countRows("select count(*) as n from credentials where achievement_id = ?", achievementId)).toBe(1);
+  });
+
+  it("signs nothing for an achievement no longer accepted, and takes it off the queue", async () => {
+    expectConsoleError(/credential issuance failed/);
+    const { admin, member } = await createOrganisationWithMember({ name: uniqueName("Late Signers") });
+    const { achievementId } = await giveAchievement(admin.cookie, { userId: member.id, title: "Gone Before" });
+    await postForm(
+      "/passport",
+      { intent: "accept", achievementId: achievementId! },
+      { cookie: member.cookie, headers: { "X-Inject-Fault": "sign" } },
+    );
+    expect(await credentialDue(achievementId!)).toBe("without-media");
+    await env.DB.prepare("update achievements set status = 'rejected' where id = ?").bind(achievementId).run();
+    await frequentCron();
+    expect(await credentialDue(achievementId!)).toBeNull();
+    expect(await countRows("select count(*) as n from credentials where achievement_id = ?", achievementId)).toBe(0);
   });
 });
 

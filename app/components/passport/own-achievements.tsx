@@ -13,6 +13,7 @@ import { ImportActions as ImportActionsNow } from "#app/components/passport/impo
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { LoadAtOnce, lazyAfterInteraction } from "#app/utils/after-interaction.tsx";
+import { CREDENTIAL_PREPARING } from "#app/utils/constants.ts";
 import { linkedInAddToProfileUrl } from "#app/utils/linkedin.ts";
 import type { loadOwnAchievements } from "#db/queries/achievements/own.ts";
 import type { SerializeFrom } from "@remix-run/cloudflare";
@@ -86,6 +87,8 @@ export function OwnAchievements({
                   <Suspense fallback={<LoadAtOnce />}>
                     <CredentialLinks id={achievement.credentialId} title={achievement.title} />
                   </Suspense>
+                ) : achievement.credentialPreparing ? (
+                  <Badge variant="outline">{CREDENTIAL_PREPARING}</Badge>
                 ) : null}
                 {/* LinkedIn's add-to-profile link adds certifications: a membership is not one. */}
                 {achievement.isSelf || achievement.isMembership ? null : (

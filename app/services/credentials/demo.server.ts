@@ -1,16 +1,8 @@
-import type { BatchItem } from "drizzle-orm/batch";
-import {
-  acceptedWithoutCredential,
-  acceptedWithoutCredentialYet,
-  answerableAchievementQuery,
-  issuanceWrites,
-  latestKeyOfAchievementQuery,
-  openStatusListOfAchievementQuery,
-} from "#db/queries/credentials/issuance.ts";
+import { acceptedWithoutCredential } from "#db/queries/credentials/issuance.ts";
 import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 import { didConfigurationUrl, domainLinkageConfiguration } from "./domain-linkage.server.ts";
-import { signCredential, type Issuing } from "./issuer.server.ts";
-import { STATUS_LIST_SIZE } from "./status-list.server.ts";
+import type { Issuing } from "./issuer.server.ts";
+import { issueLate } from "./late-issuance.server.ts";
 
 /** More than the demo world gives; the seed runs again rather than page. */
 const MAX_ACHIEVEMENTS = 100;
@@ -18,8 +10,8 @@ const MAX_ACHIEVEMENTS = 100;
 /**
  * The credentials of the local demo world (issue 29). The seed (db/seed.ts) writes the demo
  * organisation's achievements as rows, accepted already, so none went through `answer`, which
- * issues a credential on acceptance. This issues theirs as `answer` does: the same reads, the
- * same signing, the same writes, one achievement at a time so that each takes the next status
+ * issues a credential on acceptance. This issues theirs as a late issuance does (the same reads,
+ * signing and writes as `answer`), one achievement at a time so that each takes the next status
  * entry, without the picture (the recipient's consent, off by default). Then the organisation's
  * did-configuration.json goes on its domain through the web stand-in (/dev/web.json), as its
  * admin would publish it. Running it again issues only what is missing, and signs the
@@ -28,17 +20,7 @@ const MAX_ACHIEVEMENTS = 100;
 export async function issueDemoCredentials(signer: Issuing, { organizationId, domain }: DemoIssuer) {
   const { db } = signer;
   const achievementIds = await acceptedWithoutCredential(db, organizationId, MAX_ACHIEVEMENTS);
-  for (const achievementId of achievementIds) {
-    const [[achievement], [latestKey], [openList]] = await db.batch([
-      answerableAchievementQuery(db, achievementId),
-      latestKeyOfAchievementQuery(db, achievementId),
-      openStatusListOfAchievementQuery(db, achievementId, STATUS_LIST_SIZE),
-    ]);
-    if (!achievement) continue;
-    const issuance = await signCredential(signer, achievement, { latestKey, openList }, { includeMedia: false });
-    const writes: BatchItem<"sqlite">[] = issuanceWrites(db, issuance, acceptedWithoutCredentialYet(achievementId));
-    await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  }
+  for (const achievementId of achievementIds) await issueLate(signer, achievementId, { includeMedia: false });
   const configuration = await domainLinkageConfiguration(signer, organizationId, domain);
   await putDevWebDocument(db, {
     url: didConfigurationUrl(domain),

@@ -1,4 +1,4 @@
-import { and, count, countDistinct, desc, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, count, countDistinct, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
 import {
   achievements,
@@ -57,7 +57,12 @@ export async function loadOwnAchievements(
 ) {
   // The owner's list answers endorsements on /passport/endorsements, not on its cards.
   const { endorsementsJson: _, ...ownColumns } = passportColumns;
-  const columns = { ...ownColumns, isVisible: achievements.isVisible };
+  const columns = {
+    ...ownColumns,
+    isVisible: achievements.isVisible,
+    // Accepted while its credential could not be signed: the card says it is on its way (issue 43).
+    credentialPreparing: sql<boolean>`(${achievements.credentialDue} is not null)`.mapWith(Boolean),
+  };
   const pendingWhere = and(eq(achievements.userId, userId), eq(achievements.status, "pending"));
   const acceptedWhere = and(
     eq(achievements.userId, userId),

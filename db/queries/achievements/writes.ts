@@ -1,6 +1,6 @@
 import { and, count, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { AchievementType } from "../../schema.ts";
+import type { AchievementType, CredentialDue } from "../../schema.ts";
 import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../../client.ts";
 import { achievements, LIVE_ACHIEVEMENT_STATUSES } from "../../schema.ts";
 import type { Renewal } from "./renewals.ts";
@@ -170,11 +170,11 @@ export function answerAchievementUpdate(
   id: string,
   userId: string,
   status: "accepted" | "rejected",
-  when?: SQL,
+  { when, credentialDue }: { when?: SQL; credentialDue?: CredentialDue } = {},
 ) {
   return db
     .update(achievements)
-    .set({ status })
+    .set({ status, credentialDue })
     .where(and(isPendingFor(id, userId), when))
     .returning({ id: achievements.id });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../../client.ts";
 import {
   achievements,
@@ -77,6 +77,20 @@ export async function acceptedWithoutCredential(db: Db, organizationId: string, 
     .limit(limit);
   return rows.map((row) => row.id);
 }
+
+/** The accepted achievements whose credential is still to be signed (issue 43), oldest first. */
+export function dueCredentials(db: Db, limit: number) {
+  return db
+    .select({ id: achievements.id, userId: achievements.userId, credentialDue: achievements.credentialDue })
+    .from(achievements)
+    .where(isNotNull(achievements.credentialDue))
+    .orderBy(achievements.createdAt, achievements.id)
+    .limit(limit);
+}
+
+/** The achievement leaves the queue of credentials to sign. */
+export const clearCredentialDue = (db: Db, achievementId: string) =>
+  db.update(achievements).set({ credentialDue: null }).where(eq(achievements.id, achievementId));
 
 /** As SQL: the achievement is accepted and has no credential yet (the `when` of issuing one late). */
 export const acceptedWithoutCredentialYet = (achievementId: string) =>

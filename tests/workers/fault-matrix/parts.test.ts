@@ -61,7 +61,7 @@ const PART_CELLS: PartCell[] = [
     row: "routes/_app.passport._index action (accept)",
     fault: "sign",
     expect: "kept",
-    why: "the acceptance stands without its signed credential; the failure is logged",
+    why: "the acceptance stands, its credential left due for the frequent cron; the failure is logged",
   },
   {
     row: "routes/_app.passport.$userId.endorse.$achievementId action (endorse)",
