@@ -361,6 +361,32 @@ describe("renewal", () => {
     ]);
   });
 
+  it("carries the endorsements of the term it renews (issue 43)", async () => {
+    const { admin, member } = await createOrganisationWithMember({ name: uniqueName("Renewers") });
+    const first = await giveExpiring(admin, member, { title: "Rigging Pass", validUntil: addDays(today(), 10) });
+    const colleague = await createAccount({ name: "Cora Colleague" });
+    const endorse = { intent: "endorse", as: "person", comment: "Safe hands on the crane." };
+    expect(
+      (await postForm(`/passport/${member.id}/endorse/${first}`, endorse, { cookie: colleague.cookie })).status,
+    ).toBe(302);
+    const endorsed = () =>
+      env.DB.prepare("select id, achievement_id as achievementId from endorsements where owner_id = ?")
+        .bind(member.id)
+        .first<{ id: string; achievementId: string }>();
+    const show = { intent: "show-endorsement", endorsementId: (await endorsed())!.id };
+    expect((await postForm("/passport/endorsements", show, { cookie: member.cookie })).status).toBe(302);
+
+    expect((await renew(admin.cookie, first, addDays(today(), 375))).status).toBe(302);
+    const second = (await renewalOf(first))!;
+    expect(
+      (await postForm("/passport", { intent: "accept", achievementId: second }, { cookie: member.cookie })).status,
+    ).toBe(302);
+    expect(await endorsed()).toMatchObject({ achievementId: second });
+    const passport = await get(`/passport/${member.id}`);
+    expect(await passport.text()).toContain(`href="/passport/${member.id}/endorse/${second}"`);
+    expect(await pageText(`/passport/${member.id}`)).toContain("Endorsed by 1");
+  });
+
   it("is only for an admin of the achievement's organisation, and only for its live accepted entry", async () => {
     const { admin, member, organizationId } = await createOrganisationWithMember({ name: uniqueName("Guarded") });
     const id = await giveExpiring(admin, member, { title: "Guarded Pass", validUntil: addDays(today(), 20) });

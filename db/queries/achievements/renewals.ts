@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../client.ts";
-import { achievements, credentials, organizations } from "../../schema.ts";
+import { achievements, credentials, endorsements, organizations } from "../../schema.ts";
 
 // Expiry and renewal (decision 071): what renewing an entry reads of it, and how accepting the
 // renewal folds the entry it renews into its history.
@@ -11,7 +11,8 @@ export type Renewal = { renewsAchievementId: string; renewalCount: number; first
 /**
  * Accepting a renewal folds the entry it renews into its history (decision 071), in the batch
  * that records the answer and only while `when` holds: the older entry leaves the passport lists,
- * and its credential says which one superseded it (it still verifies, as a membership's does).
+ * its endorsements move to the renewal (issue 43), and its credential says which one superseded
+ * it (it still verifies, as a membership's does).
  */
 export function foldRenewedWrites(
   db: Db,
@@ -29,6 +30,21 @@ export function foldRenewedWrites(
   when: SQL,
 ) {
   return [
+    // Its endorsements go with it (issue 43): they endorsed this achievement in its earlier term,
+    // and each still names that entry (`urn:uuid:` of the older one) in what its endorser signed.
+    // A renewal is endorsed only once it shows, after this; should it have any, nothing moves, so
+    // the one-per-endorser indexes can never fail the acceptance.
+    db
+      .update(endorsements)
+      .set({ achievementId: renewalId })
+      .where(
+        and(
+          eq(endorsements.achievementId, renewsAchievementId),
+          eq(endorsements.ownerId, userId),
+          sql`not exists (select 1 from ${endorsements} where ${endorsements.achievementId} = ${renewalId})`,
+          when,
+        ),
+      ),
     db
       .update(achievements)
       .set({ renewedBy: renewalId })
