@@ -929,3 +929,18 @@ export const endorsements = sqliteTable(
     index("endorsements_endorser_idx").on(t.endorserId, t.createdAt),
   ],
 );
+
+/**
+ * What an account's purge erased from the live bucket, to be erased from the media backup too
+ * (issue 43) once the backup's lock lets go of it (`dueAt`): an object's key, or a prefix that
+ * named the person's files. A row stays until its objects are gone from the backup.
+ */
+export const backupErasures = sqliteTable(
+  "backup_erasures",
+  {
+    target: text("target").primaryKey(),
+    isPrefix: integer("is_prefix", { mode: "boolean" }).notNull(),
+    dueAt: integer("due_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("backup_erasures_due_idx").on(t.dueAt)],
+);

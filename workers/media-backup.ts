@@ -1,3 +1,5 @@
+import type { Db } from "#db/client.ts";
+import { dueBackupErasures, forgetBackupErasure } from "#db/queries/backup-erasures.ts";
 import { log } from "./middleware/request-log.ts";
 
 // The media backup (docs/operations.md, decision 077): every object written to the live bucket is
@@ -6,14 +8,19 @@ import { log } from "./middleware/request-log.ts";
 // new object is a complete backup. Two ways in: R2's event notifications on the live bucket feed
 // the `media-backup` queue, whose messages this Worker consumes; and a daily reconciliation walks
 // the live bucket a bounded stretch at a time and copies what the backup lacks (a lost message, a
-// consumer that was down, objects written before the backup existed).
+// consumer that was down, objects written before the backup existed). What a purge erased from
+// the live bucket is erased here too once the lock lets go of it (issue 43).
 
 /** The body of an R2 event notification (the fields used here). */
 type R2Event = { action?: string; object?: { key?: string } };
 const WRITES = new Set(["PutObject", "CopyObject", "CompleteMultipartUpload"]);
 
+/** A check's file awaiting 'Add to passport' (overwritten by the next check) is never kept. */
+const isKept = (key: string) => !/^imports\/[^/]+\/pending$/.test(key);
+
 /** Copies `key` from the live bucket to the backup; false when the live bucket no longer has it. */
 async function copyToBackup(env: Pick<Env, "MEDIA" | "MEDIA_BACKUP">, key: string) {
+  if (!isKept(key)) return false;
   const object = await env.MEDIA.get(key);
   if (!object) return false;
   try {
@@ -97,4 +104,30 @@ async function keysBetween(bucket: R2Bucket, after: string, last: string) {
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   return keys;
+}
+
+/** Erasures looked at per daily run; a prefix's copies go a listing (a thousand) at a time. */
+export const ERASURES_PER_RUN = 200;
+
+/**
+ * Erases from the backup what purges erased from the live bucket, once due (past the lock): each
+ * key, and each prefix's copies a listing a run, forgetting an erasure only when nothing it names
+ * is left. One that fails (the lock still holding) is logged and tried again the next day.
+ */
+export async function eraseFromBackup({ db, backup }: { db: Db; backup: R2Bucket }, now: Date) {
+  let erased = 0;
+  let failed = 0;
+  for (const { target, isPrefix } of await dueBackupErasures(db, now, ERASURES_PER_RUN)) {
+    try {
+      const page = isPrefix ? await backup.list({ prefix: target }) : null;
+      const keys = page ? page.objects.map((object) => object.key) : [target];
+      if (keys.length) await backup.delete(keys);
+      erased += page ? keys.length : 1;
+      if (!page?.truncated) await forgetBackupErasure(db, target);
+    } catch (error) {
+      failed += 1;
+      log("error", "backup erasure failed", { target, error: String(error) });
+    }
+  }
+  return { erased, failed };
 }

@@ -8,7 +8,7 @@ import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.server.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
-import { reconcileMediaBackup } from "./media-backup.ts";
+import { eraseFromBackup, reconcileMediaBackup } from "./media-backup.ts";
 
 /** The frequent run (wrangler.toml): membership and late credentials to sign, released files to delete. */
 export const FREQUENT_CRON = "*/10 * * * *";
@@ -76,6 +76,11 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   // The media backup's reconciliation: what the queue's copies missed (decision 077).
   await run("media backup", async () => {
     log("info", "reconciled the media backup", { cron: controller.cron, ...(await reconcileMediaBackup(env)) });
+  });
+  // What purges erased, erased from the backup too once its lock lets go (issue 43).
+  await run("backup erasures", async () => {
+    const result = await eraseFromBackup({ db, backup: env.MEDIA_BACKUP }, now);
+    log(result.failed ? "error" : "info", "erased from the media backup", { cron: controller.cron, ...result });
   });
   await run("domain checks", async () => {
     log("info", "checked issuer domains", { cron: controller.cron, ...(await recheckDueDomains(context, now)) });

@@ -21,7 +21,8 @@ import { ARCHIVE_GRACE_DAYS } from "#app/utils/constants.ts";
 import { invalidatePassports, type PassportCacheEnv } from "#app/utils/passport-cache.server.ts";
 import { deletePersonalEndorsementsBy } from "#db/queries/endorsements.ts";
 import { endMembershipsOf } from "./membership-entries.server.ts";
-import { deleteByPrefix, deleteMedia, userMediaPrefixes } from "#app/utils/media.server.ts";
+import { deleteByPrefix, deleteMedia, mediaKeys, userMediaPrefixes } from "#app/utils/media.server.ts";
+import { noteBackupErasures } from "#db/queries/backup-erasures.ts";
 
 /**
  * Why this account may not be archived yet, or null. Archiving removes its roles, so an
@@ -59,6 +60,13 @@ export async function reactivateUser(context: ServiceContext, userId: string) {
   await invalidatePassports(context.env, userId);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long the media backup's bucket lock keeps every copy (docs/operations.md), and a day more:
+ * erasing a copy sooner would fail.
+ */
+export const BACKUP_LOCK_DAYS = 36;
+
 /** Where one account's data lives, and the environment its passport's cache purge and Stripe need. */
 export type AccountStores = { db: Db; media: R2Bucket; env: PassportCacheEnv & BillingWork["env"] };
 
@@ -71,10 +79,17 @@ export async function purgeUser({ db, media, env }: AccountStores, userId: strin
   // still pays for ends first, or the purge fails and the next run tries again (decision 059).
   await endEverySubscriptionPaidBy({ db, env }, userId);
   const achievementMedia = await findAchievementMediaOf(db, userId);
-  await deleteMedia(
-    media,
-    achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]),
+  const mediaUrls = achievementMedia.flatMap((row) => [row.imageUrl, row.videoUrl]);
+  // The backup keeps its copies until its lock lets go of them; then they go too (issue 43).
+  await noteBackupErasures(
+    db,
+    [
+      ...mediaKeys(mediaUrls).map((target) => ({ target, isPrefix: false })),
+      ...userMediaPrefixes(userId).map((target) => ({ target, isPrefix: true })),
+    ],
+    new Date(Date.now() + BACKUP_LOCK_DAYS * DAY_MS),
   );
+  await deleteMedia(media, mediaUrls);
   for (const prefix of userMediaPrefixes(userId)) await deleteByPrefix(media, prefix);
   // The person's credentials are revoked and forgotten (decision 020): copies they handed out
   // verify as revoked, and only revoked shells without their data stay.
@@ -86,7 +101,6 @@ export async function purgeUser({ db, media, env }: AccountStores, userId: strin
   await invalidatePassports(env, userId, ...owners);
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const PURGE_BATCH_SIZE = 50;
 const MAX_BATCHES_PER_RUN = 10;
 

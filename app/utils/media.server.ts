@@ -50,9 +50,13 @@ export function userMediaPrefixes(userId: string) {
   ];
 }
 
+/** The keys of our files behind these URLs; outside links are left out. */
+export const mediaKeys = (urls: (string | null | undefined)[]) =>
+  urls.map(mediaKeyFromUrl).filter((key): key is string => key !== null);
+
 /** Deletes our files behind these URLs (R2 takes at most 1000 keys a call); outside links are ignored. */
 export async function deleteMedia(bucket: R2Bucket, urls: (string | null | undefined)[]) {
-  const keys = urls.map(mediaKeyFromUrl).filter((key): key is string => key !== null);
+  const keys = mediaKeys(urls);
   for (let start = 0; start < keys.length; start += 1000) await bucket.delete(keys.slice(start, start + 1000));
 }
 

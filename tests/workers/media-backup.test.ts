@@ -9,8 +9,12 @@ import {
 import { describe, expect, it } from "vitest";
 import worker from "#workers/test-app.ts";
 import { RECONCILE_CURSOR_KEY, reconcileMediaBackup } from "#workers/media-backup.ts";
+import { BACKUP_LOCK_DAYS, purgeUser } from "#app/services/account-purge.server.ts";
+import { createDb } from "#db/client.ts";
 import { expectConsoleError } from "./console-errors.ts";
-import { createAccount, PNG_BYTES, postMultipart, profileMediaForm, toastFrom } from "./helpers.ts";
+import { countRows, createAccount, PNG_BYTES, postMultipart, profileMediaForm, toastFrom } from "./helpers.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 // The media backup (decision 077, docs/operations.md): every object the app writes to the live
 // bucket reaches the backup bucket, through R2's event notifications (the queue) or the daily
@@ -95,5 +99,39 @@ describe("the media backup", () => {
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "0 3 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
     expect(await (await env.MEDIA_BACKUP.get("d/1"))?.text()).toBe("d/1");
+  });
+
+  it("never keeps an import check's pending file", async () => {
+    const pending = `imports/${crypto.randomUUID()}/pending`;
+    await env.MEDIA.put(pending, "{}");
+    expect((await consume([event("PutObject", pending)])).explicitAcks).toHaveLength(1);
+    expect(await reconcileMediaBackup(env)).toMatchObject({ copied: 0 });
+    expect(await env.MEDIA_BACKUP.head(pending)).toBeNull();
+  });
+
+  it("erases what a purge erased from the backup too, once the backup's lock lets go of it (issue 43)", async () => {
+    const key = await uploadedAvatarKey();
+    const userId = key.split("/")[1]!;
+    await consume([event("PutObject", key)]);
+    // Another person's copy stays.
+    const kept = await uploadedAvatarKey();
+    await consume([event("PutObject", kept)]);
+    await purgeUser({ db: createDb(env.DB), media: env.MEDIA, env }, userId);
+    expect(await env.MEDIA.head(key)).toBeNull();
+
+    const daily = async (daysLater: number) => {
+      const ctx = createExecutionContext();
+      const scheduledTime = Date.now() + daysLater * DAY_MS;
+      await worker.scheduled(createScheduledController({ scheduledTime, cron: "0 3 * * *" }), env, ctx);
+      await waitOnExecutionContext(ctx);
+    };
+    // Still locked (35 days in production): nothing is erased yet.
+    await daily(BACKUP_LOCK_DAYS - 1);
+    expect(await env.MEDIA_BACKUP.head(key)).not.toBeNull();
+    await daily(BACKUP_LOCK_DAYS);
+    expect(await env.MEDIA_BACKUP.head(key)).toBeNull();
+    expect(await env.MEDIA_BACKUP.head(kept)).not.toBeNull();
+    // Done, and forgotten.
+    expect(await countRows("select count(*) as n from backup_erasures where target like ?", `%${userId}%`)).toBe(0);
   });
 });

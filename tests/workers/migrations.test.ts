@@ -21,6 +21,7 @@ describe("migrations", () => {
       "accounts",
       "achievement_acceptances",
       "achievements",
+      "backup_erasures",
       "beta_feedback",
       "credential_holders",
       "credential_status_lists",
