@@ -27,8 +27,8 @@ async function refusePastTheCap(context: AccountsContext, userId: string) {
  */
 export async function passkeyRegistrationOptions(context: AccountsContext, account: SignedInAccount, password: string) {
   await recheckPassword(context, account, password, { title: ADD_PASSKEY_TITLE, reason: SIGN_IN_SETTINGS });
-  await refuseUnconfirmed(context, account, ADD_PASSKEY_TITLE);
   await refusePastTheCap(context, account.userId);
+  await refuseUnconfirmed(context, account, ADD_PASSKEY_TITLE);
   const answer = await readAuthAnswer<Record<string, unknown>>(
     await context.auth.api.generatePasskeyRegistrationOptions({ headers: account.headers, asResponse: true }),
   );
