@@ -98,10 +98,17 @@ describe("an admin who signed in with the password alone, when the organisation 
     expect(response.status).toBe(403);
     expect(await response.text()).toContain(CONFIRM(organizationName).replaceAll("'", "&#x27;"));
     expect(achievementId).toBeNull();
-    for (const fields of [{ intent: "remove", membershipId: member.membershipId }, { intent: "reset-invite" }]) {
+    const dashboardForms: Record<string, string>[] = [
+      { intent: "remove", membershipId: member.membershipId },
+      { intent: "reset-invite" },
+    ];
+    for (const fields of dashboardForms) {
       expect((await postForm("/dashboard", fields, { cookie: browser })).status).toBe(403);
     }
-    for (const fields of [{ intent: "set-admin-sign-in" }, { intent: "add-domain", domain: "weak.example" }]) {
+    for (const fields of [{ intent: "set-admin-sign-in" }, { intent: "add-domain", domain: "weak.example" }] as Record<
+      string,
+      string
+    >[]) {
       expect((await postForm("/dashboard/organization", fields, { cookie: browser })).status).toBe(403);
     }
     expect(await countRows("select count(*) as n from organization_members where id = ?", member.membershipId)).toBe(1);
