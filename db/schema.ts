@@ -72,6 +72,18 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     /** Where the session's latest sign-in or refresh came from, as the edge saw it ("Amsterdam, Netherlands"). */
     place: text("place"),
+    /**
+     * How the session was signed in (decision 089): "password", "two-factor" (the password and a
+     * code from the authenticator app or a recovery code), "passkey", or "email-link" (the
+     * confirmation link of a new account). Null for sessions from before it was recorded.
+     */
+    signInMethod: text("sign_in_method"),
+    /**
+     * The strong factor this session has used, at sign-in or confirmed since (step-up): "code" or
+     * "passkey"; null when it used none. What an organisation that asks its admins for a strong
+     * factor reads (decisions 062, 089).
+     */
+    strongFactor: text("strong_factor"),
     createdAt: createdAt(),
     /** Last seen: set when the session starts and each time it is refreshed (at most hourly). */
     updatedAt: updatedAt(),

@@ -32,6 +32,11 @@ declare module "@remix-run/cloudflare" {
     getSignedIn(options?: { withBell?: boolean }): Promise<SignedIn | null>;
     /** The signed-in session (of getSignedIn). */
     getSession(): Promise<SessionData | null>;
+    /**
+     * The signed-in session once getSignedIn has answered (undefined before): what an admin check
+     * reads of how the caller signed in, synchronously, after the route's guard (decision 089).
+     */
+    signedInSession(): SessionData | null | undefined;
     getUser(): Promise<SessionUser | null>;
     /** The D1 session's latest bookmark, or null when the request never reached D1. */
     d1Bookmark(): D1SessionBookmark | null;
@@ -98,17 +103,20 @@ export function getLoadContext({
       waitUntil: (promise) => context.cloudflare.ctx.waitUntil(promise),
     }));
   let signedIn: Promise<SignedIn | null> | undefined;
+  let answered: SignedIn | null | undefined;
   const getSignedIn = ({ withBell = false } = {}) =>
-    (signedIn ??= authSettingsOf(env, new URL(request.url).origin, getAuth).then((settings) =>
-      readSignedIn({
-        request,
-        settings,
-        auth: getAuth,
-        db: d1.db(),
-        requestId,
-        withBell: withBell && isSafeMethod(request.method),
-      }),
-    ));
+    (signedIn ??= authSettingsOf(env, new URL(request.url).origin, getAuth)
+      .then((settings) =>
+        readSignedIn({
+          request,
+          settings,
+          auth: getAuth,
+          db: d1.db(),
+          requestId,
+          withBell: withBell && isSafeMethod(request.method),
+        }),
+      )
+      .then((read) => (answered = read)));
   const getSession = () => getSignedIn().then((read) => read?.session ?? null);
   return {
     cloudflare: context.cloudflare,
@@ -121,6 +129,7 @@ export function getLoadContext({
     },
     getSignedIn,
     getSession,
+    signedInSession: () => (answered === undefined ? undefined : (answered?.session ?? null)),
     getUser: () => getSession().then((data) => data?.user ?? null),
     d1Bookmark: d1.bookmark,
     nonce,

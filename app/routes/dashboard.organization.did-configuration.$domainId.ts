@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { didConfigurationOf } from "#app/services/organization-domains.server.ts";
 import { withHttpErrors } from "#app/utils/form-reply.server.ts";
-import { requireViewer, sendHeldBackAdminToSetup } from "#app/utils/session.server.ts";
+import { requireViewer, sendHeldBackAdmin } from "#app/utils/session.server.ts";
 
 const idSchema = z.uuid();
 
@@ -12,7 +12,7 @@ const idSchema = z.uuid();
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  await sendHeldBackAdminToSetup(request, context, viewer);
+  await sendHeldBackAdmin(request, context, viewer);
   const id = idSchema.safeParse(params.domainId);
   if (!id.success) throw new Response("Not Found", { status: 404 });
   const configuration = await withHttpErrors(

@@ -13,7 +13,7 @@ import { notificationInsert } from "#db/queries/notifications.ts";
 import { storageChangeStatements, type CountedFile } from "#db/queries/storage.ts";
 import { recognitionEmailTargetQuery } from "#db/queries/profiles.ts";
 import { adminRoleQuery, mayGive, membershipQuery } from "#db/queries/memberships/authorization.ts";
-import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
+import { refuseUnlessOrganizationAdmin, usedStrongFactor } from "#app/utils/authorization.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { AlreadySaved, NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
@@ -61,7 +61,7 @@ export async function giveAchievement(
     givenAchievementInsert(
       db,
       { ...input, ...renewal, id, organizationId, createdBy: admin.id },
-      mayGive(db, { giverId: admin.id, ...recipient }, limit),
+      mayGive(db, { giverId: admin.id, usedStrongFactor: usedStrongFactor(context, admin.id), ...recipient }, limit),
     ),
     notificationInsert(
       db,

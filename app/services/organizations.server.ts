@@ -56,6 +56,7 @@ export async function adminSignInOf(context: ServiceContext, adminId: string, or
       ? {
           organizationName: row.organizationName,
           strongFactorMissing: row.requireTwoFactor && !row.adminHoldsStrongFactor,
+          strongFactorRequired: row.requireTwoFactor,
         }
       : null,
     { userId: adminId, reason: "admin sign-in setting asked by a non-admin" },

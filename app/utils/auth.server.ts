@@ -19,6 +19,7 @@ import {
 import type { AppEnv } from "./env.server.ts";
 import { safeRedirectPath } from "./cookies.server.ts";
 import { hashPassword, verifyPassword } from "#db/password.server.ts";
+import { sessionRecordOf } from "./sign-in-method.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 /** Our cookies are named {prefix}.{name}; the session cookie is {prefix}.session_token. */
@@ -139,11 +140,18 @@ export function createAuth({
       freshAge: 0,
       expiresIn: SESSION_IDLE_SECONDS,
       updateAge: SESSION_REFRESH_SECONDS,
-      additionalFields: { place: { type: "string", required: false, input: false } },
+      additionalFields: {
+        place: { type: "string", required: false, input: false },
+        // How the session was signed in, and the strong factor it used (decision 089).
+        signInMethod: { type: "string", required: false, input: false },
+        strongFactor: { type: "string", required: false, input: false },
+      },
     },
     databaseHooks: {
       session: {
-        create: { before: async (session) => ({ data: { ...session, place } }) },
+        create: {
+          before: async (session, hook) => ({ data: { ...session, place, ...sessionRecordOf(session, hook) } }),
+        },
         // A refresh (the expiry moves on): the place of the latest request, beside its "last seen".
         update: {
           before: async (session) => (place && "expiresAt" in session ? { data: { ...session, place } } : undefined),

@@ -49,6 +49,7 @@ export function errorSummary(error: unknown) {
  * - `webhook.refused`: a Stripe webhook without a valid signature;
  * - `session.ended`: a person ended one or more of their own sessions from Settings;
  * - `factor.changed`: a way to sign in was added to or removed from an account (a passkey);
+ * - `auth.step-up`: a session signed in with the password alone confirmed a strong factor (decision 089);
  * - `wallet.refused`: a wallet exchange refused a presentation or a spent, expired or revoked exchange.
  * They carry the reason, the route and ids of the rows involved; never a secret, token or password.
  */
@@ -59,6 +60,7 @@ export type SecurityEvent =
   | "webhook.refused"
   | "session.ended"
   | "factor.changed"
+  | "auth.step-up"
   | "wallet.refused"
   | "openid4vci.refused";
 

@@ -13,8 +13,8 @@ import {
   signedSessionToken,
   type ViewerRows,
 } from "./viewer-session.server.ts";
-import { STRONG_FACTOR_SETUP_PATH } from "./admin-sign-in.ts";
-import { strongFactorRequired } from "./authorization.server.ts";
+import { STRONG_FACTOR_SETUP_PATH, stepUpPath } from "./admin-sign-in.ts";
+import { strongFactorRequired, usedStrongFactor } from "./authorization.server.ts";
 import { redirectWithToast } from "./cookies.server.ts";
 
 /** Where to send a signed-out visitor: sign-in, then back here. */
@@ -150,32 +150,44 @@ export async function requireViewer(
 /**
  * The admin pages' guard, after requireViewer: the active organisation, which the viewer
  * administers. Anyone else goes back to the dashboard; an admin the organisation holds back
- * goes to set up a strong factor (`sendHeldBackAdminToSetup`).
+ * goes to set up a strong factor, or to confirm the one they hold (`sendHeldBackAdmin`).
  */
 export async function requireActiveOrganizationAdmin(request: Request, context: AppLoadContext, viewer: Viewer) {
   const active = viewer.activeOrganization;
   if (!active?.isAdmin) throw redirect("/dashboard");
-  await sendHeldBackAdminToSetup(request, context, viewer);
+  await sendHeldBackAdmin(request, context, viewer);
   return active;
 }
 
 /**
  * An admin whose active organisation asks its admins for a strong factor they do not hold
- * (decision 062) is sent to Settings' two-factor section, told why, before any admin page opens.
- * Read with the viewer's organisations: no round trip of its own.
+ * (decision 062) is sent to Settings' two-factor section, told why, before any admin page opens;
+ * one who holds it but whose session did not use it (a password sign-in) is sent to confirm it,
+ * then back here (decision 089). Read with the viewer's organisations and session: no round trip
+ * of its own.
  */
-export async function sendHeldBackAdminToSetup(request: Request, context: AppLoadContext, viewer: Viewer) {
+export async function sendHeldBackAdmin(request: Request, context: AppLoadContext, viewer: Viewer) {
   const active = viewer.activeOrganization;
-  if (!active?.isAdmin || !active.strongFactorMissing) return;
-  securityEvent("authz.denied", {
-    reason: "admin without the strong factor the organisation requires",
-    status: 302,
-    requestId: context.requestId,
-    route: pathOf(request),
-    userId: viewer.id,
-    organizationId: active.id,
-  });
-  throw await redirectWithToast(context.env, request, STRONG_FACTOR_SETUP_PATH, strongFactorRequired(active.name));
+  if (!active?.isAdmin || !active.strongFactorRequired) return;
+  if (!active.strongFactorMissing && usedStrongFactor(context, viewer.id)) return;
+  const denied = (reason: string) =>
+    securityEvent("authz.denied", {
+      reason,
+      status: 302,
+      requestId: context.requestId,
+      route: pathOf(request),
+      userId: viewer.id,
+      organizationId: active.id,
+    });
+  if (active.strongFactorMissing) {
+    denied("admin without the strong factor the organisation requires");
+    throw await redirectWithToast(context.env, request, STRONG_FACTOR_SETUP_PATH, strongFactorRequired(active.name));
+  }
+  denied("admin whose session used no strong factor");
+  const url = new URL(request.url);
+  // A page's GET comes back to itself; anything else to the dashboard it was posted from.
+  const back = request.method === "GET" ? url.pathname + url.search : "/dashboard";
+  throw redirect(stepUpPath(back));
 }
 
 /**

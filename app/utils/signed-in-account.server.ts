@@ -16,6 +16,7 @@ export function signedInAccount({
 }): SignedInAccount {
   return {
     userId: viewer.id,
+    sessionId: viewer.sessionId,
     email: viewer.email,
     name: viewer.fullName,
     headers: request.headers,

@@ -222,6 +222,20 @@ export function sessionUserQuery(db: Db, userId: string | SQL<string>) {
 export const userIdOfSession = (token: string): SQL<string> =>
   sql<string>`(select ${sessions.userId} from ${sessions} where ${sessions.token} = ${token})`;
 
+/**
+ * Records that the session used a strong factor since it was signed in (a step-up, or the first
+ * factor set up in it: decision 089). Keyed by the session and its owner: another's id changes nothing.
+ */
+export async function markSessionStrong(
+  db: Db,
+  { sessionId, userId, factor }: { sessionId: string; userId: string; factor: "code" | "passkey" },
+) {
+  await db
+    .update(sessions)
+    .set({ strongFactor: factor })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
+}
+
 /** Ends one session, by its token (a session started where it should not have been). */
 export async function deleteSessionByToken(db: Db, token: string) {
   await db.delete(sessions).where(eq(sessions.token, token));

@@ -13,7 +13,7 @@ import {
   profiles,
   type EndorsementStatus,
 } from "../schema.ts";
-import { strongFactorMissing } from "./memberships/authorization.ts";
+import { strongFactorMissing, strongFactorRequired } from "./memberships/authorization.ts";
 import { latestKeyOfOrganizationQuery } from "./credentials/issuance.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { shownOnPassport } from "./achievements/card.ts";
@@ -53,6 +53,7 @@ export async function loadEndorsingContext(
         id: organizations.id,
         name: organizations.name,
         strongFactorMissing: strongFactorMissing(viewerId),
+        strongFactorRequired: strongFactorRequired(),
         domain: sql<string | null>`(select ${organizationDomains.domain} from ${organizationDomains}
           where ${organizationDomains.organizationId} = ${organizations.id}
             and ${organizationDomains.status} = 'verified' limit 1)`,

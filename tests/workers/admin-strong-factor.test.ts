@@ -12,15 +12,24 @@ const OWN_FIRST = "Turn on two-factor authentication or add a passkey for your o
 const explanation = (organizationName: string) =>
   `${organizationName} asks its admins to use two-factor authentication or a passkey. Set one up to open the admin dashboard.`;
 
-const turnOnTwoFactor = (userId: string) =>
-  env.DB.prepare("update users set two_factor_enabled = 1 where id = ?").bind(userId).run();
+// Setting a factor up in Settings leaves the session that did it as having used it (decision 089):
+// the person's sessions here are marked so. Sessions that used none: admin-step-up.test.ts.
+const usedIt = (userId: string, factor: "code" | "passkey") =>
+  env.DB.prepare("update sessions set strong_factor = ? where user_id = ?").bind(factor, userId).run();
 
-const addPasskey = (userId: string) =>
-  env.DB.prepare(
+const turnOnTwoFactor = async (userId: string) => {
+  await env.DB.prepare("update users set two_factor_enabled = 1 where id = ?").bind(userId).run();
+  await usedIt(userId, "code");
+};
+
+const addPasskey = async (userId: string) => {
+  await env.DB.prepare(
     "insert into passkeys (id, name, public_key, user_id, credential_id, counter, device_type, backed_up, created_at) values (?, 'Laptop', 'key', ?, ?, 0, 'singleDevice', 0, ?)",
   )
     .bind(crypto.randomUUID(), userId, crypto.randomUUID(), Date.now())
     .run();
+  await usedIt(userId, "passkey");
+};
 
 const requireOf = (organizationId: string) =>
   countRows("select require_two_factor as n from organizations where id = ?", organizationId);

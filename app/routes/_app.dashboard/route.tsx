@@ -9,7 +9,7 @@ import { readAchievementUpload, requireViewerForAchievementForm } from "#app/uti
 import { runIntent } from "#app/utils/intent.server.ts";
 import { isUpload, mediaKeys } from "#app/utils/uploads.server.ts";
 import { uploadAllowance } from "#app/services/storage.server.ts";
-import { requireViewer, sendHeldBackAdminToSetup } from "#app/utils/session.server.ts";
+import { requireViewer, sendHeldBackAdmin } from "#app/utils/session.server.ts";
 import { activeAdminRole, refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { searchSchema } from "#app/utils/form-schemas.ts";
 import { parseAnalyticsRange } from "#db/queries/analytics-ranges.ts";
@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   // Each view's reads are one D1 batch (loadParts); the admin check came with the viewer.
   if (active?.isAdmin) {
-    await sendHeldBackAdminToSetup(request, context, viewer);
+    await sendHeldBackAdmin(request, context, viewer);
     const origin = context.env.APP_URL ?? url.origin;
     const range = parseAnalyticsRange(url.searchParams.get("range"));
     const list = (prefix: string, size: number) => ({

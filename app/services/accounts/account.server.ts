@@ -26,6 +26,8 @@ export type AccountsContext = ServiceContext & { auth: Auth };
  */
 export type SignedInAccount = {
   userId: string;
+  /** The session asking (decision 089: what it has confirmed is recorded on it). */
+  sessionId: string;
   email: string;
   name: string;
   /** The request's headers, whose cookies the auth library reads. */

@@ -6,6 +6,7 @@ import { countPasskeys, MAX_PASSKEYS } from "#db/queries/passkeys.ts";
 import { passkeyAdded } from "../passkeys.server.ts";
 import { recheckPassword, type AccountsContext, type SignedInAccount } from "./account.server.ts";
 import { SIGN_IN_SETTINGS } from "./two-factor.server.ts";
+import { factorSetUp, refuseUnconfirmed } from "./confirmed-session.server.ts";
 
 // Passkeys' WebAuthn ceremonies through the auth library's passkey plugin (decision 061): adding
 // one in Settings (the password first), and signing in with one. Naming and removing are the app's
@@ -27,6 +28,7 @@ async function refusePastTheCap(context: AccountsContext, userId: string) {
 export async function passkeyRegistrationOptions(context: AccountsContext, account: SignedInAccount, password: string) {
   await recheckPassword(context, account, password, { title: ADD_PASSKEY_TITLE, reason: SIGN_IN_SETTINGS });
   await refusePastTheCap(context, account.userId);
+  await refuseUnconfirmed(context, account, ADD_PASSKEY_TITLE);
   const answer = await readAuthAnswer<Record<string, unknown>>(
     await context.auth.api.generatePasskeyRegistrationOptions({ headers: account.headers, asResponse: true }),
   );
@@ -44,6 +46,7 @@ export async function addPasskey(
   { response, name }: { response: object; name?: string },
 ) {
   await refusePastTheCap(context, account.userId);
+  await refuseUnconfirmed(context, account, ADD_PASSKEY_TITLE);
   const answer = await readAuthAnswer<{ id: string }>(
     await context.auth.api.verifyPasskeyRegistration({
       // The schema checked its shape; the library checks the rest.
@@ -66,6 +69,8 @@ export async function addPasskey(
     throw new Refusal({ title: ADD_PASSKEY_TITLE, description: passkeyRefusal(answer.body.code, "add") });
   }
   passkeyAdded(context, account);
+  // A passkey that verified the person, just now, in this session (decision 089).
+  await factorSetUp(context, account, "passkey");
 }
 
 /**

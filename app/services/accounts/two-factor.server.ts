@@ -7,6 +7,7 @@ import { cookieHeaders, readAuthAnswer, type SignedInUser } from "#app/utils/aut
 import { readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
 import { endSessionsOnTwoFactor, spendTotpCode } from "../two-factor.server.ts";
 import { mailSecurityEvent, recheckPassword, type AccountsContext, type SignedInAccount } from "./account.server.ts";
+import { factorSetUp, refuseUnconfirmed } from "./confirmed-session.server.ts";
 
 // Two-factor sign-in through the auth library's twoFactor plugin (decision 060): Settings turns it
 // on and off and makes new recovery codes, each after the password (and, to turn it off, a code);
@@ -32,6 +33,7 @@ export async function startTwoFactor(
   title: string,
 ) {
   await recheckPassword(context, account, password, { title, reason: SIGN_IN_SETTINGS });
+  await refuseUnconfirmed(context, account, title);
   const response = await context.auth.api.enableTwoFactor({
     body: { password, issuer: PRODUCT_NAME },
     headers: account.headers,
@@ -56,6 +58,7 @@ export async function confirmTwoFactor(
   if (!authenticator.secret || authenticator.verified) {
     throw new Refusal({ title, description: "There is no setup waiting. Please start again." });
   }
+  await refuseUnconfirmed(context, account, title);
   // Counted like a password check: the library sets no cap on codes tried in a session.
   const throttled = await limitPasswordCheck(context.db, account.network, account.userId);
   if (throttled) throw new Refusal({ title, description: throttled }, 429, {});
@@ -71,6 +74,8 @@ export async function confirmTwoFactor(
   const { headers: cookies } = await readAuthAnswer(response);
   const session = await context.auth.api.getSession({ headers: cookieHeaders(cookies) });
   if (!session) throw new Error("no session after turning on two-factor");
+  // The session the library rotated to just used the new app's code (decision 089).
+  await factorSetUp(context, { ...account, sessionId: session.session.id }, "code");
   const ended = await endSessionsOnTwoFactor(context, { userId: account.userId, keepSessionId: session.session.id });
   void mailSecurityEvent(context, account, "two-factor on");
   const { backupCodes } = await context.auth.api.viewBackupCodes({ body: { userId: account.userId } });
@@ -85,6 +90,7 @@ export async function newRecoveryCodes(
   title: string,
 ) {
   await recheckPassword(context, account, password, { title, reason: SIGN_IN_SETTINGS });
+  await refuseUnconfirmed(context, account, title);
   const response = await context.auth.api.generateBackupCodes({
     body: { password },
     headers: account.headers,
@@ -126,7 +132,7 @@ export async function turnOffTwoFactor(
  * A current code from the authenticator app, to be used up (no code works twice), or a refusal
  * under the `code` field. With `orRecoveryCode`, a recovery code is taken too (and used up).
  */
-async function checkSecondFactor(
+export async function checkSecondFactor(
   context: AccountsContext,
   account: SignedInAccount,
   title: string,

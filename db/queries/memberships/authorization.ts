@@ -37,8 +37,15 @@ export const strongFactorMissing = (
 ) => sql<boolean>`(${requireTwoFactor} = 1 and not ${holdsStrongFactor(userId)})`.mapWith(Boolean);
 
 /**
+ * Whether the organisation asks its admins for a strong factor at all: then the session acting as
+ * its admin must have used one (decision 089), which the caller knows and SQL does not.
+ */
+export const strongFactorRequired = () => sql<boolean>`${organizations.requireTwoFactor}`.mapWith(Boolean);
+
+/**
  * The person's admin role in the organisation, as a guard needs it: null when they have none,
- * else the organisation's name and whether it holds them back until they set up a strong factor.
+ * else the organisation's name, whether it holds them back until they set up a strong factor,
+ * and whether it asks its admins' sessions for one.
  */
 export async function findAdminRole(db: Db, key: MemberKey) {
   const [row] = await adminRoleQuery(db, key);
@@ -48,20 +55,33 @@ export async function findAdminRole(db: Db, key: MemberKey) {
 /** The same read as a statement (a row when the person is the organisation's admin). */
 export function adminRoleQuery(db: Db, key: MemberKey) {
   return db
-    .select({ organizationName: organizations.name, strongFactorMissing: strongFactorMissing(key.userId) })
+    .select({
+      organizationName: organizations.name,
+      strongFactorMissing: strongFactorMissing(key.userId),
+      strongFactorRequired: strongFactorRequired(),
+    })
     .from(organizationRoles)
     .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
     .where(isAdminOf(key))
     .limit(1);
 }
 
-/** A row while the person may act as the organisation's admin: the role, and the strong factor it asks for. */
-function actingAdminQuery(db: Db, key: MemberKey) {
+/**
+ * A row while the person may act as the organisation's admin: the role, and the strong factor it
+ * asks for, of the account and (`usedStrongFactor`: the caller's session used one) of the session.
+ */
+function actingAdminQuery(db: Db, key: MemberKey, usedStrongFactor: boolean) {
   return db
     .select({ one: sql`1` })
     .from(organizationRoles)
     .innerJoin(organizations, eq(organizations.id, organizationRoles.organizationId))
-    .where(and(isAdminOf(key), not(strongFactorMissing(key.userId))));
+    .where(
+      and(
+        isAdminOf(key),
+        not(strongFactorMissing(key.userId)),
+        usedStrongFactor ? undefined : eq(organizations.requireTwoFactor, false),
+      ),
+    );
 }
 
 /**
@@ -124,7 +144,16 @@ export function membershipQuery(db: Db, key: MemberKey) {
  */
 export function mayGive(
   db: Db,
-  { giverId, userId, organizationId }: { giverId: string } & MemberKey,
+  {
+    giverId,
+    usedStrongFactor,
+    userId,
+    organizationId,
+  }: {
+    giverId: string;
+    /** The giver's session used a strong factor (decision 089). */
+    usedStrongFactor: boolean;
+  } & MemberKey,
   freeLimit: number | undefined,
 ) {
   const recipient = { userId, organizationId };
@@ -138,7 +167,10 @@ export function mayGive(
     .select({ one: sql`1` })
     .from(organizationMembers)
     .where(and(memberOf(recipient), eq(organizationMembers.status, "approved"), withinLimit));
-  return and(exists(actingAdminQuery(db, { userId: giverId, organizationId })), exists(approvedRecipient))!;
+  return and(
+    exists(actingAdminQuery(db, { userId: giverId, organizationId }, usedStrongFactor)),
+    exists(approvedRecipient),
+  )!;
 }
 
 /**
@@ -167,6 +199,7 @@ export async function loadMembershipTarget(
       organizationName: organizations.name,
       actorIsAdmin: role(actorId),
       actorStrongFactorMissing: strongFactorMissing(actorId),
+      strongFactorRequired: strongFactorRequired(),
       memberIsAdmin: role(sql`${organizationMembers.userId}`),
       adminCount: sql<number>`(select count(*) from ${organizationRoles} where ${organizationRoles.organizationId} = ${organizationMembers.organizationId} and ${organizationRoles.role} = 'admin')`,
     })
@@ -176,12 +209,16 @@ export async function loadMembershipTarget(
     .where("membershipId" in target ? eq(organizationMembers.id, target.membershipId) : memberOf(target))
     .limit(1);
   if (!row) return null;
-  const { actorIsAdmin, actorStrongFactorMissing, ...membership } = row;
+  const { actorIsAdmin, actorStrongFactorMissing, strongFactorRequired: required, ...membership } = row;
   return {
     ...membership,
     // The actor's admin role, as `findAdminRole` reads it.
     actorRole: actorIsAdmin
-      ? { organizationName: row.organizationName, strongFactorMissing: actorStrongFactorMissing }
+      ? {
+          organizationName: row.organizationName,
+          strongFactorMissing: actorStrongFactorMissing,
+          strongFactorRequired: required,
+        }
       : null,
     memberIsAdmin: Boolean(row.memberIsAdmin),
     // Leaving or removing this member would leave the organisation without an admin.

@@ -5,7 +5,7 @@ import type { Db } from "../../client.ts";
 import { organizationMembers, organizationRoles, organizations, profiles } from "../../schema.ts";
 import { batchPart } from "../batch-parts.ts";
 import { keyset, toPage, type PageRequest } from "../paging.ts";
-import { strongFactorMissing } from "./authorization.ts";
+import { strongFactorMissing, strongFactorRequired } from "./authorization.ts";
 
 /**
  * The user's membership status in every organisation they belong to or asked to join (absent:
@@ -61,6 +61,8 @@ export function memberOrganizationsRead(db: Db, { userId, page }: { userId: stri
     name: organizations.name,
     isAdmin,
     strongFactorMissing: strongFactorMissing(userId),
+    // And whether it asks its admins' sessions for one: the guard compares how this one signed in.
+    strongFactorRequired: strongFactorRequired(),
   };
   const pageRows = db
     .select(columns)

@@ -145,6 +145,11 @@ export async function seedWorld() {
   )
     .bind(anotherPasskey, another.id, crypto.randomUUID(), Date.now())
     .run();
+  // Added from Settings, the passkey would leave the session that added it as having used it
+  // (decision 089), which may then change the account's sign-in methods.
+  await env.DB.prepare("update sessions set strong_factor = 'passkey' where user_id = ? and id != ?")
+    .bind(another.id, anotherSession)
+    .run();
 
   // Another's other e-mail address, pending, with the link mailed to it (decision 068).
   const otherAddress = uniqueEmail("other-address");
