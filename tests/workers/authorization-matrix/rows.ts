@@ -235,6 +235,33 @@ export const ROWS: Row[] = [
     ok: [302],
     cells: cells("dashboard", { anon: "signin" }),
   }),
+  // Confirming a password-only session (decision 089): the viewer's own session only, no account
+  // id taken from the form. Nobody here holds an authenticator app, and no answer below was signed
+  // by a passkey: refused, nothing changed.
+  loaderRow({
+    route: "routes/auth_.step-up",
+    path: "/auth/step-up",
+    ok: [200, 302],
+    cells: cells("ok", { anon: "signin", archived: "signout" }),
+  }),
+  ...(["confirm-code", "confirm-recovery-code"] as const).map((intent) =>
+    actionRow({
+      route: "routes/auth_.step-up",
+      intent,
+      path: "/auth/step-up",
+      body: form({ intent, code: intent === "confirm-code" ? "123456" : "abcd-efgh-ijkl-mnop-qrst-uvwx" }),
+      ok: [302],
+      cells: cells("noop", { anon: "signin", archived: "signout" }),
+    }),
+  ),
+  actionRow({
+    route: "routes/auth_.step-up",
+    intent: "confirm-passkey",
+    path: "/auth/step-up",
+    body: form({ intent: "confirm-passkey", response: JSON.stringify({ id: "matrix", response: {} }) }),
+    ok: [302],
+    cells: cells("noop", { anon: "signin", archived: "signout" }),
+  }),
   // Passkey sign-in (decision 061): anyone may ask for a challenge (it names no account); an
   // answer that no passkey signed is refused, and a signed-in caller is sent to the dashboard.
   actionRow({ route: "routes/auth_.passkey-options", path: "/auth/passkey-options", ok: [200], cells: PUBLIC }),

@@ -22,6 +22,8 @@ export type Entry = {
 
 const MAILS_AGAIN = "each request mails again (rate-limited per address): the account is created once";
 const NEW_CHALLENGE = "each request is a fresh passkey challenge, kept 5 minutes";
+const STEPPED_UP =
+  "nobody here holds a password-only session with a factor (admin-step-up.test.ts has one): the page sends them on";
 const NEW_OFFER = "each press opens a fresh one-time exchange (its QR code), which expires";
 
 /** Keyed by the authorization matrix's row label (`label(row)` in authorization-matrix/table.ts). */
@@ -38,6 +40,9 @@ export const FAULTS: Record<string, Entry> = {
   "routes/auth action (resend-verification)": { retry: { grows: ["dev_mail"], why: MAILS_AGAIN } },
   "routes/auth_.two-factor action (verify-code)": {},
   "routes/auth_.two-factor action (verify-recovery-code)": {},
+  "routes/auth_.step-up action (confirm-code)": { d1: { writesNothing: STEPPED_UP } },
+  "routes/auth_.step-up action (confirm-recovery-code)": { d1: { writesNothing: STEPPED_UP } },
+  "routes/auth_.step-up action (confirm-passkey)": { d1: { writesNothing: STEPPED_UP } },
   "routes/auth_.passkey-options action": { retry: { grows: ["verifications"], why: NEW_CHALLENGE } },
   "routes/auth action (passkey-signin)": {},
   "routes/auth_.forgot-password action": {
