@@ -48,6 +48,7 @@ export async function outsideJwt(request: {
   signer?: "issuer" | "other";
   alg?: JwtAlgorithm;
   webHost?: string;
+  claimedIssuer?: string | { id?: string; type?: string[]; name: string };
 }) {
   const made = await ask<{ token: string; issuer: string; documents: Documents; publicJwk: JsonWebKey }>(
     "/jwt",

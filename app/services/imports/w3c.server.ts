@@ -268,8 +268,11 @@ export async function verifyJwt(session: ImportSession, token: string): Promise<
   }
   addCheck(session, "Format", true, `A Verifiable Credential as a JWT, signed with ${String(header.alg)}.`);
   const issuerId = typeof payload.iss === "string" ? payload.iss : issuerIdOf(credential);
-  if (typeof issuerId !== "string") {
-    addCheck(session, "Issuer key", false, "It names no issuer.");
+  // The signer (iss) must be the issuer the credential names, whose name is shown (issue 43).
+  const mismatch = credential.issuer !== undefined && issuerIdOf(credential) !== issuerId;
+  if (typeof issuerId !== "string" || mismatch) {
+    const why = mismatch ? `The token's signer (iss) ${issuerId} is not the issuer the credential names.` : null;
+    addCheck(session, "Issuer key", false, why ?? "It names no issuer.");
     return { format };
   }
   const kid = typeof header.kid === "string" ? header.kid : "";
