@@ -127,6 +127,7 @@ export async function addImport(context: ServiceContext, person: Person, nonce: 
     importKey: outcome.key,
     format: `${outcome.format} (${outcome.container})`,
     issuerIdentity: outcome.badge.issuerIdentity,
+    issuer: outcome.issuer,
     status: outcome.status,
     originalKey,
     originalName: fileName,
@@ -191,18 +192,21 @@ export async function recheckImports(context: ServiceContext, now: Date, limit =
   for (const row of due) {
     try {
       const object = await context.cloudflare.env.MEDIA.get(row.originalKey);
-      const status = object
-        ? statusAfter(
-            await verifyFor(
-              context,
-              { id: row.userId, email: row.email },
-              sourceOf(new Uint8Array(await object.arrayBuffer()), row.originalName, row.originalType),
-              now,
-            ),
+      const outcome = object
+        ? await verifyFor(
+            context,
+            { id: row.userId, email: row.email },
+            sourceOf(new Uint8Array(await object.arrayBuffer()), row.originalName, row.originalType),
+            now,
           )
-        : "unverified";
-      await recordRecheckStatement(context.db, row.id, status, now);
-      if (status !== row.status) {
+        : null;
+      const status = outcome ? statusAfter(outcome) : "unverified";
+      const issuer = outcome && outcome.status !== "refused" ? outcome.issuer : null;
+      await recordRecheckStatement(context.db, row.id, status, now, issuer);
+      // A domain linked or unlinked since, or a row kept before issue 43's columns, shows anew.
+      const issuerChanged =
+        issuer && (issuer.linkedDomain !== row.issuerDomain || issuer.nameKey !== row.issuerNameKey);
+      if (status !== row.status || issuerChanged) {
         changed += 1;
         if (status === "revoked") revoked += 1;
         await invalidatePassports(context.env, row.userId);

@@ -45,8 +45,14 @@ export const passportColumns = {
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
   // overwrite the achievement's.
   credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
-  // Who stands behind the giver's name (decision 055), said on the card of a credential.
-  ...issuerIdentityColumns(achievements.organizationId),
+  // Who stands behind the giver's name (decision 055), said on the card of a credential; or
+  // behind an imported credential's issuer's name (issue 43).
+  ...issuerIdentityColumns(achievements.organizationId, {
+    organizationId: importedCredentials.issuerOrganizationId,
+    domain: importedCredentials.issuerDomain,
+    checkedAt: importedCredentials.checkedAt,
+    nameKey: importedCredentials.issuerNameKey,
+  }),
   // An imported badge's standing (decision 069): null for any other entry.
   importStatus: sql<ImportStatus | null>`${importedCredentials.status}`.as("import_status"),
   importIssuer: sql<string | null>`${importedCredentials.issuerIdentity}`.as("import_issuer"),
