@@ -129,6 +129,14 @@ type ImportedIssuer = {
 // a correlated subquery then reads as its own.
 const qualified = (column: SQLiteColumn) => sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
 
+/** The organisation's first verified domain's row, as `(select d.{column} …)` reads it. */
+const verifiedDomainFrom = (organizationId: SQL) =>
+  sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
+
+/** The first verified domain of the organisation whose id `organizationId` is (SQL), or null: a scalar subquery. */
+export const verifiedDomainOf = (organizationId: SQL) =>
+  sql<string | null>`(select d.domain ${verifiedDomainFrom(organizationId)})`;
+
 /**
  * Who stands behind an organisation's name, as SQL columns of a query over `organizations` or
  * `achievements` (given the organisation id's column), so that a directory page, a passport or a
@@ -148,7 +156,7 @@ export function issuerIdentityColumns(
   const organizationId = imported
     ? sql`coalesce(${qualified(organizationIdColumn)}, ${qualified(imported.organizationId)})`
     : qualified(organizationIdColumn);
-  const verified = sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
+  const verified = verifiedDomainFrom(organizationId);
   const orImported = (own: SQL, column: SQLiteColumn | undefined) =>
     column ? sql`coalesce(${own}, ${qualified(column)})` : own;
   const sameNameImported = imported
