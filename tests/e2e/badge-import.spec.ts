@@ -36,6 +36,8 @@ test("a new member imports a LinkedIn export and a badge, and the public passpor
   await expect(result.getByText("Every check passed.")).toBeVisible();
   await expect(result.getByText(`Issued to your address ${email}.`)).toBeVisible();
   await expect(result.getByText("Read from the issuer's did:key itself.")).toBeVisible();
+  // Before anything is added, the page says what the passport will: the issuer chose its name.
+  await expect(page.getByText("Issuer name not verified: the issuer chose this name itself")).toBeVisible();
   const { violations } = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .analyze();

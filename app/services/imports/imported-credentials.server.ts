@@ -24,6 +24,7 @@ import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#ap
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";
 import { verifyImport } from "./verify-import.server.ts";
+import { previewIdentity } from "./issuer-standing.server.ts";
 
 /**
  * Importing a badge or credential (issue 32, decision 069): 'Check' verifies it and keeps the
@@ -81,15 +82,17 @@ export function originalOf(source: ImportSource): PendingFile {
  * page's 'Add to passport' form carries back. Nothing is added to the passport.
  */
 export async function checkImport(context: ServiceContext, person: Person, source: ImportSource) {
-  const outcome = await verifyFor(context, person, source);
-  if (outcome.status === "refused") return { outcome, nonce: null };
+  const now = new Date();
+  const outcome = await verifyFor(context, person, source, now);
+  if (outcome.status === "refused") return { outcome, nonce: null, issuerIdentity: null };
+  const issuerIdentity = await previewIdentity(context.db, outcome.issuer, now);
   const nonce = crypto.randomUUID();
   const original = originalOf(source);
   await context.cloudflare.env.MEDIA.put(pendingKey(person.id), original.bytes, {
     httpMetadata: { contentType: original.contentType },
     customMetadata: { nonce, fileName: original.fileName },
   });
-  return { outcome, nonce };
+  return { outcome, nonce, issuerIdentity };
 }
 
 /** Adds the person's pending import (checked under `nonce`) to their passport, verified once more. */

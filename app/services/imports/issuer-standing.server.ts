@@ -2,6 +2,9 @@ import { resolveDid } from "#app/services/credentials/did-web.server.ts";
 import { linkedDomainsOf } from "#app/services/credentials/domain-linkage.server.ts";
 import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import { linkageOf, ownOrganizationOf } from "#app/services/credentials/verify.server.ts";
+import { issuerIdentityOf, type IssuerIdentity } from "#app/utils/issuer-identity.ts";
+import type { Db } from "#db/client.ts";
+import { findIssuerIdentity, verifiedNameTaken } from "#db/queries/organization-domains.ts";
 import { organizationNameKey } from "#db/queries/organizations.ts";
 import type { ImportIssuer } from "./import-result.ts";
 import type { ImportSession } from "./checks.server.ts";
@@ -36,4 +39,19 @@ async function linkedDomainOf(session: ImportSession, issuerId: string) {
     if (linkage.linked) return domain;
   }
   return null;
+}
+
+/**
+ * Who stands behind the issuer's name as the card will say it, for the check's preview: the same
+ * words as the passport, read now (two indexed reads at most; the check is rate-limited).
+ */
+export async function previewIdentity(db: Db, issuer: ImportIssuer, now: Date): Promise<IssuerIdentity> {
+  if (issuer.linkedDomain) {
+    return { verifiedDomain: { domain: issuer.linkedDomain, checkedAt: now.toISOString() }, nameNotVerified: false };
+  }
+  const own = issuer.organizationId
+    ? issuerIdentityOf((await findIssuerIdentity(db, issuer.organizationId)) ?? {})
+    : null;
+  if (own?.verifiedDomain) return own;
+  return { verifiedDomain: null, nameNotVerified: await verifiedNameTaken(db, issuer.nameKey) };
 }
