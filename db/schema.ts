@@ -807,6 +807,14 @@ export const importedCredentials = sqliteTable(
     format: text("format").notNull(),
     // The issuer in words: a did:web's or an OB 2.0 issuer's host, or 'Issuer not identified'.
     issuerIdentity: text("issuer_identity").notNull(),
+    // Who stands behind the issuer's name (issue 43): a domain its DID configuration linked to it
+    // at the last check; or one of our organisations (no foreign key: what it signed outlives
+    // it), whose verified domain is read when shown; and its name as organisations' names are
+    // compared ("Name not verified" when an organisation with a verified domain has it). Null on
+    // rows kept before these were recorded, until their next daily re-check.
+    issuerDomain: text("issuer_domain"),
+    issuerOrganizationId: text("issuer_organization_id"),
+    issuerNameKey: text("issuer_name_key"),
     status: text("status", { enum: IMPORT_STATUSES }).notNull(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
     checkedAt: integer("checked_at", { mode: "timestamp_ms" }).notNull(),

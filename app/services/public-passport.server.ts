@@ -74,9 +74,7 @@ export async function readPublicPassport(
       ...achievement,
       ...(validUntil ? { validUntil } : {}),
       ...(renewalCount ? { renewalCount, firstGivenOn } : {}),
-      ...(endorsementsJson
-        ? { endorsements: JSON.parse(endorsementsJson) as PassportEndorsement[], endorsementCount }
-        : {}),
+      ...(endorsementsJson ? { endorsements: endorsementsOf(endorsementsJson), endorsementCount } : {}),
       imageSrcSet: responsiveSrcSet(achievement.imageUrl, context.env.IMAGE_RESIZING),
     }),
   );
@@ -128,4 +126,11 @@ export async function readEntryEndorsements(
   const isOwner = (await readerId()) === userId.data;
   if (!found.entry.isPublic && !isOwner) return null;
   return { ...found, userId: userId.data, achievementId: achievementId.data, isOwner };
+}
+
+/** A card's endorsements as its statement wrote them (SQLite's JSON has no booleans: 0 or 1). */
+function endorsementsOf(json: string): PassportEndorsement[] {
+  return (JSON.parse(json) as (Omit<PassportEndorsement, "byOrganization"> & { byOrganization: number })[]).map(
+    (endorsement) => ({ ...endorsement, byOrganization: Boolean(endorsement.byOrganization) }),
+  );
 }

@@ -24,3 +24,5 @@ export function issuerIdentityOf(row: {
 
 export const DOMAIN_VERIFIED_TEXT = "Issuer's domain verified";
 export const NAME_NOT_VERIFIED_TEXT = "Issuer name not verified: the organisation chose this name itself";
+/** An imported credential's issuer that neither is one of ours nor has a linked domain (issue 43). */
+export const IMPORTED_NAME_NOT_VERIFIED_TEXT = "Issuer name not verified: the issuer chose this name itself";

@@ -17,6 +17,7 @@ import { strongFactorMissing, strongFactorRequired } from "./memberships/authori
 import { latestKeyOfOrganizationQuery } from "./credentials/issuance.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { shownOnPassport } from "./achievements/card.ts";
+import { verifiedDomainOf } from "./organization-domains.ts";
 
 /** How many organisations an admin may endorse for, as the form lists them. */
 export const ENDORSING_ORGANIZATIONS_MAX = 50;
@@ -158,6 +159,9 @@ export async function loadEntryEndorsements(
         id: endorsements.id,
         name: endorsements.endorserName,
         comment: endorsements.comment,
+        // A person or an organisation, and an organisation's verified domain (issue 43).
+        byOrganization: sql<boolean>`${endorsements.endorserOrganizationId} is not null`.mapWith(Boolean),
+        domain: verifiedDomainOf(sql`${endorsements.endorserOrganizationId}`),
         createdAt: endorsements.createdAt,
       })
       .from(endorsements)

@@ -17,11 +17,24 @@ export async function holderDidsOf(db: Db, userId: string) {
   return rows.map((row) => row.holder);
 }
 
+/** Who stands behind the issuer's name, as the row records it at each check (issue 43). */
+export type ImportIssuerColumns = {
+  linkedDomain: string | null;
+  organizationId: string | null;
+  nameKey: string;
+};
+const issuerColumnsOf = (issuer: ImportIssuerColumns) => ({
+  issuerDomain: issuer.linkedDomain,
+  issuerOrganizationId: issuer.organizationId,
+  issuerNameKey: issuer.nameKey,
+});
+
 export type NewImport = {
   userId: string;
   importKey: string;
   format: string;
   issuerIdentity: string;
+  issuer: ImportIssuerColumns;
   status: ImportStatus;
   originalKey: string;
   originalName: string;
@@ -68,6 +81,7 @@ export function keepImportStatements(db: Db, input: NewImport) {
       importKey: input.importKey,
       format: input.format,
       issuerIdentity: input.issuerIdentity,
+      ...issuerColumnsOf(input.issuer),
       status: input.status,
       revokedAt: null,
       checkedAt: input.now,
@@ -124,6 +138,8 @@ export function importsToRecheck(db: Db, before: Date, limit: number) {
       email: users.email,
       achievementId: importedCredentials.achievementId,
       status: importedCredentials.status,
+      issuerDomain: importedCredentials.issuerDomain,
+      issuerNameKey: importedCredentials.issuerNameKey,
       originalKey: importedCredentials.originalKey,
       originalName: importedCredentials.originalName,
       originalType: importedCredentials.originalType,
@@ -135,12 +151,23 @@ export function importsToRecheck(db: Db, before: Date, limit: number) {
     .limit(limit);
 }
 
-/** Records a re-check's result; a revocation keeps its first date. */
-export function recordRecheckStatement(db: Db, id: string, status: ImportStatus, now: Date) {
+/**
+ * Records a re-check's result; a revocation keeps its first date. Who stands behind the issuer's
+ * name is what this check found (a domain no longer linked is gone); kept as it was when the
+ * check did not get that far.
+ */
+export function recordRecheckStatement(
+  db: Db,
+  id: string,
+  status: ImportStatus,
+  now: Date,
+  issuer: ImportIssuerColumns | null,
+) {
   return db
     .update(importedCredentials)
     .set({
       status,
+      ...(issuer ? issuerColumnsOf(issuer) : {}),
       checkedAt: now,
       revokedAt: status === "revoked" ? sql`coalesce(${importedCredentials.revokedAt}, ${now.getTime()})` : null,
     })

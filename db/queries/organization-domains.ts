@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableName, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, getTableName, lte, ne, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
 import { organizationDomains, organizationRoles, organizations, profiles, users } from "../schema.ts";
@@ -117,25 +117,63 @@ export function dueDomainClaims(db: Db, now: Date, limit = DUE_DOMAINS_PAGE) {
     .limit(limit);
 }
 
+/** An imported credential's issuer, as its row records it (issue 43): the columns of `imported_credentials`. */
+type ImportedIssuer = {
+  organizationId: SQLiteColumn;
+  domain: SQLiteColumn;
+  checkedAt: SQLiteColumn;
+  nameKey: SQLiteColumn;
+};
+
+// Spelled out with its table: drizzle renders a column inside some nested sql without one, which
+// a correlated subquery then reads as its own.
+const qualified = (column: SQLiteColumn) => sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
+
+/** The organisation's first verified domain's row, as `(select d.{column} …)` reads it. */
+const verifiedDomainFrom = (organizationId: SQL) =>
+  sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
+
+/** The first verified domain of the organisation whose id `organizationId` is (SQL), or null: a scalar subquery. */
+export const verifiedDomainOf = (organizationId: SQL) =>
+  sql<string | null>`(select d.domain ${verifiedDomainFrom(organizationId)})`;
+
 /**
  * Who stands behind an organisation's name, as SQL columns of a query over `organizations` or
  * `achievements` (given the organisation id's column), so that a directory page, a passport or a
  * credential reads it in the round trip of the rest: the organisation's first verified domain,
  * when that was last checked, and whether another organisation with a verified domain has the
  * same name key. Aliased, as a batch reads rows as objects. app/utils/issuer-identity.ts reads them.
+ *
+ * With `imported` (a passport's entries, issue 43), an imported credential's issuer is read the
+ * same way: one of our organisations by the id its row records, else the domain its DID
+ * configuration linked at the last check; its name is marked when an organisation with a
+ * verified domain has the same name key (through that index, one lookup per entry).
  */
-export function issuerIdentityColumns(organizationIdColumn: SQLiteColumn = organizations.id) {
-  // Spelled out with its table: drizzle renders a column inside some nested sql without one,
-  // which a correlated subquery then reads as its own.
-  const organizationId = sql.raw(`"${getTableName(organizationIdColumn.table)}"."${organizationIdColumn.name}"`);
-  const verified = sql`from organization_domains d where d.organization_id = ${organizationId} and d.status = 'verified' order by d.verified_at limit 1`;
+export function issuerIdentityColumns(
+  organizationIdColumn: SQLiteColumn = organizations.id,
+  imported?: ImportedIssuer,
+) {
+  const organizationId = imported
+    ? sql`coalesce(${qualified(organizationIdColumn)}, ${qualified(imported.organizationId)})`
+    : qualified(organizationIdColumn);
+  const verified = verifiedDomainFrom(organizationId);
+  const orImported = (own: SQL, column: SQLiteColumn | undefined) =>
+    column ? sql`coalesce(${own}, ${qualified(column)})` : own;
+  const sameNameImported = imported
+    ? sql` or exists(select 1 from organization_domains d
+        where d.status = 'verified' and d.name_key = ${qualified(imported.nameKey)})`
+    : sql``;
   return {
-    issuerDomain: sql<string | null>`(select d.domain ${verified})`.as("issuer_domain"),
-    issuerCheckedAt: sql<number | null>`(select d.last_checked_at ${verified})`.as("issuer_checked_at"),
-    issuerNameNotVerified: sql<number>`exists(select 1 from organization_domains d
+    issuerDomain: sql<string | null>`${orImported(sql`(select d.domain ${verified})`, imported?.domain)}`.as(
+      "issuer_domain",
+    ),
+    issuerCheckedAt: sql<
+      number | null
+    >`${orImported(sql`(select d.last_checked_at ${verified})`, imported?.checkedAt)}`.as("issuer_checked_at"),
+    issuerNameNotVerified: sql<number>`(exists(select 1 from organization_domains d
       join organizations o on o.id = ${organizationId}
       where d.status = 'verified' and d.organization_id <> o.id
-        and d.name_key = coalesce(o.name_key, lower(trim(o.name))))`.as("issuer_name_not_verified"),
+        and d.name_key = coalesce(o.name_key, lower(trim(o.name))))${sameNameImported})`.as("issuer_name_not_verified"),
   };
 }
 

@@ -43,6 +43,8 @@ export function outsideIssuer(): Promise<{
     alg?: JwtAlgorithm;
     /** A did:web issuer on this host (its key a JsonWebKey2020) instead of a new did:key. */
     webHost?: string;
+    /** The credential's own `issuer` (vc.issuer), when it is to differ from the token's `iss`. */
+    claimedIssuer?: string | { id?: string; type?: readonly string[]; name: string };
   }): Promise<{ token: string; issuer: string; documents: Record<string, Served>; publicJwk: JsonWebKey }>;
   verifyJwt(request: { token: string; jwk?: JsonWebKey }): Promise<{ verified: boolean; error?: string }>;
   openBadge2(

@@ -206,7 +206,7 @@ export async function outsideIssuer() {
    * did:key (the default); with ES256 by a fresh P-256 did:key; or, with `webHost`, by a did:web
    * whose DID document lists the key as a JsonWebKey2020 (the only way RS256 keys are published).
    */
-  async function jwt({ email, salt = "pepper", validUntil, signer = "issuer", alg = "EdDSA", webHost }) {
+  async function jwt({ email, salt = "pepper", validUntil, signer = "issuer", alg = "EdDSA", webHost, claimedIssuer }) {
     const { credential: shaped } = await credential({ version: 1, email, salt, validUntil });
     const { proof: _proof, ...claims } = shaped;
     const { privateKey, publicJwk } = await joseKeyPair(alg);
@@ -222,7 +222,8 @@ export async function outsideIssuer() {
           }),
         }
       : {};
-    claims.issuer = did;
+    // `claimedIssuer`: the credential names another issuer than the token's `iss` (a forgery's shape).
+    claims.issuer = claimedIssuer ?? did;
     const other = signer === "issuer" ? privateKey : (await joseKeyPair(alg)).privateKey;
     const builder = new jose.SignJWT({ vc: claims })
       .setProtectedHeader({ alg, typ: "JWT", kid })

@@ -6,8 +6,8 @@ import { expect, test, toast } from "./fixtures.ts";
 
 // Issue 32: a new member starts from their LinkedIn export, then uploads a baked badge (an Open
 // Badges 3.0 credential signed by another issuer's libraries, baked into a PNG), sees each check,
-// adds it, and the public passport shows both: the history, and the badge as an imported,
-// verified credential.
+// adds it, and the public passport shows both: the history, and the badge as an imported
+// credential whose checks passed, its issuer's self-chosen name said to be unverified (issue 43).
 
 // The badge's image is on the issuer's host, which this machine cannot reach.
 test.use({ allowedConsoleErrors: [/Failed to load resource: net::ERR_/] });
@@ -36,6 +36,8 @@ test("a new member imports a LinkedIn export and a badge, and the public passpor
   await expect(result.getByText("Every check passed.")).toBeVisible();
   await expect(result.getByText(`Issued to your address ${email}.`)).toBeVisible();
   await expect(result.getByText("Read from the issuer's did:key itself.")).toBeVisible();
+  // Before anything is added, the page says what the passport will: the issuer chose its name.
+  await expect(page.getByText("Issuer name not verified: the issuer chose this name itself")).toBeVisible();
   const { violations } = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .analyze();
@@ -59,7 +61,24 @@ test("a new member imports a LinkedIn export and a badge, and the public passpor
   await expect(entry.getByText("Imported credential")).toBeVisible();
   await expect(entry.getByText("Example Badge Issuer")).toBeVisible();
   await expect(entry.getByText("Issuer: Issuer not identified")).toBeVisible();
-  await expect(entry.getByRole("img", { name: "Verified credential" })).toBeVisible();
+  // Issue 43: a did:key issuer named itself; the card says so, and neither the eye nor a screen
+  // reader is told it is verified.
+  await expect(entry.getByText("Issuer name not verified: the issuer chose this name itself")).toBeVisible();
+  await expect(entry.getByRole("img", { name: "Verified credential" })).toHaveCount(0);
+  await expect(entry.getByText(/verified credential/i)).toHaveCount(0);
   // The history from LinkedIn beside it, as the person's own entries.
   await expect(page.getByRole("article").filter({ hasText: "Head of Platform" })).toBeVisible();
+
+  // The card reads on a 375px phone, light and dark, and passes axe.
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(entry.getByText("Issuer name not verified: the issuer chose this name itself")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    const scan = await new AxeBuilder({ page })
+      .include("article")
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(scan.violations.map(({ id }) => id)).toEqual([]);
+  }
 });

@@ -44,4 +44,6 @@ test("a colleague endorses, the owner approves, and a visitor sees 'Endorsed by 
   const endorsements = visitor.getByRole("dialog", { name: "Endorsed by 1" });
   await expect(endorsements).toContainText("Cora Colleague");
   await expect(endorsements).toContainText("Thorough and calm under pressure.");
+  // Issue 43: a name is what its endorser typed; the dialog says a person endorsed.
+  await expect(endorsements.getByText("Person", { exact: true })).toBeVisible();
 });

@@ -1,18 +1,23 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readPersonData } from "#app/services/data-export.server.ts";
 import { OTHER_ADDRESS } from "#app/services/imports/import-result.ts";
+import { DOMAIN_VERIFIED_TEXT, IMPORTED_NAME_NOT_VERIFIED_TEXT } from "#app/utils/issuer-identity.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import { createDb } from "#db/client.ts";
-import { countRows, createAccount, get, mailsTo, postForm, toastFrom, uniqueEmail } from "./helpers.ts";
+import { organizationNameKey } from "#db/queries/organizations.ts";
+import { countRows, createAccount, get, mailsTo, ORIGIN, postForm, toastFrom, uniqueEmail } from "./helpers.ts";
+import { credentialJson, issuedCredential } from "./credentials-helpers.ts";
 import {
   addOnPage,
   bakedPng,
   checkOnPage,
   htmlDecode,
   outsideCredential,
+  outsideJwt,
   outsideOpenBadge2,
+  webIssuerCredential,
 } from "./import-helpers.ts";
 
 // Issue 32, "Import a badge or credential" kept on the passport: /passport/import checks first and
@@ -85,7 +90,9 @@ describe("/passport/import", () => {
     const publicPage = htmlDecode(await (await get(`/passport/${person.id}`)).text());
     expect(publicPage).toContain("Open Source Contributor");
     expect(publicPage).toContain("Imported credential");
-    expect(publicPage).toContain('aria-label="Verified credential"');
+    // Issue 43: a did:web whose DID configuration links no domain has only the name it chose.
+    expect(publicPage).not.toContain('aria-label="Verified credential"');
+    expect(publicPage).toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
   });
 
   it("refuses what fails a check with its reason, and saves nothing", async () => {
@@ -195,5 +202,158 @@ describe("/passport/import", () => {
     await invalidatePassports(readEnv({ ...env }), person.id);
     expect(await (await get(`/passport/${person.id}`)).text()).not.toContain("Open Source Contributor");
     expect(await (await get("/passport", person.cookie)).text()).toContain("Revoked by the issuer on 2 March 2026");
+  });
+});
+
+// Issue 43, Medium 2: an imported card shows the verified mark, and says "verified", only beside
+// an issuer whose identity is established: one of our organisations with a verified domain, or a
+// did:web whose DID configuration links a domain to it. Any other name is the issuer's own choice,
+// said so, and marked "Name not verified" when an organisation with a verified domain has it.
+
+/** The public passport's card of the imported entry, rendered afresh (one D1 round trip). */
+async function importedCard(userId: string) {
+  await invalidatePassports(readEnv({ ...env }), userId);
+  const response = await SELF.fetch(`${ORIGIN}/passport/${userId}`, { headers: { "X-Passport-Refresh": "1" } });
+  expect(response.headers.get("X-D1-Round-Trips")).toBe("1");
+  // React's text separators left out, so that a line reads as a reader sees it.
+  const html = htmlDecode(await response.text()).replace(/<!-- -->/g, "");
+  const card = html.split("<article").find((part) => part.includes("Imported credential"));
+  expect(card, "no imported card on the public passport").toBeDefined();
+  return card!.slice(0, card!.indexOf("</article>"));
+}
+
+async function importAs(person: { cookie: string }, source: { source?: string; file?: File }) {
+  const checked = await checkOnPage(person.cookie, source);
+  expect(checked.nonce, checked.html.slice(0, 2000)).not.toBeNull();
+  expect((await addOnPage(person.cookie, checked.nonce!)).status).toBe(302);
+  // The check's page, which says who stands behind the issuer's name before anything is added.
+  return checked.html.replace(/<!-- -->/g, "");
+}
+
+/** An organisation here whose domain is verified, named `name` (its name key folded as ours are). */
+async function verifiedOrganisation(name: string, domain: string, organizationId: string = crypto.randomUUID()) {
+  await env.DB.prepare(
+    "insert or ignore into organizations (id, name, name_key, invite_code, created_at) values (?, ?, ?, ?, 0)",
+  )
+    .bind(organizationId, name, organizationNameKey(name), crypto.randomUUID())
+    .run();
+  await env.DB.prepare(
+    "insert into organization_domains (id, organization_id, domain, token, status, name_key, verified_at, last_checked_at, created_at) select ?, id, ?, 't', 'verified', coalesce(name_key, lower(name)), 0, ?, 0 from organizations where id = ?",
+  )
+    .bind(crypto.randomUUID(), domain, Date.parse("2026-11-20T00:00:00Z"), organizationId)
+    .run();
+}
+
+const VERIFIED_MARK = 'aria-label="Verified credential"';
+
+describe("who stands behind an imported credential's issuer name (issue 43)", () => {
+  it.each([
+    [
+      "a did:key issuer",
+      async (email: string) => ({ source: JSON.stringify((await outsideCredential({ email })).credential) }),
+    ],
+    ["a VC-JWT's did:key issuer", async (email: string) => ({ source: (await outsideJwt({ email })).token })],
+    [
+      "an Open Badges 2.0 issuer on its own host",
+      async (email: string) => ({
+        source: JSON.stringify(
+          (await outsideOpenBadge2({ email, host: `ob2-${crypto.randomUUID().slice(0, 8)}.example` })).assertion,
+        ),
+      }),
+    ],
+    [
+      "a did:web issuer whose DID document links no domain",
+      async (email: string) => ({
+        source: JSON.stringify((await webIssuerCredential({ email, host: "nolink.example" })).credential),
+      }),
+    ],
+    [
+      "a did:web issuer whose linked domain's DID configuration names another DID",
+      async (email: string) => ({
+        source: JSON.stringify(
+          (
+            await webIssuerCredential({
+              email,
+              host: "claims.example",
+              linkedDomains: ["claims.example"],
+              linkedBy: "another DID",
+            })
+          ).credential,
+        ),
+      }),
+    ],
+  ])("shows no verified mark beside %s, and says the issuer chose its name", async (_case, make) => {
+    const person = await createAccount();
+    expect(await importAs(person, await make(person.email))).toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
+    const card = await importedCard(person.id);
+    expect(card).not.toContain(VERIFIED_MARK);
+    expect(card).not.toContain(DOMAIN_VERIFIED_TEXT);
+    expect(card).toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
+    expect(card).not.toContain("Name not verified<");
+  });
+
+  it("shows the mark and the domain beside a did:web issuer whose DID configuration links its domain", async () => {
+    const person = await createAccount();
+    const { credential } = await webIssuerCredential({
+      email: person.email,
+      host: "university.example",
+      issuerName: "University of Example Web",
+      linkedDomains: ["university.example"],
+    });
+    const preview = await importAs(person, { source: JSON.stringify(credential) });
+    expect(preview).toContain(`${DOMAIN_VERIFIED_TEXT}: <span class="font-medium">university.example</span>`);
+    expect(preview).not.toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
+    const row = await env.DB.prepare(
+      "select issuer_domain as domain, issuer_name_key as nameKey from imported_credentials where user_id = ?",
+    )
+      .bind(person.id)
+      .first();
+    expect(row).toEqual({ domain: "university.example", nameKey: "university of example web" });
+    const card = await importedCard(person.id);
+    expect(card).toContain("University of Example Web");
+    expect(card).toContain(VERIFIED_MARK);
+    expect(card).toContain(`${DOMAIN_VERIFIED_TEXT}: <span class="font-medium">university.example</span>`);
+    expect(card).not.toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
+  });
+
+  it("marks an issuer's name that a domain-verified organisation has, also when that organisation verifies later", async () => {
+    const person = await createAccount();
+    await verifiedOrganisation("University of Copycats", `copycats-${crypto.randomUUID().slice(0, 8)}.ac.uk`);
+    const first = await webIssuerCredential({
+      email: person.email,
+      host: "copy1.example",
+      issuerName: "UNIVERSITY of  Cöpycats",
+    });
+    expect(await importAs(person, { source: JSON.stringify(first.credential) })).toContain("Name not verified<");
+    let card = await importedCard(person.id);
+    expect(card).toContain("Name not verified<");
+    expect(card).toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
+    expect(card).not.toContain(VERIFIED_MARK);
+
+    // Another person's badge from an issuer named like an organisation that verifies its domain only afterwards.
+    const other = await createAccount();
+    const later = await webIssuerCredential({
+      email: other.email,
+      host: "copy2.example",
+      issuerName: "Later Institute",
+    });
+    await importAs(other, { source: JSON.stringify(later.credential) });
+    expect(await importedCard(other.id)).not.toContain("Name not verified<");
+    await verifiedOrganisation("Later Institute", `later-${crypto.randomUUID().slice(0, 8)}.ac.uk`);
+    card = await importedCard(other.id);
+    expect(card).toContain("Name not verified<");
+    expect(card).not.toContain(VERIFIED_MARK);
+  });
+
+  it("shows the mark beside one of our organisations only once its domain is verified, read when shown", async () => {
+    const { member, organizationId, credentialId } = await issuedCredential({ title: "Imported Back" });
+    await importAs(member, { source: JSON.stringify(await credentialJson(credentialId)) });
+    let card = await importedCard(member.id);
+    expect(card).not.toContain(VERIFIED_MARK);
+    expect(card).toContain(IMPORTED_NAME_NOT_VERIFIED_TEXT);
+    await verifiedOrganisation("(already made)", "issuers-own.example", organizationId);
+    card = await importedCard(member.id);
+    expect(card).toContain(VERIFIED_MARK);
+    expect(card).toContain(`${DOMAIN_VERIFIED_TEXT}: <span class="font-medium">issuers-own.example</span>`);
   });
 });

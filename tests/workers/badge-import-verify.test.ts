@@ -244,6 +244,22 @@ describe("VC-JWT, signed by jose", () => {
     expect(await joseVerifies(token, publicJwk)).toMatchObject({ verified: false });
   });
 
+  it.each([
+    ["another DID", "did:web:ox.ac.uk"],
+    ["another DID with a name", { id: "did:web:ox.ac.uk", type: ["Profile"], name: "University of Oxford" }],
+    ["a name and no id", { type: ["Profile"], name: "University of Oxford" }],
+  ] as const)(
+    "refuses a VC-JWT whose iss is not the credential's issuer (%s), though its signature holds",
+    async (_c, claimed) => {
+      // Issue 43, Medium 2: the token's signer (iss) must be the issuer the credential names.
+      const { token, issuer } = await outsideJwt({ email: RECIPIENT_EMAIL, claimedIssuer: claimed });
+      const outcome = await verifyAsImport(asText(token));
+      expect(outcome.status).toBe("refused");
+      expect(reasonOf(outcome)).toBe(`The token's signer (iss) ${issuer} is not the issuer the credential names.`);
+      expect(outcome.checks.find((check) => check.name === "Issuer key")?.passed).toBe(false);
+    },
+  );
+
   it("refuses a VC-JWT whose header names another algorithm than its key's", async () => {
     // An RSA key's token relabelled ES256: the key decides the algorithm, never the header alone.
     const { token } = await outsideJwt({ email: RECIPIENT_EMAIL, alg: "RS256", webHost: "relabel.example" });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, get, pageText } from "./helpers.ts";
+import { organizationNameKey } from "#db/queries/organizations.ts";
 import { addSelfAchievement } from "./factories.ts";
 import { ENDORSEMENTS_PER_CARD } from "#db/queries/achievements/card.ts";
 import { PAGE_SIZES } from "#db/queries/paging.ts";
@@ -163,5 +164,64 @@ describe("an entry's endorsements page (/passport/{userId}/endorsements/{achieve
     expect(html).toContain("private-0: x");
     // Nobody endorses their own achievement: no 'Endorse' link for the owner.
     expect(html).not.toContain(`/passport/${owner.id}/endorse/`);
+  });
+});
+
+// Issue 43, Medium 2: an endorser's name is what they typed; each endorsement says whether a
+// person or an organisation made it, and an organisation's domain when it verified one.
+describe("who endorsed, in words", () => {
+  /** An organisation here, its domain verified when `domain` is given; its id. */
+  async function organisation(name: string, domain?: string) {
+    const id = crypto.randomUUID();
+    await env.DB.prepare(
+      "insert into organizations (id, name, name_key, invite_code, created_at) values (?, ?, ?, ?, 0)",
+    )
+      .bind(id, name, organizationNameKey(name), crypto.randomUUID())
+      .run();
+    if (domain) {
+      await env.DB.prepare(
+        "insert into organization_domains (id, organization_id, domain, token, status, name_key, verified_at, created_at) values (?, ?, ?, 't', 'verified', ?, 0, 0)",
+      )
+        .bind(crypto.randomUUID(), id, domain, organizationNameKey(name))
+        .run();
+    }
+    return id;
+  }
+
+  it("says person or organisation, with an organisation's verified domain, on the card and the entry's page", async () => {
+    const { owner, achievementIds } = await passportWith(1);
+    const achievementId = achievementIds[0]!;
+    const verified = await organisation(
+      "Verified Endorsers Ltd",
+      `endorsers-${crypto.randomUUID().slice(0, 8)}.example`,
+    );
+    const unverified = await organisation("University of Nowhere");
+    const rows: [string, string | null][] = [
+      ["Pat Person", null],
+      ["Verified Endorsers Ltd", verified],
+      ["University of Nowhere", unverified],
+    ];
+    await env.DB.batch(
+      rows.map(([name, organizationId], n) =>
+        env.DB.prepare(
+          `insert into endorsements (id, achievement_id, owner_id, endorser_organization_id, endorser_name, comment, status, credential, created_at)
+           values (?, ?, ?, ?, ?, ?, 'shown', '{}', ?)`,
+        ).bind(crypto.randomUUID(), achievementId, owner.id, organizationId, name, `Said by ${name}`, Date.now() + n),
+      ),
+    );
+    const { domain } = (await env.DB.prepare("select domain from organization_domains where organization_id = ?")
+      .bind(verified)
+      .first<{ domain: string }>())!;
+    const expected = [
+      "Pat Person Person Said by Pat Person",
+      `Verified Endorsers Ltd Organisation, domain verified: ${domain} Said by Verified Endorsers Ltd`,
+      "University of Nowhere Organisation, domain not verified Said by University of Nowhere",
+    ];
+    const card = await pageText(`/passport/${owner.id}`);
+    const page = await pageText(endorsementsPath(owner.id, achievementId));
+    for (const line of expected) {
+      expect(card).toContain(line);
+      expect(page).toContain(line);
+    }
   });
 });

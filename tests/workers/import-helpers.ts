@@ -1,7 +1,11 @@
 import { env } from "cloudflare:test";
 import { inject } from "vitest";
 import type { CredentialRequest, JwtAlgorithm, OpenBadge2Request } from "../../scripts/badges/outside-issuer.d.mts";
-import { issuing } from "#app/services/credentials/issuer.server.ts";
+import { OB_CONTEXT, VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
+import { publicKeyMultibase, sign } from "#app/services/credentials/data-integrity.server.ts";
+import { didConfigurationUrl, signedDomainLinkage } from "#app/services/credentials/domain-linkage.server.ts";
+import { hashedEmail, issuing } from "#app/services/credentials/issuer.server.ts";
+import { ed25519FromSeed } from "#app/services/credentials/keys.server.ts";
 import { verifierFor } from "#app/services/credentials/verify.server.ts";
 import { verifyImport } from "#app/services/imports/verify-import.server.ts";
 import type { ImportSource } from "#app/services/imports/read-input.server.ts";
@@ -48,6 +52,7 @@ export async function outsideJwt(request: {
   signer?: "issuer" | "other";
   alg?: JwtAlgorithm;
   webHost?: string;
+  claimedIssuer?: string | { id?: string; type?: readonly string[]; name: string };
 }) {
   const made = await ask<{ token: string; issuer: string; documents: Documents; publicJwk: JsonWebKey }>(
     "/jwt",
@@ -120,3 +125,87 @@ export const addOnPage = (cookie: string, nonce: string) =>
   postForm("/passport/import", { intent: "add-import", nonce }, { cookie });
 
 export { htmlDecode };
+
+const served = (body: unknown) => ({ status: 200, contentType: "application/json", body: JSON.stringify(body) });
+
+async function webIssuer(host: string, linkedDomains: string[] = []) {
+  const did = `did:web:${host}`;
+  const { privateKey, publicKey } = await ed25519FromSeed(crypto.getRandomValues(new Uint8Array(32)));
+  const key = { privateKey, verificationMethod: `${did}#key-1` };
+  const didDocument = {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+    id: did,
+    verificationMethod: [
+      {
+        id: key.verificationMethod,
+        type: "Multikey",
+        controller: did,
+        publicKeyMultibase: publicKeyMultibase(publicKey),
+      },
+    ],
+    assertionMethod: [key.verificationMethod],
+    service: linkedDomains.length
+      ? [
+          {
+            id: `${did}#linked-domains`,
+            type: "LinkedDomains",
+            serviceEndpoint: { origins: linkedDomains.map((d) => `https://${d}`) },
+          },
+        ]
+      : [],
+  };
+  return { did, key, documents: { [`https://${host}/.well-known/did.json`]: served(didDocument) } };
+}
+
+/**
+ * An Open Badges 3.0 credential for `email` from a did:web issuer on `host` named `issuerName`,
+ * signed here (eddsa-rdfc-2022), its DID document listing `linkedDomains` (LinkedDomains), each
+ * domain's did-configuration.json linking back to it, or (`linkedBy: "another DID"`) to someone
+ * else; all published on the stand-in web (issue 43).
+ */
+export async function webIssuerCredential({
+  email,
+  host,
+  issuerName = "Example Web Issuer",
+  linkedDomains = [],
+  linkedBy = "this DID",
+}: {
+  email: string;
+  host: string;
+  issuerName?: string;
+  linkedDomains?: string[];
+  linkedBy?: "this DID" | "another DID";
+}) {
+  const issuer = await webIssuer(host, linkedDomains);
+  const stranger = linkedBy === "another DID" ? await webIssuer(`stranger.${host}`) : issuer;
+  const documents: Documents = { ...issuer.documents };
+  for (const domain of linkedDomains) {
+    documents[didConfigurationUrl(domain)] = served(await signedDomainLinkage(stranger.did, stranger.key, domain));
+  }
+  const name = "Linked Domain Award";
+  const credential = await sign(
+    {
+      "@context": [VC_V2_CONTEXT, OB_CONTEXT],
+      id: `urn:uuid:${crypto.randomUUID()}`,
+      type: ["VerifiableCredential", "OpenBadgeCredential"],
+      issuer: { id: issuer.did, type: ["Profile"], name: issuerName },
+      validFrom: "2024-05-01T00:00:00Z",
+      name,
+      credentialSubject: {
+        type: ["AchievementSubject"],
+        identifier: [await hashedEmail(email)],
+        achievement: {
+          id: `https://${host}/achievements/1`,
+          type: ["Achievement"],
+          name,
+          description: "Awarded by an issuer on its own domain.",
+          criteria: { narrative: "Did the work." },
+        },
+      },
+    },
+    issuer.key,
+    new Date(),
+  );
+  await publish(documents);
+  return { credential, did: issuer.did };
+}

@@ -24,6 +24,13 @@ export function AchievementCard({
   footer?: ReactNode;
 }) {
   const imported = Boolean(achievement.importStatus);
+  // Who stands behind the giver's name: an organisation's credential, or an imported one's issuer.
+  const identity =
+    imported || (achievement.credentialId && !achievement.isMembership) ? issuerIdentityOf(achievement) : null;
+  // An imported credential earns the mark only when its issuer is established (issue 43): one of
+  // our organisations with a verified domain, or a domain its DID configuration links to it.
+  const verified =
+    Boolean(achievement.credentialId) || (achievement.importStatus === "verified" && Boolean(identity?.verifiedDomain));
   const { title, company } = achievement.isSelf
     ? splitSelfTitle(achievement.title)
     : achievement.isMembership
@@ -74,15 +81,13 @@ export function AchievementCard({
           <p className="flex items-center gap-1.5 text-sm font-medium text-muted-foreground">
             <span className="break-words">{company}</span>
             {/* Only a signed, unrevoked credential earns the mark (decision 020); a self-named company never does. */}
-            {achievement.credentialId || achievement.importStatus === "verified" ? (
+            {verified ? (
               <BadgeCheck className="size-4 shrink-0 text-primary" aria-label="Verified credential" role="img" />
             ) : null}
           </p>
         ) : null}
         {/* A membership entry has no organization_id, which the identity columns read. */}
-        {achievement.credentialId && !achievement.isMembership ? (
-          <IssuerIdentityLine identity={issuerIdentityOf(achievement)} compact />
-        ) : null}
+        {identity ? <IssuerIdentityLine identity={identity} compact imported={imported} /> : null}
         {imported ? (
           <Suspense fallback={<LoadAtOnce />}>
             <CardNotes achievement={achievement} note="import" />

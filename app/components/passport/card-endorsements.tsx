@@ -64,6 +64,15 @@ export function CardEndorsements({
   );
 }
 
+/**
+ * Whether a person or an organisation endorsed, and an organisation's verified domain (issue 43):
+ * an endorser's name alone is what they typed.
+ */
+export function endorserText({ byOrganization, domain }: Pick<PassportEndorsement, "byOrganization" | "domain">) {
+  if (!byOrganization) return "Person";
+  return domain ? `Organisation, domain verified: ${domain}` : "Organisation, domain not verified";
+}
+
 /** Who endorsed an entry and what they said, each with its signed credential. */
 export function EndorsementList({ endorsements }: { endorsements: PassportEndorsement[] }) {
   return (
@@ -71,6 +80,7 @@ export function EndorsementList({ endorsements }: { endorsements: PassportEndors
       {endorsements.map((endorsement) => (
         <li key={endorsement.id} className="grid gap-1">
           <p className="font-medium break-words">{endorsement.name}</p>
+          <p className="text-xs break-words text-muted-foreground">{endorserText(endorsement)}</p>
           <p className="text-sm break-words whitespace-pre-line text-muted-foreground">{endorsement.comment}</p>
           <a href={`/endorsements/${endorsement.id}`} className="w-fit text-xs underline underline-offset-4">
             Signed endorsement

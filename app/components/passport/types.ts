@@ -48,5 +48,14 @@ export type PassportAchievement = {
   endorsementCount?: number;
 };
 
-/** One endorsement as a public card shows it (decision 072). */
-export type PassportEndorsement = { id: string; name: string; comment: string };
+/**
+ * One endorsement as a public card shows it (decision 072): who, whether a person or an
+ * organisation, an organisation's verified domain (issue 43), and what they said.
+ */
+export type PassportEndorsement = {
+  id: string;
+  name: string;
+  comment: string;
+  byOrganization: boolean;
+  domain: string | null;
+};

@@ -23,7 +23,7 @@ export const checkImportIntent = defineIntent<Viewer, typeof importCheckSchema>(
     if (!chosen) {
       throw new Refusal({ title: IMPORT_REFUSED, description: CHOOSE }, 400, { source: [CHOOSE] });
     }
-    const { outcome, nonce } = await checkImport(context, viewer, chosen);
-    return data({ checked: outcome, nonce, source: source ?? "" });
+    const { outcome, nonce, issuerIdentity } = await checkImport(context, viewer, chosen);
+    return data({ checked: outcome, nonce, issuerIdentity, source: source ?? "" });
   },
 });

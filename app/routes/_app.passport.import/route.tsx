@@ -3,6 +3,8 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { FormError } from "#app/components/form-messages.tsx";
 import { TextareaField } from "#app/components/forms.tsx";
 import { ImportChecks } from "#app/components/passport/import-checks.tsx";
+import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
+import type { IssuerIdentity } from "#app/utils/issuer-identity.ts";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { PassportSubpageHeader } from "#app/components/passport/passport-subpage-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -51,7 +53,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return runIntent({ request, context }, INTENTS, { viewer, fields, back: "/passport/import" });
 }
 
-type Checked = { checked: ImportOutcome; nonce: string | null; source: string };
+type Checked = {
+  checked: ImportOutcome;
+  nonce: string | null;
+  issuerIdentity: IssuerIdentity | null;
+  source: string;
+};
 
 export default function ImportCredential() {
   const answer = useActionData<typeof action>() as Checked | FormReply | undefined;
@@ -116,6 +123,8 @@ export default function ImportCredential() {
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
+            {/* Who stands behind the issuer's name, as the passport will say it (issue 43). */}
+            {checked.issuerIdentity ? <IssuerIdentityLine identity={checked.issuerIdentity} imported /> : null}
             <ImportChecks outcome={checked.checked} />
             {checked.checked.status !== "refused" && checked.nonce ? (
               <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">

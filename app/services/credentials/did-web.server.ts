@@ -207,14 +207,6 @@ export function listedKey(
 }
 
 /**
- * An issuer's did:web DID document for one check that spends from `budget` (an import's): ours
- * from D1, another host's through fetchOutside; or why it could not be read.
- */
-export function resolveIssuerDid(resolver: Resolver, did: string, budget: OutsideBudget) {
-  return resolveDid({ resolver, budget, didDocuments: new Map() }, did);
-}
-
-/**
  * A holder's did:web DID document, read as an issuer's is (the same URL rules, one outside read
  * within a budget of its own, the dev stand-in outside production), or why it could not be.
  */

@@ -193,7 +193,7 @@ async function issuerStanding(
 }
 
 /** Whether `domain`'s did-configuration.json links it to the issuer, read within the check's budget. */
-async function linkageOf(lookup: Lookup, didDocument: JsonObject, issuerId: string, domain: string) {
+export async function linkageOf(lookup: Lookup, didDocument: JsonObject, issuerId: string, domain: string) {
   const answer = await fetchOutside(lookup.resolver.outside, didConfigurationUrl(domain), {
     accept: JSON_TYPES,
     budget: lookup.budget,
@@ -210,7 +210,7 @@ async function linkageOf(lookup: Lookup, didDocument: JsonObject, issuerId: stri
 }
 
 /** The id of one of this app's organisations, when `did` is its did:web. */
-function ownOrganizationOf(issuing: Issuing, did: string) {
+export function ownOrganizationOf(issuing: Issuing, did: string) {
   const parsed = parseDidWeb(did);
   if (typeof parsed === "string" || parsed.host !== hostOf(issuing.origin)) return null;
   return /^orgs:([0-9a-f-]{36})$/.exec(parsed.path.join(":"))?.[1] ?? null;

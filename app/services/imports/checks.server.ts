@@ -1,5 +1,5 @@
 import { fetchOutside, outsideBudget, type OutsideBudget } from "#app/services/outside-web.server.ts";
-import { parseDidWeb, type Resolver } from "#app/services/credentials/did-web.server.ts";
+import { parseDidWeb, type Lookup, type Resolver } from "#app/services/credentials/did-web.server.ts";
 import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import {
   ISSUER_NOT_IDENTIFIED,
@@ -25,11 +25,14 @@ export type ImportSession = {
   recipient: Recipient;
   now: Date;
   budget: OutsideBudget;
+  /** The budget and the DID documents read so far: an issuer's is read once per import. */
+  lookup: Lookup;
   checks: ImportCheck[];
 };
 
 export function importSession(resolver: Resolver, recipient: Recipient, now: Date): ImportSession {
-  return { resolver, recipient, now, budget: outsideBudget(IMPORT_OUTSIDE_FETCHES), checks: [] };
+  const budget = outsideBudget(IMPORT_OUTSIDE_FETCHES);
+  return { resolver, recipient, now, budget, lookup: { resolver, budget, didDocuments: new Map() }, checks: [] };
 }
 
 export function addCheck(session: ImportSession, name: ImportCheckName, passed: boolean, detail: string) {
@@ -37,8 +40,9 @@ export function addCheck(session: ImportSession, name: ImportCheckName, passed: 
   return passed;
 }
 
-/** What a format's verifier found: the badge, its identity, and whether its validity has ended. */
-export type Verified = { format: ImportFormat; badge: ImportedBadge; key: string } | { format: ImportFormat | null };
+/** What a format's verifier found: the badge, its identity and its issuer's id. */
+export type Verified =
+  { format: ImportFormat; badge: ImportedBadge; key: string; issuerId: string } | { format: ImportFormat | null };
 
 export const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -24,6 +24,20 @@ export type ImportedBadge = {
   type: AchievementType;
 };
 
+/**
+ * Who stands behind the issuer's name (issue 43): only an organisation of ours (its verified
+ * domain read when shown) or a domain that the issuer's DID configuration links to it establishes
+ * it; any other name is the issuer's own choice.
+ */
+export type ImportIssuer = {
+  /** A domain whose did-configuration.json links it to the issuer's did:web, confirmed at this check. */
+  linkedDomain: string | null;
+  /** The organisation of this app that issued it. */
+  organizationId: string | null;
+  /** The issuer's name as organisations' names are compared (folded). */
+  nameKey: string;
+};
+
 export type ImportFormat =
   | "Open Badges 3.0 / VC 2.0"
   | "Verifiable Credential 1.1"
@@ -45,6 +59,7 @@ export type ImportOutcome =
       badge: ImportedBadge;
       /** What identifies this award across imports: its issuer and its id (or its content's hash). */
       key: string;
+      issuer: ImportIssuer;
     }
   | {
       status: "refused";

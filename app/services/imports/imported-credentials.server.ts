@@ -24,6 +24,7 @@ import { STORAGE_FULL_TITLE, STORAGE_QUOTA_BYTES, storageFullMessage } from "#ap
 import type { ImportOutcome } from "./import-result.ts";
 import type { ImportSource } from "./read-input.server.ts";
 import { verifyImport } from "./verify-import.server.ts";
+import { previewIdentity } from "./issuer-standing.server.ts";
 
 /**
  * Importing a badge or credential (issue 32, decision 069): 'Check' verifies it and keeps the
@@ -81,15 +82,17 @@ export function originalOf(source: ImportSource): PendingFile {
  * page's 'Add to passport' form carries back. Nothing is added to the passport.
  */
 export async function checkImport(context: ServiceContext, person: Person, source: ImportSource) {
-  const outcome = await verifyFor(context, person, source);
-  if (outcome.status === "refused") return { outcome, nonce: null };
+  const now = new Date();
+  const outcome = await verifyFor(context, person, source, now);
+  if (outcome.status === "refused") return { outcome, nonce: null, issuerIdentity: null };
+  const issuerIdentity = await previewIdentity(context.db, outcome.issuer, now);
   const nonce = crypto.randomUUID();
   const original = originalOf(source);
   await context.cloudflare.env.MEDIA.put(pendingKey(person.id), original.bytes, {
     httpMetadata: { contentType: original.contentType },
     customMetadata: { nonce, fileName: original.fileName },
   });
-  return { outcome, nonce };
+  return { outcome, nonce, issuerIdentity };
 }
 
 /** Adds the person's pending import (checked under `nonce`) to their passport, verified once more. */
@@ -127,6 +130,7 @@ export async function addImport(context: ServiceContext, person: Person, nonce: 
     importKey: outcome.key,
     format: `${outcome.format} (${outcome.container})`,
     issuerIdentity: outcome.badge.issuerIdentity,
+    issuer: outcome.issuer,
     status: outcome.status,
     originalKey,
     originalName: fileName,
@@ -191,18 +195,21 @@ export async function recheckImports(context: ServiceContext, now: Date, limit =
   for (const row of due) {
     try {
       const object = await context.cloudflare.env.MEDIA.get(row.originalKey);
-      const status = object
-        ? statusAfter(
-            await verifyFor(
-              context,
-              { id: row.userId, email: row.email },
-              sourceOf(new Uint8Array(await object.arrayBuffer()), row.originalName, row.originalType),
-              now,
-            ),
+      const outcome = object
+        ? await verifyFor(
+            context,
+            { id: row.userId, email: row.email },
+            sourceOf(new Uint8Array(await object.arrayBuffer()), row.originalName, row.originalType),
+            now,
           )
-        : "unverified";
-      await recordRecheckStatement(context.db, row.id, status, now);
-      if (status !== row.status) {
+        : null;
+      const status = outcome ? statusAfter(outcome) : "unverified";
+      const issuer = outcome && outcome.status !== "refused" ? outcome.issuer : null;
+      await recordRecheckStatement(context.db, row.id, status, now, issuer);
+      // A domain linked or unlinked since, or a row kept before issue 43's columns, shows anew.
+      const issuerChanged =
+        issuer && (issuer.linkedDomain !== row.issuerDomain || issuer.nameKey !== row.issuerNameKey);
+      if (status !== row.status || issuerChanged) {
         changed += 1;
         if (status === "revoked") revoked += 1;
         await invalidatePassports(context.env, row.userId);

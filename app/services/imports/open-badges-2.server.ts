@@ -241,6 +241,7 @@ async function finish(
   const issuerId = String(issuer.id ?? "");
   return {
     format,
+    issuerId,
     key: `${issuerId} ${String(assertion.id ?? assertion.uid ?? "")}`,
     badge: {
       name: text(badge.name, 200) ?? "Badge",

@@ -2,6 +2,7 @@ import type { Resolver } from "#app/services/credentials/did-web.server.ts";
 import type { ImportContainer, ImportOutcome } from "./import-result.ts";
 import { addCheck, importSession, readOutsideJson, type ImportSession, type Verified } from "./checks.server.ts";
 import { isOpenBadge2, verifyHosted, verifySigned } from "./open-badges-2.server.ts";
+import { importIssuerOf } from "./issuer-standing.server.ts";
 import { readImport, type Carried, type ImportSource } from "./read-input.server.ts";
 import type { Recipient } from "./recipient.server.ts";
 import { decodeJwt } from "#app/services/credentials/jws.server.ts";
@@ -63,7 +64,11 @@ async function verifyCarried(session: ImportSession, carried: Carried): Promise<
   return { format: null };
 }
 
-function outcomeOf(session: ImportSession, verified: Verified, container: ImportContainer): ImportOutcome {
+async function outcomeOf(
+  session: ImportSession,
+  verified: Verified,
+  container: ImportContainer,
+): Promise<ImportOutcome> {
   const { checks } = session;
   const failed = checks.filter((check) => !check.passed);
   const onlyExpired = failed.length === 1 && failed[0]!.name === "Dates" && failed[0]!.detail.startsWith("Expired");
@@ -75,6 +80,8 @@ function outcomeOf(session: ImportSession, verified: Verified, container: Import
       checks,
       badge: verified.badge,
       key: verified.key,
+      // Who stands behind the issuer's name, asked only of what may be kept (issue 43).
+      issuer: await importIssuerOf(session, verified.issuerId, verified.badge.issuerName),
     };
   }
   const reason = failed.find((check) => !(check.name === "Dates" && check.detail.startsWith("Expired")))?.detail;

@@ -9,7 +9,7 @@ import { decodeJwt, keyOfDidKey, verifyJws, type JwsKey } from "#app/services/cr
 import { statusListUrl } from "#app/services/credentials/issuer.server.ts";
 import { statusListCredential } from "#app/services/credentials/issuer-documents.server.ts";
 import { decodeList, isSet } from "#app/services/credentials/status-list.server.ts";
-import { listedJwsKey, resolveIssuerDid } from "#app/services/credentials/did-web.server.ts";
+import { listedJwsKey, resolveDid } from "#app/services/credentials/did-web.server.ts";
 import { SIGNATURE_MISMATCH, type ImportFormat } from "./import-result.ts";
 import {
   addCheck,
@@ -101,7 +101,7 @@ async function issuerKey(
   }
   if (!issuerId.startsWith("did:web:")) return "Only did:key and did:web issuers can be checked.";
   if (!verificationMethod.startsWith(`${issuerId}#`)) return "The signing key is not one of the issuer's.";
-  const didDocument = await resolveIssuerDid(session.resolver, issuerId, session.budget);
+  const didDocument = await resolveDid(session.lookup, issuerId);
   if (typeof didDocument === "string") return didDocument;
   return (
     listedJwsKey(didDocument, verificationMethod, "assertionMethod") ??
@@ -176,6 +176,7 @@ async function finish(
   const date = dayOf(credential.awardedDate) ?? dayOf(dates.from) ?? dayOf(session.now)!;
   return {
     format,
+    issuerId,
     key: `${issuerId} ${String(credential.id ?? "")}`,
     badge: {
       name: text(achievement.name, 200) ?? text(credential.name, 200) ?? "Credential",
@@ -268,8 +269,11 @@ export async function verifyJwt(session: ImportSession, token: string): Promise<
   }
   addCheck(session, "Format", true, `A Verifiable Credential as a JWT, signed with ${String(header.alg)}.`);
   const issuerId = typeof payload.iss === "string" ? payload.iss : issuerIdOf(credential);
-  if (typeof issuerId !== "string") {
-    addCheck(session, "Issuer key", false, "It names no issuer.");
+  // The signer (iss) must be the issuer the credential names, whose name is shown (issue 43).
+  const mismatch = credential.issuer !== undefined && issuerIdOf(credential) !== issuerId;
+  if (typeof issuerId !== "string" || mismatch) {
+    const why = mismatch ? `The token's signer (iss) ${issuerId} is not the issuer the credential names.` : null;
+    addCheck(session, "Issuer key", false, why ?? "It names no issuer.");
     return { format };
   }
   const kid = typeof header.kid === "string" ? header.kid : "";

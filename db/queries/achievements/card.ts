@@ -1,7 +1,7 @@
 import { and, eq, isNull, type Placeholder, sql } from "drizzle-orm";
 import { achievements, credentials, importedCredentials, organizations, type ImportStatus } from "../../schema.ts";
 import type { Cursor } from "../paging.ts";
-import { issuerIdentityColumns } from "../organization-domains.ts";
+import { issuerIdentityColumns, verifiedDomainOf } from "../organization-domains.ts";
 
 // A passport entry as its card reads it, and which entries a passport lists: shared by the public
 // passport (public.ts) and its owner's own lists (own.ts), so both show an entry alike.
@@ -45,8 +45,14 @@ export const passportColumns = {
   // Aliased: the passport's batch reads rows as objects, where a second "id" column would
   // overwrite the achievement's.
   credentialId: sql<string | null>`${credentials.id}`.as("credential_id"),
-  // Who stands behind the giver's name (decision 055), said on the card of a credential.
-  ...issuerIdentityColumns(achievements.organizationId),
+  // Who stands behind the giver's name (decision 055), said on the card of a credential; or
+  // behind an imported credential's issuer's name (issue 43).
+  ...issuerIdentityColumns(achievements.organizationId, {
+    organizationId: importedCredentials.issuerOrganizationId,
+    domain: importedCredentials.issuerDomain,
+    checkedAt: importedCredentials.checkedAt,
+    nameKey: importedCredentials.issuerNameKey,
+  }),
   // An imported badge's standing (decision 069): null for any other entry.
   importStatus: sql<ImportStatus | null>`${importedCredentials.status}`.as("import_status"),
   importIssuer: sql<string | null>`${importedCredentials.issuerIdentity}`.as("import_issuer"),
@@ -55,9 +61,12 @@ export const passportColumns = {
   // a JSON array, null when there are none (decision 079), in the page's one round trip.
   endorsementCount: sql<number>`(select count(*) from endorsements e
     where e.achievement_id = ${achievements.id} and e.status = 'shown')`.as("endorsement_count"),
+  // Each says whether a person or an organisation endorsed, and an organisation's verified domain (issue 43).
   endorsementsJson: sql<string | null>`(select case when count(*) > 0 then json_group_array(json_object('id',
-    shown.id, 'name', shown.endorser_name, 'comment', shown.comment)) end from (select e.id, e.endorser_name,
-    e.comment from endorsements e where e.achievement_id = ${achievements.id} and e.status = 'shown'
+    shown.id, 'name', shown.endorser_name, 'comment', shown.comment, 'byOrganization',
+    shown.endorser_organization_id is not null, 'domain', ${verifiedDomainOf(sql`shown.endorser_organization_id`)}))
+    end from (select e.id, e.endorser_name, e.comment, e.endorser_organization_id from endorsements e
+    where e.achievement_id = ${achievements.id} and e.status = 'shown'
     order by e.created_at, e.id limit ${sql.raw(String(ENDORSEMENTS_PER_CARD))}) shown)`.as("endorsements_json"),
   // The rest of the keyset cursor (date, creation, id): newest first, as the passport has always been.
   createdAt: achievements.createdAt,
