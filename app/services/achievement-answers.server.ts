@@ -153,8 +153,7 @@ export async function recordAnswer(
             },
           )
         : null;
-    const credentialDue =
-      signer && achievement.organizationId && !issuance ? credentialDueFor({ includeMedia }) : null;
+    const credentialDue = signer && achievement.organizationId && !issuance ? credentialDueFor({ includeMedia }) : null;
     const holderCopy =
       signed && issuance && signer
         ? await reissueToHolder(

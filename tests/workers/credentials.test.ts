@@ -1,10 +1,4 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  SELF,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { purgeUser } from "#app/services/account-purge.server.ts";
 import { didOf, rotateKey } from "#app/services/credentials/keys.server.ts";
