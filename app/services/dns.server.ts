@@ -1,6 +1,7 @@
 import type { Db } from "#db/client.ts";
 import { dnsName, listDevDnsRecords } from "#db/queries/dev-stand-ins.ts";
 import type { AppEnv } from "#app/utils/env.server.ts";
+import { readCapped } from "./outside-web.server.ts";
 
 /**
  * TXT lookups over DNS over HTTPS, in the JSON form that Cloudflare's and Google's resolvers
@@ -64,9 +65,10 @@ export function resolverOver(resolverUrl: string, fetcher: typeof fetch = fetch)
       signal: AbortSignal.timeout(5000),
     });
     if (response.status !== 200) throw new Error(`resolver answered ${response.status}`);
-    const text = await response.text();
-    if (text.length > MAX_ANSWER_BYTES) throw new Error("resolver answer too large");
-    return JSON.parse(text);
+    // Capped while it is read: a resolver that answers without end is cut off at the cap.
+    const bytes = await readCapped(response.body, MAX_ANSWER_BYTES);
+    if (!bytes) throw new Error("resolver answer too large");
+    return JSON.parse(new TextDecoder().decode(bytes));
   };
 }
 

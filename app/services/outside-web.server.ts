@@ -7,10 +7,11 @@ import { cacheOutsideDocument, cachedOutsideDocument } from "#app/utils/outside-
 /**
  * The one way the app reads a document from another host (a DID document, a status list, a
  * did-configuration). The address comes from someone else's data, so every read is bounded: https
- * only, no redirects, a timeout, and a body read as a stream and abandoned at its cap whatever
- * Content-Length says; what was read is kept in the edge cache for five minutes
- * (outside-cache.server.ts). Outside production nothing reaches the network: the documents stored
- * through /dev/web.json stand in for the web, as the dev mailbox does for mail.
+ * only to a public host name (`hostRefusal`), no redirects, a timeout, and a body read as a
+ * stream and abandoned at its cap whatever Content-Length says; what was read is kept in the edge
+ * cache for five minutes (outside-cache.server.ts). Outside production nothing reaches the
+ * network: the documents stored through /dev/web.json stand in for the web, as the dev mailbox
+ * does for mail.
  */
 
 export const OUTSIDE_MAX_BYTES = 512 * 1024;
@@ -18,7 +19,7 @@ export const OUTSIDE_TIMEOUT_MS = 5000;
 /** How many outside documents one check (a verification, say) may read. */
 export const OUTSIDE_FETCHES_PER_CHECK = 3;
 
-export type OutsideContext = { db: Db; env: Pick<AppEnv, "ENVIRONMENT"> };
+export type OutsideContext = { db: Db; env: Pick<AppEnv, "ENVIRONMENT" | "APP_URL"> };
 export type OutsideDocument = { ok: true; contentType: string; body: string } | { ok: false; reason: string };
 /** Outside reads left to one check; `fetchOutside` spends from it and refuses when it is spent. */
 export type OutsideBudget = { remaining: number };
@@ -33,6 +34,22 @@ const parseUrl = (url: string) => {
   }
 };
 const refusal = (reason: string): OutsideDocument => ({ ok: false, reason });
+
+/**
+ * The outbound host rule (issue 43): someone else's data names the address, so it may only name
+ * a public web server: a DNS name of at least two labels (no IP literal, no `localhost`, no bare
+ * intranet name), on the https port, and never this app itself (which would answer as us).
+ */
+export function hostRefusal(target: URL, appUrl: string | undefined) {
+  const host = target.hostname;
+  if (target.port !== "") return "only the https port (443) is read";
+  if (host.startsWith("[") || /^[\d.]+$/.test(host) || /^0x/i.test(host))
+    return "an IP address is not read: only a named host";
+  const labels = host.split(".");
+  if (labels.length < 2 || labels.some((label) => label === "")) return "only a full domain name is read";
+  if (appUrl && parseUrl(appUrl)?.hostname === host) return "this app's own address is not read from outside";
+  return null;
+}
 const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 
 export async function fetchOutside(
@@ -45,6 +62,8 @@ export async function fetchOutside(
   if (target?.protocol !== "https:" || target.username || target.password) {
     return refusal("only https:// addresses without user information are read");
   }
+  const host = hostRefusal(target, context.env.APP_URL);
+  if (host) return refusal(host);
   const production = context.env.ENVIRONMENT === "production";
   const cached = production ? await cachedOutsideDocument(target) : null;
   if (cached) return { ok: true, ...cached };

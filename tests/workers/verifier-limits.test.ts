@@ -15,6 +15,7 @@ import {
 } from "#app/services/credentials/status-list.server.ts";
 import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
 import { fetchOutside, OUTSIDE_MAX_BYTES, outsideBudget, readCapped } from "#app/services/outside-web.server.ts";
+import { lookupTxt, resolverOver } from "#app/services/dns.server.ts";
 import { readEnv } from "#app/utils/env.server.ts";
 import { createDb } from "#db/client.ts";
 import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
@@ -25,7 +26,10 @@ import { credentialJson, issuedCredential, type Credential } from "./credentials
 // counted, hosts are parsed, and a status list cannot inflate past the size a list has.
 
 const db = () => createDb(env.DB);
-const inProduction = () => ({ db: db(), env: { ENVIRONMENT: "production" as const } });
+const inProduction = () => ({
+  db: db(),
+  env: { ENVIRONMENT: "production" as const, APP_URL: "https://passport.example" },
+});
 const JSON_ACCEPT = "application/json";
 const CHUNK = 64 * 1024;
 
@@ -143,6 +147,28 @@ describe("fetchOutside reads at most 512 KB of another host's answer", () => {
       expect(spy).not.toHaveBeenCalled();
     },
   );
+
+  it.each([
+    ["https://127.0.0.1/did.json", "an IP address is not read: only a named host"],
+    ["https://[::1]/did.json", "an IP address is not read: only a named host"],
+    ["https://2130706433/did.json", "an IP address is not read: only a named host"],
+    ["https://localhost/did.json", "only a full domain name is read"],
+    ["https://intranet/did.json", "only a full domain name is read"],
+    ["https://issuer.example:8443/did.json", "only the https port (443) is read"],
+    ["https://passport.example/orgs/1/did.json", "this app's own address is not read from outside"],
+  ])("keeps to public hosts (issue 43): refuses %s without asking the network", async (url, reason) => {
+    const { spy } = network({});
+    expect(await fetchOutside(inProduction(), url, { accept: JSON_ACCEPT })).toEqual({ ok: false, reason });
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("caps a DNS-over-HTTPS answer while reading it (issue 43)", async () => {
+    const { stream, meter } = endlessBody();
+    const resolve = resolverOver("https://resolver.example/dns-query", async () => new Response(stream));
+    expect(await lookupTxt(resolve, "_career-passport.acme.example")).toMatchObject({ ok: false });
+    expect(meter.cancelled).toBe(true);
+    expect(meter.pulled).toBeLessThan(1024 * 1024);
+  });
 
   it("spends a check's budget of three reads, then refuses without asking", async () => {
     const paths = ["a", "b", "c", "d"];
@@ -406,15 +432,23 @@ describe("the verifier", () => {
     expect(meter.pulled).toBe(OUTSIDE_MAX_BYTES + CHUNK);
   });
 
-  it("builds a did:web URL with the URL API: a port as did:web encodes it, and a path", async () => {
+  it("builds a did:web URL with the URL API: a path, and a port as did:web encodes it (not read: issue 43)", async () => {
     const { asked } = network({});
     const credential = await ownCredential();
+    credential.issuer.id = "did:web:issuer.example:users:ada";
+    credential.proof[0].verificationMethod = "did:web:issuer.example:users:ada#key-1";
+    const result = await verifyCredential(credential, productionVerifier());
+    expect(asked).toEqual(["https://issuer.example/users/ada/did.json"]);
+    expect(detailOf(result, "Issuer key")).toBe(
+      "The issuer's DID document could not be read from issuer.example: it answered 404.",
+    );
+    // The outbound host rule reads only the https port.
     credential.issuer.id = "did:web:issuer.example%3A8443:users:ada";
     credential.proof[0].verificationMethod = "did:web:issuer.example%3A8443:users:ada#key-1";
-    const result = await verifyCredential(credential, productionVerifier());
-    expect(asked).toEqual(["https://issuer.example:8443/users/ada/did.json"]);
-    expect(detailOf(result, "Issuer key")).toBe(
-      "The issuer's DID document could not be read from issuer.example:8443: it answered 404.",
+    const ported = await verifyCredential(credential, productionVerifier());
+    expect(asked).toHaveLength(1);
+    expect(detailOf(ported, "Issuer key")).toBe(
+      "The issuer's DID document could not be read from issuer.example:8443: only the https port (443) is read.",
     );
   });
 
