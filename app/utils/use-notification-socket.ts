@@ -7,6 +7,7 @@ const MAX_BACKOFF_MS = 30_000;
 /** The close code the hub uses when the user's session ended (workers/person-hub.ts). */
 const SESSION_ENDED = 4001;
 const SESSION_ENDED_WAIT_MS = 5_000;
+const SIGN_OUT_PATH = "/auth/signout";
 
 /**
  * Keeps a WebSocket to this user's notification hub open while the page lives. After a drop it
@@ -67,14 +68,27 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
       });
     };
 
-    connect();
-    return () => {
+    const stop = () => {
       stopped = true;
       if (open) countOpen(-1);
       open = false;
       clearTimeout(retryTimer);
       clearInterval(pingTimer);
       socket?.close();
+    };
+    // Signing out ends the session the socket would reconnect with: a retry due meanwhile would
+    // only be refused (and logged by the browser as a failed connection).
+    const stopOnSignOut = (event: SubmitEvent) => {
+      const form = event.target;
+      if (form instanceof HTMLFormElement && new URL(form.action, window.location.href).pathname === SIGN_OUT_PATH)
+        stop();
+    };
+    document.addEventListener("submit", stopOnSignOut, true);
+
+    connect();
+    return () => {
+      document.removeEventListener("submit", stopOnSignOut, true);
+      stop();
     };
   }, []);
   return connected;
