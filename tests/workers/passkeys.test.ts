@@ -1,5 +1,4 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 import worker from "#workers/test-app.ts";
 import { MAX_PASSKEYS } from "#db/queries/passkeys.ts";
@@ -20,6 +19,7 @@ import {
   unzip,
 } from "./helpers.ts";
 import { expectConsoleError } from "./console-errors.ts";
+import { addPasskey, registrationOptions, signInOptions, type Authenticator } from "./passkey-ceremonies.ts";
 import { softwarePasskey } from "./software-passkey.ts";
 
 // Passkeys (issue 30, decision 061): added from Settings after the password, only those that
@@ -27,56 +27,9 @@ import { softwarePasskey } from "./software-passkey.ts";
 // and removed by its owner alone. The answers come from an authenticator in memory and are checked
 // by the auth library's WebAuthn verifier (@simplewebauthn/server).
 
-type Person = { id: string; email: string; cookie: string };
-type Authenticator = Awaited<ReturnType<typeof softwarePasskey>>;
-
-/** Posts as the page's script does (Remix's single fetch): the action's data, decoded, and the cookies. */
-async function postData(path: string, fields: Record<string, string>, cookie?: string) {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    formRequest(`${path}.data`, fields, { cookie, ip: newClientNetwork() }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  const { value } = await decode(response.body!);
-  return {
-    response,
-    data: (value as { data?: Record<string, unknown> }).data ?? {},
-    cookie: cookiesFrom(response, cookie),
-  };
-}
-
-/** Settings' 'Continue': the password, then the options the browser creates the passkey with. */
-async function registrationOptions(person: Person, password = PASSWORD) {
-  const { data, cookie } = await postData(
-    "/settings/security",
-    { intent: "passkey-options", password, name: "" },
-    person.cookie,
-  );
-  return { options: data.passkeyOptions as Parameters<Authenticator["create"]>[0] | undefined, cookie };
-}
-
-/** 'Add a passkey' from start to end; the answer of its last step. */
-async function addPasskey(person: Person, authenticator: Authenticator, name = "") {
-  const { options, cookie } = await registrationOptions(person);
-  expect(options).toBeDefined();
-  const response = await authenticator.create(options!);
-  return postForm("/settings/security", { intent: "add-passkey", response, name }, { cookie });
-}
-
 /** 'Sign in with a passkey' from a browser with no session: the answer, and the cookies it leaves. */
 async function signInWithPasskey(authenticator: Authenticator, { redirectTo = "" } = {}) {
-  const ctx = createExecutionContext();
-  const optionsResponse = await worker.fetch(
-    formRequest("/auth/passkey-options", {}, { ip: newClientNetwork() }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  expect(optionsResponse.status).toBe(200);
-  const options = (await optionsResponse.json()) as { challenge: string; rpId: string; allowCredentials?: unknown[] };
-  const challengeCookie = cookiesFrom(optionsResponse);
+  const { options, cookie: challengeCookie } = await signInOptions();
   const response = await postForm(
     "/auth",
     { intent: "passkey-signin", response: await authenticator.sign(options), redirectTo },
