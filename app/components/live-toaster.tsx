@@ -21,6 +21,8 @@ export default function LiveToaster({ shown }: { shown: ShownToast | null }) {
       {shown ? (
         <Toast
           key={shown.id}
+          // A toast with somewhere to go stays until dismissed: five seconds is too short to follow it.
+          duration={shown.link ? Infinity : undefined}
           variant={shown.variant ?? "default"}
           onOpenChange={(open) => {
             if (!open) dismissToast(shown.id);
@@ -29,6 +31,11 @@ export default function LiveToaster({ shown }: { shown: ShownToast | null }) {
           <div className="grid gap-1">
             <ToastTitle>{shown.title}</ToastTitle>
             {shown.description ? <ToastDescription>{shown.description}</ToastDescription> : null}
+            {shown.link ? (
+              <a href={shown.link.href} className="text-sm font-medium underline">
+                {shown.link.label}
+              </a>
+            ) : null}
           </div>
           <ToastClose />
         </Toast>

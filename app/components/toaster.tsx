@@ -56,6 +56,11 @@ function StatusToast({ toast }: { toast: ToastMessage }) {
     >
       <p className="text-sm font-semibold">{toast.title}</p>
       {toast.description ? <p className="text-sm opacity-90">{toast.description}</p> : null}
+      {toast.link ? (
+        <a href={toast.link.href} className="text-sm font-medium underline">
+          {toast.link.label}
+        </a>
+      ) : null}
     </div>
   );
 }

@@ -6,4 +6,6 @@ export type Toast = {
   title: string;
   description?: string;
   variant?: "default" | "destructive";
+  /** Where the person can do what the message asks (a same-site path), and the link's words. */
+  link?: { href: string; label: string };
 };

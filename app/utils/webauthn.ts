@@ -49,3 +49,19 @@ export function ceremonyFailure(error: unknown, ceremony: "add" | "sign-in") {
     ? "Your browser could not create a passkey here."
     : "Your browser could not use a passkey here.";
 }
+
+/** Where a page asks for a passkey's challenge (app/routes/auth_.passkey-options.ts). */
+const PASSKEY_OPTIONS_PATH = "/auth/passkey-options";
+
+/**
+ * A sign-in challenge for this browser, to confirm with a passkey (the step-up page, removing a
+ * passkey): the options, or an error whose `code` is "OPTIONS" and message says why not.
+ */
+export async function passkeyOptions() {
+  const response = await fetch(PASSKEY_OPTIONS_PATH, { method: "POST" });
+  const body = (await response.json().catch(() => ({}))) as PublicKeyCredentialRequestOptionsJSON & {
+    message?: string;
+  };
+  if (!response.ok) throw Object.assign(new Error(body.message ?? "No passkey options"), { code: "OPTIONS" });
+  return body;
+}

@@ -59,3 +59,16 @@ export async function deletePasskeyOf(db: Db, { userId, id }: { userId: string; 
     .returning({ id: passkeys.id });
   return rows.length > 0;
 }
+
+/** Which of the person's passkeys a credential id is (its row id), if it is one of theirs. */
+export async function passkeyIdOfCredential(
+  db: Db,
+  { userId, credentialId }: { userId: string; credentialId: string },
+) {
+  const [row] = await db
+    .select({ id: passkeys.id })
+    .from(passkeys)
+    .where(and(eq(passkeys.userId, userId), eq(passkeys.credentialID, credentialId)))
+    .limit(1);
+  return row?.id ?? null;
+}

@@ -1,9 +1,20 @@
 import { env } from "cloudflare:test";
 import * as OTPAuth from "otpauth";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeSession } from "./account-factory.ts";
 import { addMember, createOrganisation, giveAchievement, uniqueName } from "./factories.ts";
-import { cookiesFrom, countRows, get, newClientNetwork, PASSWORD, postForm, toastFrom } from "./helpers.ts";
+import {
+  cookiesFrom,
+  countRows,
+  createAccount,
+  get,
+  newClientNetwork,
+  PASSWORD,
+  postForm,
+  toastFrom,
+} from "./helpers.ts";
+import { addPasskey, signInOptions, type Authenticator } from "./passkey-ceremonies.ts";
+import { softwarePasskey } from "./software-passkey.ts";
 
 // Issue 43, the outside review's Medium 3 (decision 089): where an organisation requires a strong
 // factor of its admins, it is asked of the session, not only of the account. An admin who holds a
@@ -14,6 +25,48 @@ const CONFIRM = (organizationName: string) =>
   `${organizationName} asks its admins to confirm their sign-in with a passkey or two-factor authentication. Confirm yours to open the admin dashboard.`;
 const CONFIRM_FIRST =
   "You signed in with your password only. Confirm it&#x27;s you with your passkey or authenticator app first.";
+const OTHER_ACCOUNTS_PASSKEY = "That passkey belongs to another account. Use one of your own.";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The security events the Worker (in this isolate) logs from now on, by name. */
+function watchSecurityEvents() {
+  const lines: string[] = [];
+  vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
+    lines.push(args.map(String).join(" "));
+  });
+  return (name: string) =>
+    lines
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { event?: string; reason?: string })
+      .filter((entry) => entry.event === name);
+}
+
+/** The step-up page's 'Use your passkey', as its script does it: a challenge, then the signed answer. */
+async function stepUpWithPasskey(cookie: string, authenticator: Authenticator, redirectTo = "/dashboard") {
+  const { options, cookie: withChallenge } = await signInOptions(cookie);
+  return postForm(
+    "/auth/step-up",
+    { intent: "confirm-passkey", response: await authenticator.sign(options), redirectTo },
+    { cookie: withChallenge, ip: newClientNetwork() },
+  );
+}
+
+/**
+ * An organisation that requires a strong factor, whose admin added a passkey (the software one)
+ * from Settings, and a session of the admin's that the password alone started.
+ */
+async function adminWithOwnPasskey() {
+  const organisation = await createOrganisation({ name: uniqueName("Strict") });
+  const authenticator = await softwarePasskey();
+  expect((await addPasskey(organisation.admin, authenticator)).status).toBe(302);
+  const member = await addMember(organisation.organizationId, { name: "Mo Member" });
+  await requireTwoFactor(organisation.organizationId);
+  const { cookie } = await writeSession(organisation.admin.id);
+  return { ...organisation, member, authenticator, cookie };
+}
 
 const addPasskeyRow = (userId: string) =>
   env.DB.prepare(
@@ -122,6 +175,7 @@ describe("an admin who signed in with the password alone, when the organisation 
     }));
     const key = await turnOnTwoFactorInSettings(admin.cookie);
     await requireTwoFactor(organizationId);
+    const events = watchSecurityEvents();
     // A session the password alone started (from before sessions recorded it, or a trusted browser).
     const { cookie } = await writeSession(admin.id);
     expect((await get("/dashboard", cookie)).headers.get("Location")).toBe("/auth/step-up?redirectTo=%2Fdashboard");
@@ -138,6 +192,7 @@ describe("an admin who signed in with the password alone, when the organisation 
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("That code is not right");
     expect(await sessionOf(cookie)).toEqual({ method: null, factor: null });
+    expect(events("auth.failed").map((event) => event.reason)).toEqual(["wrong two-factor code at step-up"]);
 
     const confirmed = await postForm(
       "/auth/step-up",
@@ -156,6 +211,40 @@ describe("an admin who signed in with the password alone, when the organisation 
     expect((await get("/auth/step-up?redirectTo=%2Fdashboard", cookie)).headers.get("Location")).toBe("/dashboard");
   });
 
+  it("confirms with the admin's own passkey: the session is marked, and the admin pages open", async () => {
+    const { authenticator, cookie, member } = await adminWithOwnPasskey();
+    expect((await get("/dashboard", cookie)).headers.get("Location")).toBe("/auth/step-up?redirectTo=%2Fdashboard");
+
+    const confirmed = await stepUpWithPasskey(cookie, authenticator);
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("Location")).toBe("/dashboard");
+    expect(toastFrom(confirmed)).toMatchObject({ title: "Sign-in confirmed" });
+    expect(await sessionOf(cookie)).toEqual({ method: null, factor: "passkey" });
+    const dashboard = await get("/dashboard", cookie);
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain("Team Members");
+    expect((await giveAchievement(cookie, { userId: member.id, title: "Strong" })).response.status).toBe(302);
+  });
+
+  it("refuses another account's passkey, marks nothing, and leaves no session of the other account open", async () => {
+    const { admin, cookie } = await adminWithOwnPasskey();
+    const other = await createAccount();
+    const othersPasskey = await softwarePasskey();
+    expect((await addPasskey(other, othersPasskey)).status).toBe(302);
+    const othersSessions = await countRows("select count(*) as n from sessions where user_id = ?", other.id);
+    const events = watchSecurityEvents();
+
+    const refused = await stepUpWithPasskey(cookie, othersPasskey);
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain(OTHER_ACCOUNTS_PASSKEY);
+    expect(await sessionOf(cookie)).toEqual({ method: null, factor: null });
+    expect(await countRows("select count(*) as n from sessions where user_id = ?", other.id)).toBe(othersSessions);
+    expect(events("auth.failed")).toEqual([
+      expect.objectContaining({ reason: "step-up with another account's passkey", userId: admin.id }),
+    ]);
+    expect((await get("/dashboard", cookie)).headers.get("Location")).toBe("/auth/step-up?redirectTo=%2Fdashboard");
+  });
+
   it("is not a way in for anyone else: signed out it asks for sign-in, and a redirect elsewhere stays on this site", async () => {
     expect((await get("/auth/step-up")).headers.get("Location")).toBe("/auth?redirectTo=%2Fauth%2Fstep-up");
     const { admin } = await adminWithPasskeyOnly();
@@ -172,7 +261,10 @@ describe("a session signed in with the password alone cannot add a factor of its
     for (const intent of ["enable-two-factor", "passkey-options"]) {
       const refused = await postForm("/settings/security", { intent, password: PASSWORD }, { cookie: browser });
       expect(refused.status).toBe(403);
-      expect(await refused.text()).toContain(CONFIRM_FIRST);
+      const html = await refused.text();
+      expect(html).toContain(CONFIRM_FIRST);
+      // Where to do that, and back to Settings after.
+      expect(html).toContain('href="/auth/step-up?redirectTo=%2Fsettings%2Fsecurity"');
     }
     expect(await countRows("select count(*) as n from two_factors where user_id = ?", admin.id)).toBe(0);
   });

@@ -1,5 +1,4 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 import worker from "#workers/test-app.ts";
 import { MAX_PASSKEYS } from "#db/queries/passkeys.ts";
@@ -20,6 +19,13 @@ import {
   unzip,
 } from "./helpers.ts";
 import { expectConsoleError } from "./console-errors.ts";
+import {
+  addPasskey,
+  registrationOptions,
+  signInOptions,
+  type Authenticator,
+  type Person,
+} from "./passkey-ceremonies.ts";
 import { softwarePasskey } from "./software-passkey.ts";
 
 // Passkeys (issue 30, decision 061): added from Settings after the password, only those that
@@ -27,56 +33,9 @@ import { softwarePasskey } from "./software-passkey.ts";
 // and removed by its owner alone. The answers come from an authenticator in memory and are checked
 // by the auth library's WebAuthn verifier (@simplewebauthn/server).
 
-type Person = { id: string; email: string; cookie: string };
-type Authenticator = Awaited<ReturnType<typeof softwarePasskey>>;
-
-/** Posts as the page's script does (Remix's single fetch): the action's data, decoded, and the cookies. */
-async function postData(path: string, fields: Record<string, string>, cookie?: string) {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    formRequest(`${path}.data`, fields, { cookie, ip: newClientNetwork() }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  const { value } = await decode(response.body!);
-  return {
-    response,
-    data: (value as { data?: Record<string, unknown> }).data ?? {},
-    cookie: cookiesFrom(response, cookie),
-  };
-}
-
-/** Settings' 'Continue': the password, then the options the browser creates the passkey with. */
-async function registrationOptions(person: Person, password = PASSWORD) {
-  const { data, cookie } = await postData(
-    "/settings/security",
-    { intent: "passkey-options", password, name: "" },
-    person.cookie,
-  );
-  return { options: data.passkeyOptions as Parameters<Authenticator["create"]>[0] | undefined, cookie };
-}
-
-/** 'Add a passkey' from start to end; the answer of its last step. */
-async function addPasskey(person: Person, authenticator: Authenticator, name = "") {
-  const { options, cookie } = await registrationOptions(person);
-  expect(options).toBeDefined();
-  const response = await authenticator.create(options!);
-  return postForm("/settings/security", { intent: "add-passkey", response, name }, { cookie });
-}
-
 /** 'Sign in with a passkey' from a browser with no session: the answer, and the cookies it leaves. */
 async function signInWithPasskey(authenticator: Authenticator, { redirectTo = "" } = {}) {
-  const ctx = createExecutionContext();
-  const optionsResponse = await worker.fetch(
-    formRequest("/auth/passkey-options", {}, { ip: newClientNetwork() }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  expect(optionsResponse.status).toBe(200);
-  const options = (await optionsResponse.json()) as { challenge: string; rpId: string; allowCredentials?: unknown[] };
-  const challengeCookie = cookiesFrom(optionsResponse);
+  const { options, cookie: challengeCookie } = await signInOptions();
   const response = await postForm(
     "/auth",
     { intent: "passkey-signin", response: await authenticator.sign(options), redirectTo },
@@ -90,6 +49,21 @@ const passkeysOf = (userId: string) =>
     .bind(userId)
     .all<{ name: string | null; lastUsedAt: number | null }>()
     .then((result) => result.results);
+
+const passkeyIdNamed = async (userId: string, name: string) =>
+  (await env.DB.prepare("select id from passkeys where user_id = ? and name = ?")
+    .bind(userId, name)
+    .first<{ id: string }>())!.id;
+
+/** 'Remove' confirmed with a passkey, as the page's script does it: a challenge, then the signed answer. */
+async function removeWithPasskey(person: Person, passkeyId: string, authenticator: Authenticator) {
+  const { options, cookie } = await signInOptions(person.cookie);
+  return postForm(
+    "/settings/security",
+    { intent: "remove-passkey", passkeyId, response: await authenticator.sign(options) },
+    { cookie },
+  );
+}
 
 async function personWithPasskey(name = "") {
   const person = await createAccount();
@@ -301,6 +275,51 @@ describe("renaming and removing a passkey", () => {
     expect(toastFrom(removed)?.title).toBe("Passkey removed");
     expect(await countRows("select count(*) as n from passkeys where user_id = ?", person.id)).toBe(0);
     expect((await signInWithPasskey(authenticator)).response.status).toBe(401);
+  });
+
+  it("removes it after another of the person's passkeys, also for an account with no password, and the other still signs in", async () => {
+    const { person, authenticator: removed } = await personWithPasskey("Old phone");
+    const kept = await softwarePasskey();
+    expect((await addPasskey(person, kept, "Laptop")).status).toBe(302);
+    // An account that holds no password (its credential row gone): the passkey path needs none.
+    await env.DB.prepare("delete from accounts where user_id = ? and provider_id = 'credential'").bind(person.id).run();
+    const removedPasskey = await passkeyIdNamed(person.id, "Old phone");
+    // The confirmation as the page renders it without JavaScript (?confirm=): the password form.
+    const page = await (await get(`/settings/security?confirm=remove-passkey-${removedPasskey}`, person.cookie)).text();
+    expect(page).toContain("Enter your password, or use another of your passkeys, to confirm.");
+    const answer = await removeWithPasskey(person, removedPasskey, kept);
+    expect(answer.status).toBe(302);
+    expect(toastFrom(answer)?.title).toBe("Passkey removed");
+    expect((await passkeysOf(person.id)).map((passkey) => passkey.name)).toEqual(["Laptop"]);
+    expect((await signInWithPasskey(removed)).response.status).toBe(401);
+    expect((await signInWithPasskey(kept)).response.status).toBe(302);
+    expect(await mailsTo(person.email, "A passkey was removed from your account")).toHaveLength(1);
+  });
+
+  it("refuses to confirm a removal with the passkey removed, with another account's passkey, or without a challenge", async () => {
+    const { person, authenticator: removed } = await personWithPasskey("Old phone");
+    expect((await addPasskey(person, await softwarePasskey(), "Laptop")).status).toBe(302);
+    const { person: other, authenticator: othersPasskey } = await personWithPasskey();
+    const othersSessions = await countRows("select count(*) as n from sessions where user_id = ?", other.id);
+    const passkeyId = await passkeyIdNamed(person.id, "Old phone");
+
+    const itself = await removeWithPasskey(person, passkeyId, removed);
+    expect(itself.status).toBe(400);
+    expect(await itself.text()).toContain("Confirm with another of your passkeys, not the one you are removing.");
+    const others = await removeWithPasskey(person, passkeyId, othersPasskey);
+    expect(others.status).toBe(400);
+    expect(await others.text()).toContain("That passkey belongs to another account. Use one of your own.");
+    expect(await countRows("select count(*) as n from sessions where user_id = ?", other.id)).toBe(othersSessions);
+    // An answer to a challenge this browser was not given (another browser's).
+    const { options } = await signInOptions();
+    const unasked = await postForm(
+      "/settings/security",
+      { intent: "remove-passkey", passkeyId, response: await removed.sign(options) },
+      person,
+    );
+    expect(unasked.status).toBe(400);
+    expect(await countRows("select count(*) as n from passkeys where user_id = ?", person.id)).toBe(2);
+    expect(await mailsTo(person.email, "A passkey was removed from your account")).toHaveLength(0);
   });
 
   it("tells the owner by mail when a passkey is added and when one is removed", async () => {

@@ -13,6 +13,7 @@ import { formatRelativeTime } from "#app/utils/relative-time.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { ceremonyFailure, createPasskey, passkeysSupported } from "#app/utils/webauthn.ts";
 import { Field } from "./field.tsx";
+import { ConfirmWithAnotherPasskey, removalDescription } from "./passkey-removal.tsx";
 
 /** One of the person's passkeys, as the server describes it (its label from its name or its password manager). */
 export type PasskeyRow = {
@@ -55,7 +56,7 @@ export function Passkeys({ state }: { state: PasskeysState }) {
         {state.items.length > 0 ? (
           <ul className="grid divide-y rounded-md border" aria-label="Your passkeys">
             {state.items.map((passkey) => (
-              <PasskeyItem key={passkey.id} passkey={passkey} now={state.now} />
+              <PasskeyItem key={passkey.id} passkey={passkey} now={state.now} others={state.items.length > 1} />
             ))}
           </ul>
         ) : (
@@ -73,7 +74,7 @@ export function Passkeys({ state }: { state: PasskeysState }) {
   );
 }
 
-function PasskeyItem({ passkey, now }: { passkey: PasskeyRow; now: number }) {
+function PasskeyItem({ passkey, now, others }: { passkey: PasskeyRow; now: number; others: boolean }) {
   const removeId = `remove-passkey-${passkey.id}`;
   const renameId = `rename-passkey-${passkey.id}`;
   const removeErrors = useFormReply(removeId)?.result?.error ?? {};
@@ -101,7 +102,7 @@ function PasskeyItem({ passkey, now }: { passkey: PasskeyRow; now: number }) {
           triggerSize="sm"
           title={`Remove "${passkey.label}"?`}
           confirm="Remove passkey"
-          description="It will no longer sign you in. Enter your password to confirm."
+          description={removalDescription(others)}
         >
           <Field
             id={`${removeId}-password`}
@@ -111,6 +112,11 @@ function PasskeyItem({ passkey, now }: { passkey: PasskeyRow; now: number }) {
             autoComplete="current-password"
             errors={removeErrors.password}
           />
+          {others ? (
+            <ConfirmWithAnotherPasskey passkeyId={passkey.id} errors={removeErrors[""] ?? undefined} />
+          ) : (
+            <FormError errors={removeErrors[""] ?? undefined} />
+          )}
         </ConfirmAction>
       </div>
       <details open={renameReply ? true : undefined} className="group">

@@ -1,23 +1,10 @@
 import { Form, useSubmit } from "@remix-run/react";
-import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import KeyRound from "lucide-react/icons/key-round";
 import { useEffect, useState, type FormEvent } from "react";
 import { FormError } from "#app/components/form-messages.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { useFormReply } from "#app/utils/form-reply.ts";
-import { ceremonyFailure, signWithPasskey } from "#app/utils/webauthn.ts";
-
-/** Where the page asks for a passkey's challenge (app/routes/auth_.passkey-options.ts). */
-const PASSKEY_OPTIONS_PATH = "/auth/passkey-options";
-
-async function passkeyOptions() {
-  const response = await fetch(PASSKEY_OPTIONS_PATH, { method: "POST" });
-  const body = (await response.json().catch(() => ({}))) as PublicKeyCredentialRequestOptionsJSON & {
-    message?: string;
-  };
-  if (!response.ok) throw Object.assign(new Error(body.message ?? "No passkey options"), { code: "OPTIONS" });
-  return body;
-}
+import { ceremonyFailure, passkeyOptions, signWithPasskey } from "#app/utils/webauthn.ts";
 
 /**
  * 'Use your passkey' (decision 089): the browser signs the challenge with a passkey the person

@@ -1,3 +1,4 @@
+import { stepUpPath } from "#app/utils/admin-sign-in.ts";
 import { usedStrongFactor } from "#app/utils/authorization.server.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
@@ -43,7 +44,9 @@ export async function refuseUnconfirmed(context: AccountsContext, account: Signe
       requestId: context.requestId,
       userId: account.userId,
     });
-    throw new Refusal({ title, description: CONFIRM_FIRST }, 403);
+    // Where to confirm it, and back to Settings after (decision 089).
+    const link = { href: stepUpPath("/settings/security"), label: "Confirm it's you" };
+    throw new Refusal({ title, description: CONFIRM_FIRST, link }, 403);
   }
 }
 

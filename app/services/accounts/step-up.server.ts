@@ -44,7 +44,10 @@ export async function stepUpWithCode(
   await throttle(context, account);
   if (!(await readAuthenticator(context, account.userId)).enabled)
     throw new Refusal({ title: STEP_UP_TITLE, description: "Two-factor authentication is not on." });
-  const secondFactor = await checkSecondFactor(context, account, STEP_UP_TITLE, code, { orRecoveryCode: recovery });
+  const secondFactor = await checkSecondFactor(context, account, STEP_UP_TITLE, code, {
+    orRecoveryCode: recovery,
+    failureReason: "wrong two-factor code at step-up",
+  });
   if (!(await secondFactor.spend()))
     throw new Refusal({ title: STEP_UP_TITLE, description: "That code was already used." }, 400, {
       code: ["That code was already used."],

@@ -137,12 +137,15 @@ export async function checkSecondFactor(
   account: SignedInAccount,
   title: string,
   input: string,
-  { orRecoveryCode = false } = {},
+  {
+    orRecoveryCode = false,
+    failureReason = "wrong two-factor code in settings",
+  }: { orRecoveryCode?: boolean; failureReason?: string } = {},
 ) {
   const code = input.replace(/\s/g, "");
   const wrong = () => {
     securityEvent("auth.failed", {
-      reason: "wrong two-factor code in settings",
+      reason: failureReason,
       route: account.route,
       requestId: context.requestId,
       userId: account.userId,
