@@ -79,9 +79,7 @@ export function useNotificationSocket(onMessage: (message: HubMessage) => void, 
     // Signing out ends the session the socket would reconnect with: a retry due meanwhile would
     // only be refused (and logged by the browser as a failed connection).
     const stopOnSignOut = (event: SubmitEvent) => {
-      const form = event.target;
-      if (form instanceof HTMLFormElement && new URL(form.action, window.location.href).pathname === SIGN_OUT_PATH)
-        stop();
+      if ((event.target as HTMLFormElement).action?.endsWith(SIGN_OUT_PATH)) stop();
     };
     document.addEventListener("submit", stopOnSignOut, true);
 
