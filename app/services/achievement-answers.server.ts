@@ -153,8 +153,7 @@ export async function recordAnswer(
             },
           )
         : null;
-    const credentialDue =
-      signer && achievement.organizationId && !issuance ? credentialDueFor({ includeMedia }) : null;
+    const credentialDue = signer && achievement.organizationId && !issuance ? credentialDueFor({ includeMedia }) : null;
     const holderCopy =
       signed && issuance && signer
         ? await reissueToHolder(
@@ -189,7 +188,13 @@ export async function recordAnswer(
         ? [
             rememberHolderWhen(
               db,
-              { userId, credentialId: issuance.credential.id!, holder: signed.holder, issuedAt: signed.signedAt },
+              {
+                userId,
+                credentialId: issuance.credential.id!,
+                holder: signed.holder,
+                issuedAt: signed.signedAt,
+                credentialJson: holderCopy ? JSON.stringify(holderCopy.credential) : null,
+              },
               awaiting,
             ),
           ]
