@@ -780,6 +780,9 @@ export const credentialHolders = sqliteTable(
       .references(() => credentials.id, { onDelete: "cascade" }),
     holder: text("holder").notNull(),
     issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+    // The copy issued to the holder, as signed when the exchange was spent (issue 43): downloads
+    // serve it and sign nothing. Null for rows from before; their first download stores one.
+    credentialJson: text("credential_json"),
   },
   (t) => [
     uniqueIndex("credential_holders_credential_holder_idx").on(t.credentialId, t.holder),

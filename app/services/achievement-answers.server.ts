@@ -188,7 +188,13 @@ export async function recordAnswer(
         ? [
             rememberHolderWhen(
               db,
-              { userId, credentialId: issuance.credential.id!, holder: signed.holder, issuedAt: signed.signedAt },
+              {
+                userId,
+                credentialId: issuance.credential.id!,
+                holder: signed.holder,
+                issuedAt: signed.signedAt,
+                credentialJson: holderCopy ? JSON.stringify(holderCopy.credential) : null,
+              },
               awaiting,
             ),
           ]

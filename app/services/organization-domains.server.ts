@@ -17,6 +17,7 @@ import { requireOrganizationAdmin } from "#app/utils/authorization.server.ts";
 import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { createMailer, domainLapsedEmail } from "#app/utils/email.server.ts";
 import { log } from "#app/utils/log.server.ts";
+import { invalidateIssuerIdentities } from "#app/utils/passport-cache.server.ts";
 import { consumeUserRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { domainLinkageConfiguration } from "./credentials/domain-linkage.server.ts";
@@ -151,6 +152,8 @@ export async function verifyDomain(
     nextCheckAt: new Date(now.getTime() + DAY_MS),
   });
   if (!verified) throw new Refusal(notVerified(TAKEN));
+  // Every passport showing the organisation (or a copycat of its name) says so at once (decision 093).
+  await invalidateIssuerIdentities(context.env);
   return { domain: claim.domain };
 }
 
@@ -164,6 +167,8 @@ export async function removeDomain(
   const claim = await findDomainClaim(context.db, organizationId!, claimId);
   if (!claim) return null;
   await deleteDomainClaim(context.db, organizationId!, claim.id);
+  // Only a verified domain was shown on passports (decision 093).
+  if (claim.status === "verified") await invalidateIssuerIdentities(context.env);
   return { domain: claim.domain };
 }
 
@@ -192,14 +197,20 @@ export async function didConfigurationOf(
 export async function recheckDueDomains(context: ServiceContext, now: Date, resolve = resolverFor(context)) {
   let checked = 0;
   let lapsed = 0;
-  // Each check moves its domain's next check a day on, so the next page holds the next ones due.
-  for (let page = 0; page < MAX_DUE_PAGES_PER_RUN; page++) {
-    const due = await dueDomainClaims(context.db, now, DUE_DOMAINS_PAGE);
-    for (const claim of due) {
-      if (await checkDomainAgain(context, resolve, claim, now)) lapsed += 1;
+  try {
+    // Each check moves its domain's next check a day on, so the next page holds the next ones due.
+    for (let page = 0; page < MAX_DUE_PAGES_PER_RUN; page++) {
+      const due = await dueDomainClaims(context.db, now, DUE_DOMAINS_PAGE);
+      for (const claim of due) {
+        if (await checkDomainAgain(context, resolve, claim, now)) lapsed += 1;
+      }
+      checked += due.length;
+      if (due.length < DUE_DOMAINS_PAGE) break;
     }
-    checked += due.length;
-    if (due.length < DUE_DOMAINS_PAGE) break;
+  } finally {
+    // One new issuer generation for the run's lapses, however many, even if the run then failed
+    // (decision 093): every passport that showed a lapsed domain says so at once.
+    if (lapsed > 0) await invalidateIssuerIdentities(context.env);
   }
   return { checked, lapsed };
 }

@@ -1,12 +1,13 @@
 import type { Db } from "#db/client.ts";
 import { acceptanceOfCredential, openAcceptExchange } from "#db/queries/achievement-acceptances.ts";
-import { downloadHolderOf, forgetOwnHolder, ownHoldersPart } from "#db/queries/credential-holders.ts";
+import { downloadHolderOf, forgetOwnHolder, ownHoldersPart, storeHolderCopy } from "#db/queries/credential-holders.ts";
 import { registerKeyVersion } from "#db/queries/credentials/issuance.ts";
 import { NotFound } from "#app/utils/domain-errors.server.ts";
 import type { ServiceContext } from "./context.server.ts";
 import type { JsonObject } from "./credentials/data-integrity.server.ts";
 import type { Issuing } from "./credentials/issuer.server.ts";
 import { reissueStored } from "./credentials/reissue.server.ts";
+import { signedWithRetiredKey } from "./credentials/keys.server.ts";
 import { newExchange } from "./wallet-exchange.server.ts";
 
 /**
@@ -39,21 +40,27 @@ export async function acceptanceProof(context: ServiceContext, credentialId: str
 
 /**
  * The credential as its download serves it: bound to its newest remembered holder DID, else as
- * stored (the e-mail-hash subject). `servable` is the stored credential as it may be served.
+ * stored (the e-mail-hash subject). `servable` is the stored credential as it may be served. The
+ * holder's copy is the one signed when its exchange was spent (issue 43): a download signs
+ * nothing, unless the row predates stored copies or its copy's key version was retired: then it
+ * is signed once more and kept, as `servableCredential` does for the stored credential.
  */
 export async function boundToHolder(
   issuing: Issuing,
-  credential: { id: string; organizationId: string },
+  credential: { id: string; organizationId: string; retiredKeyVersions: number[] },
   servable: JsonObject,
 ) {
   const bound = await downloadHolderOf(issuing.db, credential.id);
   if (!bound) return servable;
+  const kept = bound.credentialJson ? (JSON.parse(bound.credentialJson) as JsonObject) : null;
+  if (kept && !signedWithRetiredKey(kept, credential.retiredKeyVersions)) return kept;
   const { credential: reissued, register } = await reissueStored(
     issuing,
     { ...bound, organizationId: credential.organizationId, json: JSON.stringify(servable) },
     bound.holder,
   );
   if (register) await registerKeyVersion(issuing.db, register);
+  await storeHolderCopy(issuing.db, bound.id, bound.credentialJson, JSON.stringify(reissued));
   return reissued;
 }
 

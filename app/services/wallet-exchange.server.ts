@@ -97,7 +97,11 @@ export async function answerWalletExchange(
 
   const holder = await authenticatedHolder(context, signer, presentation, exchange.challenge);
   const { credential, register } = await reissueStored(signer, { ...exchange, json: exchange.json }, holder);
-  const used = await spendWalletExchange(db, { id, challenge: exchange.challenge, holder, now }, register);
+  const used = await spendWalletExchange(
+    db,
+    { id, challenge: exchange.challenge, holder, now, credentialJson: JSON.stringify(credential) },
+    register,
+  );
   // Another answer took it first (or it was revoked meanwhile): what was signed goes nowhere.
   if (!used) throw new ExchangeRefusal("gone", USED);
   return credential;

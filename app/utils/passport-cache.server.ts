@@ -194,6 +194,62 @@ const changeMarker = (changedAt: string, bookmark: D1SessionBookmark | null = nu
     },
   });
 
+/**
+ * The issuer generation (decision 093): one marker for every passport. Who stands behind an
+ * issuer's name (a verified domain, the mark beside a copycat name) shows on the cards of every
+ * person an organisation gave to, endorsed or is named by in an import: a domain verified, lapsed
+ * or removed would otherwise mean invalidating up to every member's passport. Instead each page is
+ * stored with the generation its render began under, a hit counts only under the current one, and
+ * such a change starts a new generation: every stored page is rendered again on its next visit. The
+ * marker is read beside the page (in parallel, from the same edge cache): no D1 read on a hit.
+ */
+const ISSUER_MARKER_PATH = "/passport/issuer-identities";
+const ISSUER_GENERATION_HEADER = "X-Passport-Issuer-Generation";
+/** Kept longer than any page, so that its expiry rarely retires pages before their own does. */
+const ISSUER_MARKER_CACHE_CONTROL = "s-maxage=86400";
+const issuerMarkerKey = (origin: string) => keyOf(origin, ISSUER_MARKER_PATH, false);
+const newGeneration = () => `${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
+const issuerMarker = (generation: string, bookmark: D1SessionBookmark | null = null) =>
+  new Response("", {
+    headers: {
+      "Cache-Control": ISSUER_MARKER_CACHE_CONTROL,
+      [CHANGED_AT_HEADER]: generation,
+      ...(bookmark ? { [CHANGED_BOOKMARK_HEADER]: bookmark } : {}),
+    },
+  });
+
+/**
+ * The current issuer generation here, with the D1 bookmark of the change that began it. A data
+ * centre without a marker (none yet, expired, or purged by a change elsewhere) starts a new one, so
+ * pages stored before can never come back.
+ */
+export async function issuerGeneration(origin: string) {
+  const marker = await edgeCache().match(issuerMarkerKey(origin));
+  const generation = marker?.headers.get(CHANGED_AT_HEADER);
+  if (generation) return { generation, bookmark: marker!.headers.get(CHANGED_BOOKMARK_HEADER) };
+  const started = newGeneration();
+  await edgeCache().put(issuerMarkerKey(origin), issuerMarker(started));
+  return { generation: started, bookmark: null };
+}
+
+/** Whether a stored page was rendered under the current issuer generation (and by this build). */
+export const passportPageCurrent = (page: Response, build: string, issuers: { generation: string }) =>
+  page.headers.get(PASSPORT_BUILD_HEADER) === build &&
+  page.headers.get(ISSUER_GENERATION_HEADER) === issuers.generation;
+
+/**
+ * Retires every stored passport page at once, here and (with the purge API) everywhere: an
+ * issuer's identity changed (decision 093). One marker written and one URL purged, however many
+ * passports show the issuer. A failed purge is logged, never thrown, as in `invalidatePassports`.
+ */
+export async function invalidateIssuerIdentities(env: PassportCacheEnv) {
+  if (typeof caches === "undefined") return;
+  const origin = passportCacheOrigin(env);
+  const bookmark = changeScope.getStore()?.bookmark() ?? null;
+  await edgeCache().put(issuerMarkerKey(origin), issuerMarker(newGeneration(), bookmark));
+  await purgeEverywhere(env, [issuerMarkerKey(origin)]);
+}
+
 /** The Worker's edge cache (the DOM typings of `caches` do not know `default`). */
 export const edgeCache = () => (caches as unknown as { default: Cache }).default;
 
@@ -204,6 +260,8 @@ export type PassportRender = {
   /** The render's D1 session bookmark (null when it read nothing from D1). */
   readBookmark: D1SessionBookmark | null;
   cacheControl: string;
+  /** The issuer generation the render began under (`issuerGeneration`). */
+  issuerGeneration: string;
 };
 
 /**
@@ -234,9 +292,14 @@ export async function storePassportPage(
   const marker = await edgeCache().match(changeMarkerKey(entry.origin, entry.userId));
   if (marker && Number(marker.headers.get(CHANGED_AT_HEADER)) >= render.startedAt) return;
   if (readBefore(marker?.headers.get(CHANGED_BOOKMARK_HEADER))) return;
+  // Nor one begun under an older issuer generation, or that read a replica older than its change.
+  const issuers = await edgeCache().match(issuerMarkerKey(entry.origin));
+  if (issuers?.headers.get(CHANGED_AT_HEADER) !== render.issuerGeneration) return;
+  if (readBefore(issuers.headers.get(CHANGED_BOOKMARK_HEADER))) return;
   const stored = new Response(page, { headers });
   stored.headers.set("Cache-Control", render.cacheControl);
   stored.headers.set(PASSPORT_BUILD_HEADER, render.build);
+  stored.headers.set(ISSUER_GENERATION_HEADER, render.issuerGeneration);
   await edgeCache().put(entry.key, stored);
 }
 

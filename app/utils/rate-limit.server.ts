@@ -45,6 +45,9 @@ export const RATE_LIMITS = {
   // A wallet answering a one-time exchange (decision 064): one post per exchange, each checked
   // (a canonicalisation) and signed (another): ~20 ms CPU. Per network, as phones share one.
   "wallet-exchange": { max: 30, windowSeconds: 60 },
+  // Anyone may download a credential (issue 43), per network: a read, and a holder's copy served
+  // as stored (signed at most once, for a row from before stored copies or a retired key).
+  "credential-download": { max: 60, windowSeconds: 60 },
   // OpenID4VCI (decision 065), per network. An offer and a nonce are one read or write each.
   "openid4vci-offer": { max: 60, windowSeconds: 60 },
   "openid4vci-nonce": { max: 60, windowSeconds: 60 },

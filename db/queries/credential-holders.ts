@@ -23,7 +23,7 @@ export function rememberHolderStatement(
 /** The same for a credential written in the same batch: only while `when` holds. */
 export function rememberHolderWhen(
   db: Db,
-  row: { userId: string; credentialId: string; holder: string; issuedAt: Date },
+  row: { userId: string; credentialId: string; holder: string; issuedAt: Date; credentialJson: string | null },
   when: SQL,
 ) {
   return insertWhen(db, credentialHolders, { id: crypto.randomUUID(), ...row }, when);
@@ -67,13 +67,16 @@ export async function forgetOwnHolder(db: Db, userId: string, holder: string) {
 }
 
 /**
- * The DID a credential's download is bound to (its newest remembered holder), with the
- * organisation's newest signing key to sign that copy: one statement.
+ * The DID a credential's download is bound to (its newest remembered holder), with the copy
+ * stored for it and the organisation's newest signing key (to sign a copy when none is stored, or
+ * it was signed with a retired key): one statement.
  */
 export async function downloadHolderOf(db: Db, credentialId: string) {
   const [row] = await db
     .select({
+      id: credentialHolders.id,
       holder: credentialHolders.holder,
+      credentialJson: credentialHolders.credentialJson,
       keyVersion: organizationKeys.version,
       keyMultibase: organizationKeys.publicKeyMultibase,
       keyRetiredAt: organizationKeys.retiredAt,
@@ -94,4 +97,15 @@ export async function downloadHolderOf(db: Db, credentialId: string) {
     .orderBy(desc(credentialHolders.issuedAt))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * Keeps the copy a download signed (issue 43) in place of `previous` (none, for a row from before
+ * stored copies; or one signed with a retired key): only if the row still holds `previous`.
+ */
+export async function storeHolderCopy(db: Db, id: string, previous: string | null, credentialJson: string) {
+  await db
+    .update(credentialHolders)
+    .set({ credentialJson })
+    .where(and(eq(credentialHolders.id, id), sql`${credentialHolders.credentialJson} is ${previous}`));
 }

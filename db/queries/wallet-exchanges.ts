@@ -66,13 +66,20 @@ export function exchangeToAnswerQuery(db: Db, id: string) {
 }
 
 /**
- * Marks the exchange used by `holder`, only if it still is unused, unexpired, for this challenge
+ * Marks the exchange used by `holder`, keeping the copy signed for it (`credentialJson`) for the
+ * credential's downloads, only if it still is unused, unexpired, for this challenge
  * and its credential unrevoked: of two answers at once, exactly one gets the row back. `alsoWrite`
  * (a new key version's registration) goes in the same batch: one D1 round trip.
  */
 export async function spendWalletExchange(
   db: Db,
-  { id, challenge, holder, now }: { id: string; challenge: string; holder: string; now: Date },
+  {
+    id,
+    challenge,
+    holder,
+    now,
+    credentialJson,
+  }: { id: string; challenge: string; holder: string; now: Date; credentialJson: string },
   alsoWrite: { organizationId: string; version: number; publicKeyMultibase: string } | null,
 ) {
   const unrevoked: SQL = sql`not exists (select 1 from ${credentials}
@@ -103,9 +110,13 @@ export async function spendWalletExchange(
       credentialId: sql`(select ${walletExchanges.credentialId} from ${walletExchanges} where ${walletExchanges.id} = ${id})`,
       holder,
       issuedAt: now,
+      credentialJson,
     },
     spent,
-  ).onConflictDoUpdate({ target: [credentialHolders.credentialId, credentialHolders.holder], set: { issuedAt: now } });
+  ).onConflictDoUpdate({
+    target: [credentialHolders.credentialId, credentialHolders.holder],
+    set: { issuedAt: now, credentialJson },
+  });
   // Registered whether or not the exchange was used: the key is derived, as rotateKey registers it.
   const [used] = await db.batch([
     use,

@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import worker from "#workers/test-app.ts";
 import { lookupTxt, resolverOver } from "#app/services/dns.server.ts";
 import { parseDomain } from "#app/services/organization-domains.server.ts";
@@ -429,5 +429,65 @@ describe("DNS over HTTPS", () => {
       "x".repeat(64) + ".example",
     ])
       expect(parseDomain(bad), bad).toBeNull();
+  });
+});
+
+describe("the passports that show an organisation's domain (issue 43)", () => {
+  /** Visits the passport until it comes from the edge cache; returns that page's text. */
+  async function cachedPassport(userId: string) {
+    await vi.waitFor(
+      async () => {
+        const response = await get(`/passport/${userId}`);
+        await response.text();
+        expect(response.headers.get("X-Passport-Cache")).toBe("HIT");
+      },
+      { timeout: 5000, interval: 50 },
+    );
+  }
+  const passportText = async (userId: string) => {
+    const response = await get(`/passport/${userId}`);
+    expect(response.headers.get("X-Passport-Cache")).toBe("MISS");
+    return textOf(response);
+  };
+
+  it("shows a domain verified, removed or lapsed on the next visit of a cached passport", async () => {
+    const organisation = await adminOfNewOrganisation("Cached Issuer");
+    const { admin, organizationId } = organisation;
+    const member = await addMember(organizationId, { name: "Cara Cached" });
+    await giveAndAccept(admin.cookie, member.cookie, member.id, "Cached award");
+    await addDomain(admin.cookie, "cached-issuer.example");
+    const claim = (await claimOf(organizationId, "cached-issuer.example"))!;
+    await publish("_career-passport.cached-issuer.example", `career-passport-verification=${claim.token}`);
+
+    // Verified: the cached page (no domain) gives way to one naming it.
+    await cachedPassport(member.id);
+    expect((await verify(admin.cookie, claim.id)).status).toBe(302);
+    expect(await passportText(member.id)).toContain("Issuer's domain verified: cached-issuer.example");
+
+    // Removed: the cached page naming it gives way to one without.
+    await cachedPassport(member.id);
+    await postForm(
+      "/dashboard/organization",
+      { intent: "remove-domain", domainId: claim.id },
+      { cookie: admin.cookie },
+    );
+    expect(await passportText(member.id)).not.toContain("cached-issuer.example");
+
+    // Lapsed by the daily re-check: likewise, once the third failed check lapses it.
+    await addDomain(admin.cookie, "cached-issuer.example");
+    const again = (await claimOf(organizationId, "cached-issuer.example"))!;
+    await publish("_career-passport.cached-issuer.example", `career-passport-verification=${again.token}`);
+    expect((await verify(admin.cookie, again.id)).status).toBe(302);
+    await unpublish("_career-passport.cached-issuer.example");
+    const start = Date.now() + DAY + 60_000;
+    await runCron(start);
+    await runCron(start + DAY);
+    await cachedPassport(member.id);
+    expect(await textOf(await get(`/passport/${member.id}`))).toContain(
+      "Issuer's domain verified: cached-issuer.example",
+    );
+    await runCron(start + 2 * DAY);
+    expect(await claimOf(organizationId, "cached-issuer.example")).toMatchObject({ status: "lapsed" });
+    expect(await passportText(member.id)).not.toContain("cached-issuer.example");
   });
 });

@@ -18,13 +18,21 @@ import { addHistory, csvFile, readHistory, reviewOf } from "./history-import-hel
 // The public passport at the edge: one D1 round trip to render, none from the cache, and every
 // change that alters a passport removes it from the cache before the change's response returns.
 
-/** A render as the middleware describes it to the store: when it began, and nothing else in its way. */
-const render = (startedAt: number, readBookmark: string | null = null) => ({
-  startedAt,
-  build: "a-build",
-  readBookmark,
-  cacheControl: "public, max-age=0, s-maxage=300",
-});
+/**
+ * A render as the middleware describes it to the store: when it began, under the issuer
+ * generation current here (decision 093), and nothing else in its way.
+ */
+async function render(startedAt: number, readBookmark: string | null = null) {
+  const { issuerGeneration, passportCacheOrigin } = await import("#app/utils/passport-cache.server.ts");
+  const { generation } = await issuerGeneration(passportCacheOrigin(env));
+  return {
+    startedAt,
+    build: "a-build",
+    readBookmark,
+    cacheControl: "public, max-age=0, s-maxage=300",
+    issuerGeneration: generation,
+  };
+}
 
 /** The primary's D1 bookmark now: what a render reading a copy this recent reports. */
 async function bookmarkNow() {
@@ -163,7 +171,7 @@ describe("public passport at the edge", () => {
     // A visit starts rendering, the owner's change lands and returns, then the visit finishes.
     const renderStartedAt = Date.now();
     await invalidatePassports(env, person.id);
-    await storePassportPage(entry, page, headers, render(renderStartedAt), env.PERSON_HUB);
+    await storePassportPage(entry, page, headers, await render(renderStartedAt), env.PERSON_HUB);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
     expect(cacheStatus(await visit(person.id))).toBe("MISS");
     // That visit's own render is stored after its answer (once the hub has answered): let it land,
@@ -172,7 +180,7 @@ describe("public passport at the edge", () => {
 
     // A render that began after the change is stored as usual.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await storePassportPage(entry, page, headers, render(Date.now()), env.PERSON_HUB);
+    await storePassportPage(entry, page, headers, await render(Date.now()), env.PERSON_HUB);
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page as it was</p>");
   });
 
@@ -200,7 +208,13 @@ describe("public passport at the edge", () => {
     // What a data centre still holds from before a deploy: the earlier build's page and stylesheet.
     const earlier = new TextEncoder().encode('<link rel="stylesheet" href="/assets/app-gone.css">').buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    await storePassportPage(entry, earlier, headers, { ...render(Date.now()), build: "0ldbu1ld" }, env.PERSON_HUB);
+    await storePassportPage(
+      entry,
+      earlier,
+      headers,
+      { ...(await render(Date.now())), build: "0ldbu1ld" },
+      env.PERSON_HUB,
+    );
     const visited = await visit(person.id);
     expect(cacheStatus(visited)).toBe("MISS");
     const html = await visited.text();
@@ -521,11 +535,11 @@ describe("public passport at the edge: requests that cannot be made expensive", 
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
     // The render began after the change (its clock says so), but read the lagging replica.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await storePassportPage(entry, page, headers, render(Date.now(), before), env.PERSON_HUB);
+    await storePassportPage(entry, page, headers, await render(Date.now(), before), env.PERSON_HUB);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
 
     // A render that read a copy as new as the change is stored.
-    await storePassportPage(entry, page, headers, render(Date.now(), after), env.PERSON_HUB);
+    await storePassportPage(entry, page, headers, await render(Date.now(), after), env.PERSON_HUB);
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page without the new biography</p>");
   });
 
@@ -542,10 +556,10 @@ describe("public passport at the edge: requests that cannot be made expensive", 
     const entry = passportCacheEntry(passportPage(new URL(`${ORIGIN}/passport/${person.id}`))!, false, origin);
     const page = new TextEncoder().encode("<p>the page without the new biography</p>").buffer;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    await storePassportPage(entry, page, headers, render(Date.now(), before), env.PERSON_HUB);
+    await storePassportPage(entry, page, headers, await render(Date.now(), before), env.PERSON_HUB);
     expect(await edgeCache().match(entry.key)).toBeUndefined();
 
-    await storePassportPage(entry, page, headers, render(Date.now(), after), env.PERSON_HUB);
+    await storePassportPage(entry, page, headers, await render(Date.now(), after), env.PERSON_HUB);
     expect(await (await edgeCache().match(entry.key))?.text()).toBe("<p>the page without the new biography</p>");
   });
 

@@ -297,4 +297,59 @@ describe("Add to wallet: the Learner Credential Wallet's exchange", () => {
     expect(await countRows("select count(*) as n from wallet_exchanges")).toBe(1);
     expect(await countRows("select count(*) as n from wallet_exchanges where id = ?", fresh.id)).toBe(1);
   });
+
+  it("stores the holder's copy when the exchange is spent, and serves it to every download without signing again", async () => {
+    const { member, achievementId, credentialId } = await issuedCredential({ title: "Stored Copy Award" });
+    const exchange = await openExchange(member.cookie, achievementId);
+    const { did, presentation } = await walletDidAuth({ challenge: exchange.challenge });
+    const answer = await postPresentation(exchange.url, presentation);
+    expect(answer.status).toBe(200);
+    const issued = ((await answer.json()) as Credential).verifiablePresentation.verifiableCredential[0] as Credential;
+    const row = await env.DB.prepare(
+      "select id, credential_json as json from credential_holders where credential_id = ?",
+    )
+      .bind(credentialId)
+      .first<{ id: string; json: string | null }>();
+    expect(JSON.parse(row!.json!)).toEqual(issued);
+
+    const download = async () => {
+      const response = await SELF.fetch(`${ORIGIN}/credentials/${credentialId}/download`, {
+        headers: { "cf-connecting-ip": newClientNetwork() },
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Credential;
+    };
+    // Later downloads are the wallet's copy, proof and all: nothing is signed for them.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await download()).toEqual(issued);
+    expect((await download()).credentialSubject.id).toBe(did);
+
+    // A row from before stored copies: its first download signs one, and it is kept.
+    await env.DB.prepare("update credential_holders set credential_json = null where id = ?").bind(row!.id).run();
+    const signedOnce = await download();
+    expect(signedOnce.credentialSubject.id).toBe(did);
+    expect(await dccVerify(signedOnce)).toMatchObject(verified);
+    const kept = await env.DB.prepare("select credential_json as json from credential_holders where id = ?")
+      .bind(row!.id)
+      .first<{ json: string }>();
+    expect(JSON.parse(kept!.json)).toEqual(signedOnce);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await download()).toEqual(signedOnce);
+  });
+
+  it(`serves a network at most ${RATE_LIMITS["credential-download"].max} downloads a minute`, async () => {
+    const { credentialId } = await issuedCredential({ title: "Throttled Download" });
+    const network = newClientNetwork();
+    const url = `${ORIGIN}/credentials/${credentialId}/download`;
+    const fetchFrom = (ip: string) => SELF.fetch(url, { headers: { "cf-connecting-ip": ip } });
+    for (let i = 0; i < RATE_LIMITS["credential-download"].max; i++) {
+      const response = await fetchFrom(network);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    const refused = await fetchFrom(network);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect((await fetchFrom(newClientNetwork())).status).toBe(200);
+  });
 });

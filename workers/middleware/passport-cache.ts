@@ -1,13 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import {
   edgeCache,
+  issuerGeneration,
   PASSPORT_BROWSER_CACHE_CONTROL,
-  PASSPORT_BUILD_HEADER,
   passportCacheEntry,
   passportCacheOrigin,
   passportEdgeCacheControl,
   passportGeneration,
   passportPage,
+  passportPageCurrent,
   storePassportPage,
 } from "#app/utils/passport-cache.server.ts";
 import { readPreferences } from "#app/utils/cookies.server.ts";
@@ -46,15 +47,19 @@ export const passportEdgeCache =
     const generation = page.paged && !personal && !refresh ? await passportGeneration(origin, page.userId) : undefined;
     const entry = passportCacheEntry(page, cookieConsent !== null, origin, generation);
 
-    if (!personal && !refresh) {
-      const hit = await edgeCache().match(entry.key);
-      if (hit?.headers.get(PASSPORT_BUILD_HEADER) === build) {
+    // The issuer generation (decision 093) is read beside the page, from the same cache: a page
+    // stored before an issuer's domain changed is not served.
+    const [hit, issuers] =
+      !personal && !refresh ? await Promise.all([edgeCache().match(entry.key), issuerGeneration(origin)]) : [];
+    if (hit && issuers) {
+      if (passportPageCurrent(hit, build, issuers)) {
         // Visitors' pages carry no script (see the routes' `hydrate`), so a stored page holds no
         // nonce that could go stale: this response's CSP nonce simply has nothing to match.
         c.res = new Response(hit.body, hit);
         setResponseHeaders(c, { "Cache-Control": PASSPORT_BROWSER_CACHE_CONTROL, "X-Passport-Cache": "HIT" });
         return;
       }
+      await hit.body?.cancel();
     }
 
     // Rendered for the page's own address, whatever the visitor added to it: the bytes stored
@@ -68,7 +73,7 @@ export const passportEdgeCache =
     const setsCookie = c.res.headers.has("Set-Cookie");
     // Only a miss fills the cache. A refresh renders for its visitor alone: every change has
     // already deleted the stored page, so writing it again would only repeat the work.
-    if (!personal && !refresh && !partial && !setsCookie && c.res.status === 200) {
+    if (issuers && !partial && !setsCookie && c.res.status === 200) {
       // Read once, then answer and store copies of the same bytes: with a tee'd body, the
       // visitor's response and the cache write would wait on each other.
       const body = await c.res.arrayBuffer();
@@ -79,6 +84,7 @@ export const passportEdgeCache =
         build,
         readBookmark: context.d1Bookmark(),
         cacheControl: passportEdgeCacheControl(context.env),
+        issuerGeneration: issuers.generation,
       };
       c.executionCtx.waitUntil(storePassportPage(entry, body, new Headers(c.res.headers), render, c.env.PERSON_HUB));
     }

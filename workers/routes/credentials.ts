@@ -1,3 +1,4 @@
+import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { Hono, type Context } from "hono";
 import { findCredential } from "#db/queries/credentials/stored.ts";
 import { findEndorsementCredential } from "#db/queries/endorsements.ts";
@@ -55,6 +56,7 @@ async function servable(c: Context<WorkerEnv>) {
   return {
     id: credential.id,
     organizationId: credential.organizationId,
+    retiredKeyVersions: credential.retiredKeyVersions,
     json: await servableCredential(issuingOf(c), { ...credential, json: credential.json }),
   };
 }
@@ -136,6 +138,9 @@ export const credentialRoutes = new Hono<WorkerEnv>()
     return response();
   })
   .get("/credentials/:id/download", async (c) => {
+    // Anyone may download, so a network is throttled (issue 43): a download reads, and may sign once.
+    if (!(await consumeRateLimit(c.get("loadContext").db, c.req.raw, "credential-download")))
+      return c.json({ error: RATE_LIMIT_MESSAGE }, 429, { "Access-Control-Allow-Origin": "*", "Retry-After": "60" });
     const credential = await servable(c);
     if (!credential) return notFound(c);
     // Issued to the holder's wallet DID while the person keeps it in Settings (decision 066).

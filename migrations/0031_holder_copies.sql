@@ -1,0 +1,1 @@
+ALTER TABLE `credential_holders` ADD `credential_json` text;
