@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { OTHER_ADDRESS, SIGNATURE_MISMATCH, type ImportOutcome } from "#app/services/imports/import-result.ts";
-import { IMPORT_MAX_BYTES, TOO_LARGE } from "#app/services/imports/read-input.server.ts";
+import {
+  CREDENTIAL_MAX_BYTES,
+  CREDENTIAL_TOO_LARGE,
+  IMPORT_MAX_BYTES,
+  TOO_LARGE,
+} from "#app/services/imports/read-input.server.ts";
 import { dccVerifyWith, type Credential } from "./credentials-helpers.ts";
 import {
   asFile,
@@ -450,6 +455,19 @@ describe("what cannot be imported says why", () => {
   it("refuses anything over 5 MB before reading it", async () => {
     expect(reasonOf(await verifyAsImport(asFile(new Uint8Array(IMPORT_MAX_BYTES + 1))))).toBe(TOO_LARGE);
     expect(reasonOf(await verifyAsImport(asText(`{"a":"${"x".repeat(IMPORT_MAX_BYTES)}"}`)))).toBe(TOO_LARGE);
+  });
+
+  // Issue 43: a credential is at most 256 KB, as /verify takes it, however it comes; only an
+  // image may be larger, by its picture. A 1 KB compressed chunk could inflate to 5 MB before.
+  const oversized = `{"a":"${"x".repeat(CREDENTIAL_MAX_BYTES)}"}`;
+  it.each([
+    ["a pasted JSON", async () => asText(oversized)],
+    ["a JSON file", async () => asFile(oversized, "badge.json")],
+    ["a PNG's uncompressed chunk", async () => asFile(await bakedPng(oversized))],
+    ["a PNG's compressed chunk", async () => asFile(await bakedPng(oversized, true))],
+    ["an SVG's element", async () => asFile(await bakedSvg(oversized), "badge.svg")],
+  ])("refuses a credential over 256 KB in %s, as /verify does", async (_case, source) => {
+    expect(reasonOf(await verifyAsImport(await source()))).toBe(CREDENTIAL_TOO_LARGE);
   });
 
   it("reads another host's document only within the outside cap, and names what it could not read", async () => {
