@@ -169,7 +169,7 @@ export async function outsideIssuer() {
         statusListIndex: "7",
         statusListCredential: status.url,
       };
-      const list = await statusList.createList({ length: STATUS_LIST_LENGTH });
+      const list = await statusList.createList({ length: status.length ?? STATUS_LIST_LENGTH });
       if (status.revoked) list.setStatus(7, true);
       const listCredential = await statusList.createCredential({ id: status.url, list, statusPurpose: "revocation" });
       listCredential.issuer = issuer.did;

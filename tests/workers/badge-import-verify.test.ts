@@ -156,6 +156,17 @@ describe("W3C credentials (Open Badges 3.0, VC 2.0 and 1.1) as other issuers sig
     expect((await dccAccepts(made.credential, made.documents)).accepts).toBe(true);
   });
 
+  // Issue 43: another issuer's status list may be larger than ours (16 KB); it was refused as
+  // unreadable over 256 KB. A lawful list of 1 MB (8,388,608 entries) is read up to its size.
+  it.each([false, true])("reads another issuer's lawful 1 MB status list (revoked: %s)", async (revoked) => {
+    const status = { url: statusUrl(), revoked, length: 1024 * 1024 * 8 };
+    const made = await outsideCredential({ email: RECIPIENT_EMAIL, status });
+    const outcome = await verifyAsImport(asText(made.credential));
+    expect(outcome.checks.find((check) => check.name === "Revocation")?.detail).toBe(
+      revoked ? "Revoked by the issuer." : "Not revoked: checked against the issuer's status list.",
+    );
+  });
+
   it("refuses a credential its issuer revoked on its status list, as verifier-core does", async () => {
     const made = await outsideCredential({ email: RECIPIENT_EMAIL, status: { url: statusUrl(), revoked: true } });
     const outcome = await verifyAsImport(asText(made.credential));
