@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { organizationNameKey } from "#db/queries/organizations.ts";
 import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
 import { publicKeyMultibase, sign } from "#app/services/credentials/data-integrity.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
@@ -550,9 +551,9 @@ describe("who stands behind another host's issuer (its linked domains)", () => {
 
   it("marks an outside issuer named like one of our verified issuers, with no domain behind it", async () => {
     await env.DB.prepare(
-      "insert into organizations (id, name, name_key, invite_code, created_at) values (?, 'University of Example', 'university of example', 'x', 0)",
+      "insert into organizations (id, name, name_key, invite_code, created_at) values (?, 'University of Example', ?, 'x', 0)",
     )
-      .bind(crypto.randomUUID())
+      .bind(crypto.randomUUID(), organizationNameKey("University of Example"))
       .run();
     await env.DB.prepare(
       "insert into organization_domains (id, organization_id, domain, token, status, name_key, created_at) select ?, id, 'example.ac.uk', 't', 'verified', name_key, 0 from organizations where name = 'University of Example'",
