@@ -18,6 +18,8 @@ export type CredentialRequest = {
   webHost?: string;
   achievementType?: string;
   name?: string;
+  /** The issuer's name in its Profile (default "Example Badge Issuer"). */
+  issuerName?: string;
 };
 export type OpenBadge2Request = {
   kind?: "hosted" | "signed";

@@ -79,6 +79,7 @@ export async function outsideIssuer() {
     webHost,
     achievementType = "Certificate",
     name = "Open Source Contributor",
+    issuerName = "Example Badge Issuer",
   }) {
     const issuer = await mintIssuer(webHost);
     const subject = {
@@ -115,7 +116,7 @@ export async function outsideIssuer() {
       ],
       id: `urn:uuid:${randomUUID()}`,
       type: ["VerifiableCredential", "OpenBadgeCredential"],
-      issuer: { id: issuer.did, type: ["Profile"], name: "Example Badge Issuer" },
+      issuer: { id: issuer.did, type: ["Profile"], name: issuerName },
       name,
       ...(version === 2
         ? { validFrom, ...(validUntil ? { validUntil } : {}) }

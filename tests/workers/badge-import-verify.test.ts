@@ -481,6 +481,39 @@ describe("what cannot be imported says why", () => {
     expect(reasonOf(await verifyAsImport(await source()))).toBe(CREDENTIAL_TOO_LARGE);
   });
 
+  // Issue 43: imported names pass the rules of a typed title (decision 011), and hold no zero-width
+  // character; such a badge is refused, as the typed title would be, even with a valid signature.
+  it.each([
+    [
+      "a badge name with a zero-width space",
+      { name: "Open\u200B Source Contributor" },
+      "The badge's name cannot contain zero-width characters",
+    ],
+    [
+      "a badge name with a right-to-left override",
+      { name: "Open \u202Erotubirtnoc" },
+      "The badge's name cannot contain text direction override characters",
+    ],
+    [
+      "an issuer name with a control character",
+      { issuerName: "Example\u0007 Issuer" },
+      "The issuer's name cannot contain control characters",
+    ],
+    [
+      "an issuer name with a zero-width joiner",
+      { issuerName: "University of\u200D Oxford" },
+      "The issuer's name cannot contain zero-width characters",
+    ],
+    [
+      "names over a title's 200 characters",
+      { name: "A".repeat(190) },
+      "The badge's name and its issuer's are longer than 200 characters together",
+    ],
+  ])("refuses %s, whose signature holds", async (_case, names, reason) => {
+    const made = await outsideCredential({ email: RECIPIENT_EMAIL, ...names });
+    expect(reasonOf(await verifyAsImport(asText(made.credential)))).toContain(reason);
+  });
+
   it("reads another host's document only within the outside cap, and names what it could not read", async () => {
     await publish({
       "https://big.example/badge.json": {
