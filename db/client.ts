@@ -99,8 +99,29 @@ export function insertWhen<T extends SQLiteTable>(
   row: { [K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL },
   when: SQL,
 ) {
-  const values = Object.entries(getTableColumns(table))
-    // The columns drizzle's insert lists, in its order (generated columns are left out).
+  return db.insert(table).select(sql`select ${sql.join(rowValues(table, row), sql`, `)} where ${when}`);
+}
+
+/**
+ * The same for several rows at once: `INSERT INTO table SELECT * FROM (<rows>) WHERE <when>`,
+ * each row binding every column as `insertWhen` does (chunk them by `rowsPerInsert`).
+ */
+export function insertRowsWhen<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  rows: { [K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL }[],
+  when: SQL,
+) {
+  const selects = rows.map((row) => sql`select ${sql.join(rowValues(table, row), sql`, `)}`);
+  return db.insert(table).select(sql`select * from (${sql.join(selects, sql` union all `)}) where ${when}`);
+}
+
+/** A row's values in the order drizzle's insert lists the columns (generated columns left out). */
+function rowValues<T extends SQLiteTable>(
+  table: T,
+  row: { [K in keyof T["$inferInsert"]]: T["$inferInsert"][K] | SQL },
+) {
+  return Object.entries(getTableColumns(table))
     .filter(([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert())
     .map(([key, column]) => {
       const value = (row as Record<string, unknown>)[key];
@@ -111,5 +132,4 @@ export function insertWhen<T extends SQLiteTable>(
         return is(column.default, SQL) ? column.default : sql.param(column.default, column);
       return sql`null`;
     });
-  return db.insert(table).select(sql`select ${sql.join(values, sql`, `)} where ${when}`);
 }

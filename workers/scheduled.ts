@@ -6,6 +6,7 @@ import { signDueMembershipEntries } from "#app/services/membership-entries.serve
 import { signDueCredentials } from "#app/services/credentials/late-issuance.server.ts";
 import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.server.ts";
+import { rekeyOrganizationNames } from "#db/queries/organizations.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 import { eraseFromBackup, reconcileMediaBackup } from "./media-backup.ts";
@@ -19,6 +20,9 @@ export const FREQUENT_CRON = "*/10 * * * *";
 export const MEMBERSHIP_SIGNINGS_PER_RUN = 200;
 /** Late credentials signed per run: a signing outage's backlog clears within a few runs. */
 export const CREDENTIAL_SIGNINGS_PER_RUN = 200;
+
+/** Organisations (and as many verified domains) whose name key is re-made per daily run. */
+export const NAME_KEYS_PER_RUN = 500;
 
 /** The daily run: each job is logged on its own, and one job's failure never skips the next. */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env, ctx) => {
@@ -72,6 +76,11 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   await run("storage backfill", async () => {
     const result = await backfillStorage(context);
     if (result.people > 0) log("info", "counted earlier files", { cron: controller.cron, ...result });
+  });
+  // Organisations' name keys made before they were skeletons (issue 43, decision 092), a bounded batch a day.
+  await run("name keys", async () => {
+    const rekeyed = await rekeyOrganizationNames(db, NAME_KEYS_PER_RUN);
+    if (rekeyed > 0) log("info", "re-made organisations' name keys", { cron: controller.cron, rekeyed });
   });
   // The media backup's reconciliation: what the queue's copies missed (decision 077).
   await run("media backup", async () => {

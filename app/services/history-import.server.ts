@@ -1,15 +1,21 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { historyItemSchema } from "#app/utils/achievement-schemas.ts";
-import {
-  HISTORY_KEY_PATTERN,
-  HISTORY_MAX_ITEMS,
-  type HistoryEntry,
-  type ReviewItem,
-} from "#app/utils/history-import.ts";
+import { HISTORY_MAX_ITEMS, type HistoryEntry, type ReviewItem } from "#app/utils/history-import.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
-import { savedImportKeysQueries, selfAchievementsInserts } from "#db/queries/achievements/writes.ts";
+import {
+  countAttempt,
+  RATE_LIMIT_MESSAGE,
+  userSubject,
+  withinLimit,
+  withinLimitSql,
+} from "#app/utils/rate-limit.server.ts";
+import {
+  HISTORY_ENTRIES_MAX,
+  historyImportStatements,
+  savedImportKeysQueries,
+} from "#db/queries/achievements/writes.ts";
 import type { ServiceContext } from "./context.server.ts";
 import { readHistoryFiles, type HistoryFile } from "./history-import/read.ts";
 import { HistoryFileError, type HistoryProposal } from "./history-import/types.ts";
@@ -19,12 +25,17 @@ import { HistoryFileError, type HistoryProposal } from "./history-import/types.t
 // Add Self Achievement form. Each entry has an import key, a hash of what the file said (type,
 // title, company, date), stored as the achievement's submission key: the unique index on it
 // makes a second import of the same entry (the same file twice, or LinkedIn then a résumé
-// saying the same) add nothing.
+// saying the same) add nothing. The key is always computed here, from the entry as it is stored
+// (issue 43): a key posted with the form is never used, so a forged one cannot hide an entry.
 
 const READ_FAILED = "Import failed";
+const ADD_FAILED = "Error adding achievements";
+const TOO_MANY =
+  `A passport holds at most ${HISTORY_ENTRIES_MAX.toLocaleString("en")} imported entries, and these would take ` +
+  "yours past it. Untick some entries, or delete imported ones you no longer need.";
 
-/** The import key of a proposed entry: what the file said, not the person's edits. */
-async function importKey(proposal: HistoryProposal) {
+/** The import key of an entry: its type, title, company and date, as read or as it will be stored. */
+async function importKey(proposal: Pick<HistoryProposal, "type" | "title" | "company" | "date">) {
   const said = [proposal.type, proposal.title, proposal.company, proposal.date].map((part) =>
     part.normalize("NFC").trim().toLowerCase(),
   );
@@ -95,15 +106,19 @@ export async function reviewHistory(
 
 /**
  * Adds the ticked entries as the person's own achievements, all in one batch (one D1 round
- * trip). An entry already imported is not added again. Every entry must have passed the rules
- * (`checkEntry`, whose value it is); the caller answers those that did not.
+ * trip), which also counts the attempt under the 'history-import' limit, as reading a file is
+ * counted: nothing is added past it, nor past HISTORY_ENTRIES_MAX entries on the passport (issue
+ * 43). Each entry's key is computed here from what is stored; one already imported is not added
+ * again. Every entry must have passed the rules (`checkEntry`, whose value it is); the caller
+ * answers those that did not.
  */
 export async function addHistory(context: ServiceContext, userId: string, entries: HistoryEntry[]) {
-  const valid = entries.filter((entry) => HISTORY_KEY_PATTERN.test(entry.key));
-  const statements = selfAchievementsInserts(
+  const rows = new Map<string, HistoryEntry>();
+  for (const entry of entries) rows.set(await importKey(entry), entry);
+  const statements = historyImportStatements(
     context.db,
     userId,
-    valid.map(({ key, title, company, description, date, type }) => ({
+    [...rows].map(([key, { title, company, description, date, type }]) => ({
       title,
       company,
       description: description.trim() || null,
@@ -111,10 +126,17 @@ export async function addHistory(context: ServiceContext, userId: string, entrie
       type,
       submissionKey: key,
     })),
+    withinLimitSql("history-import", userSubject(userId)),
   );
-  const added = statements.length
-    ? (await context.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])).flat().length
-    : 0;
+  const [counted, verdict, ...inserted] = (await context.db.batch([
+    countAttempt(context.db, "history-import", userSubject(userId), Date.now()),
+    ...statements,
+  ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[][];
+  if (!withinLimit("history-import", counted?.[0] as { count: number } | undefined)) {
+    throw new Refusal({ title: ADD_FAILED, description: RATE_LIMIT_MESSAGE }, 429);
+  }
+  if (!verdict?.length) throw new Refusal({ title: ADD_FAILED, description: TOO_MANY }, 400);
+  const added = inserted.slice(0, -1).flat().length;
   if (added > 0) await invalidatePassports(context.env, userId);
   return {
     added,

@@ -174,6 +174,13 @@ export async function refundAttempt(db: Db, action: RateLimitedAction, subject: 
   }
 }
 
+/**
+ * The same judged inside a batch's statement (after its `countAttempt`): a write made only while
+ * the attempt is within the limit, with no round trip of its own (issue 43).
+ */
+export const withinLimitSql = (action: RateLimitedAction, subject: string) =>
+  sql`coalesce((select ${rateLimits.count} from ${rateLimits} where ${rateLimits.key} = ${`${action}:${subject}`}), 0) <= ${RATE_LIMITS[action].max}`;
+
 /** Whether the attempt `countAttempt` counted (its returned row) is within the action's limit. */
 export const withinLimit = (action: RateLimitedAction, row: { count: number } | undefined) =>
   (row?.count ?? 0) <= RATE_LIMITS[action].max;

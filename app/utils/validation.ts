@@ -27,6 +27,12 @@ const MULTI_LINE_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F
  * right-to-left script stay allowed.
  */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+/**
+ * Zero-width characters (space, non-joiner, joiner, word joiner, BOM): allowed in typed text, where
+ * scripts need the joiners, but refused in names imported from a file (issue 43), which no one typed
+ * and which a copycat would use to pass for another name.
+ */
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
 /** Nothing a reader can see: whitespace, format characters (zero-width, BOM) and blank fillers. */
 const INVISIBLE_ONLY = /^[\s\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]*$/u;
 
@@ -34,10 +40,11 @@ const INVISIBLE_ONLY = /^[\s\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]*$/u;
 export const hasVisibleText = (value: string) => !INVISIBLE_ONLY.test(value);
 
 /** The message for a character that the field refuses, or null. */
-export function forbiddenCharacterMessage(value: string, label: string, { multiline = false } = {}) {
+export function forbiddenCharacterMessage(value: string, label: string, { multiline = false, zeroWidth = false } = {}) {
   if ((multiline ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL).test(value))
     return `${label} cannot contain control characters`;
   if (BIDI_CONTROL.test(value)) return `${label} cannot contain text direction override characters`;
+  if (zeroWidth && ZERO_WIDTH.test(value)) return `${label} cannot contain zero-width characters`;
   return null;
 }
 

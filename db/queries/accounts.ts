@@ -1,10 +1,12 @@
 import { and, eq, gt, isNotNull, lt, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import { batchSql, type Db } from "../client.ts";
 import { deleteAllMembershipsStatements, founderMembershipSql } from "./memberships/writes.ts";
+import { organizationNameKey } from "./name-key.ts";
 import {
   accounts,
   achievements,
   newInviteCode,
+  organizations,
   pendingOrganizationSetups,
   profiles,
   sessions,
@@ -68,7 +70,7 @@ export async function completeSignUp(db: Db, user: { id: string; name: string })
       values (${user.id}, ${user.name}, 'individual', 1, ${now}, ${now})`,
     sql`insert into organizations (id, name, description, invite_code, created_at)
       select ${organizationId}, organization_name, organization_description, ${newInviteCode()}, ${now}
-      from pending_organization_setups where user_id = ${user.id}`,
+      from pending_organization_setups where user_id = ${user.id} returning name`,
     ...founderMembershipSql(
       { userId: user.id, organizationId },
       { now, when: sql`${organizationCreated} and ${setupExists}` },
@@ -77,7 +79,16 @@ export async function completeSignUp(db: Db, user: { id: string; name: string })
       where id = ${user.id} and ${organizationCreated} and ${setupExists}`,
     sql`delete from pending_organization_setups where user_id = ${user.id}`,
   ]);
-  return (organizationInsert?.meta.changes ?? 0) > 0;
+  const created = (organizationInsert?.meta.changes ?? 0) > 0;
+  // Its name key is a skeleton, which SQL cannot compute (issue 43, decision 092): written now.
+  const name = (organizationInsert?.results[0] as { name?: string } | undefined)?.name;
+  if (created && name) {
+    await db
+      .update(organizations)
+      .set({ nameKey: organizationNameKey(name) })
+      .where(eq(organizations.id, organizationId));
+  }
+  return created;
 }
 
 /** Archive: hide the account, drop memberships and roles, end every other session. */

@@ -1,11 +1,16 @@
 import { and, count, eq, notInArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../client.ts";
+import { NAME_KEY_PREFIX, organizationNameKey } from "./name-key.ts";
 import { keyset, toPage, type PageRequest } from "./paging.ts";
 import { batchPart } from "./batch-parts.ts";
 import { issuerIdentityColumns } from "./organization-domains.ts";
 import { administeredOrganizationIds, membershipQuery } from "./memberships/authorization.ts";
 import { founderMembershipStatements } from "./memberships/writes.ts";
-import { membershipRemovals, newInviteCode, organizations, profiles } from "../schema.ts";
+import { membershipRemovals, newInviteCode, organizationDomains, organizations, profiles } from "../schema.ts";
+
+export { organizationNameKey };
 
 const byName = sql`${organizations.name} collate nocase`;
 
@@ -64,11 +69,41 @@ export async function setRequireTwoFactor(db: Db, organizationId: string, requir
 }
 
 /**
- * The form of a name that impostors are compared in: compatibility-decomposed, accents and case
- * folded, spaces collapsed, so "Universite d'Oxford" and "UNIVERSITÉ  d'Oxford" are one name.
+ * Re-makes up to `limit` stored keys of organisations and of their verified domains made by an
+ * earlier `organizationNameKey` (the daily cron: SQL cannot compute a skeleton). Returns how many.
  */
-export function organizationNameKey(name: string) {
-  return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+export async function rekeyOrganizationNames(db: Db, limit: number) {
+  const stale = (column: SQLiteColumn) =>
+    sql`(${column} is null or substr(${column}, 1, ${NAME_KEY_PREFIX.length}) <> ${NAME_KEY_PREFIX})`;
+  const [ownKeys, domainKeys] = await db.batch([
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(stale(organizations.nameKey))
+      .limit(limit),
+    db
+      .select({ id: organizationDomains.id, name: organizations.name })
+      .from(organizationDomains)
+      .innerJoin(organizations, eq(organizations.id, organizationDomains.organizationId))
+      .where(and(eq(organizationDomains.status, "verified"), stale(organizationDomains.nameKey)))
+      .limit(limit),
+  ]);
+  const updates: BatchItem<"sqlite">[] = [
+    ...ownKeys.map((row) =>
+      db
+        .update(organizations)
+        .set({ nameKey: organizationNameKey(row.name) })
+        .where(eq(organizations.id, row.id)),
+    ),
+    ...domainKeys.map((row) =>
+      db
+        .update(organizationDomains)
+        .set({ nameKey: organizationNameKey(row.name) })
+        .where(eq(organizationDomains.id, row.id)),
+    ),
+  ];
+  if (updates.length) await db.batch(updates as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return updates.length;
 }
 
 /** The statements that create an organisation with its creator as admin and approved member. */

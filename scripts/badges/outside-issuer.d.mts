@@ -11,13 +11,15 @@ export type CredentialRequest = {
   validUntil?: string;
   /**
    * A status list at `url` (index 7 is the credential's), that bit set when `revoked`: Bitstring
-   * for VC 2.0, Status List 2021 for VC 1.1.
+   * for VC 2.0, Status List 2021 for VC 1.1; of `length` entries (131,072, 16 KB, unless said).
    */
-  status?: { url: string; revoked?: boolean };
+  status?: { url: string; revoked?: boolean; length?: number };
   /** A did:web issuer on this host instead of a new did:key; its DID document comes back among the documents. */
   webHost?: string;
   achievementType?: string;
   name?: string;
+  /** The issuer's name in its Profile (default "Example Badge Issuer"). */
+  issuerName?: string;
 };
 export type OpenBadge2Request = {
   kind?: "hosted" | "signed";

@@ -79,6 +79,7 @@ export async function outsideIssuer() {
     webHost,
     achievementType = "Certificate",
     name = "Open Source Contributor",
+    issuerName = "Example Badge Issuer",
   }) {
     const issuer = await mintIssuer(webHost);
     const subject = {
@@ -115,7 +116,7 @@ export async function outsideIssuer() {
       ],
       id: `urn:uuid:${randomUUID()}`,
       type: ["VerifiableCredential", "OpenBadgeCredential"],
-      issuer: { id: issuer.did, type: ["Profile"], name: "Example Badge Issuer" },
+      issuer: { id: issuer.did, type: ["Profile"], name: issuerName },
       name,
       ...(version === 2
         ? { validFrom, ...(validUntil ? { validUntil } : {}) }
@@ -169,7 +170,7 @@ export async function outsideIssuer() {
         statusListIndex: "7",
         statusListCredential: status.url,
       };
-      const list = await statusList.createList({ length: STATUS_LIST_LENGTH });
+      const list = await statusList.createList({ length: status.length ?? STATUS_LIST_LENGTH });
       if (status.revoked) list.setStatus(7, true);
       const listCredential = await statusList.createCredential({ id: status.url, list, statusPurpose: "revocation" });
       listCredential.issuer = issuer.did;

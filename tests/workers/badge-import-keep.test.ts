@@ -308,7 +308,7 @@ describe("who stands behind an imported credential's issuer name (issue 43)", ()
     )
       .bind(person.id)
       .first();
-    expect(row).toEqual({ domain: "university.example", nameKey: "university of example web" });
+    expect(row).toEqual({ domain: "university.example", nameKey: organizationNameKey("University of Example Web") });
     const card = await importedCard(person.id);
     expect(card).toContain("University of Example Web");
     expect(card).toContain(VERIFIED_MARK);

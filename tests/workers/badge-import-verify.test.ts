@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { OTHER_ADDRESS, SIGNATURE_MISMATCH, type ImportOutcome } from "#app/services/imports/import-result.ts";
-import { IMPORT_MAX_BYTES, TOO_LARGE } from "#app/services/imports/read-input.server.ts";
+import {
+  CREDENTIAL_MAX_BYTES,
+  CREDENTIAL_TOO_LARGE,
+  IMPORT_MAX_BYTES,
+  TOO_LARGE,
+} from "#app/services/imports/read-input.server.ts";
 import { dccVerifyWith, type Credential } from "./credentials-helpers.ts";
 import {
   asFile,
@@ -149,6 +154,17 @@ describe("W3C credentials (Open Badges 3.0, VC 2.0 and 1.1) as other issuers sig
     });
     expect(outcome.status).toBe("verified");
     expect((await dccAccepts(made.credential, made.documents)).accepts).toBe(true);
+  });
+
+  // Issue 43: another issuer's status list may be larger than ours (16 KB); it was refused as
+  // unreadable over 256 KB. A lawful list of 1 MB (8,388,608 entries) is read up to its size.
+  it.each([false, true])("reads another issuer's lawful 1 MB status list (revoked: %s)", async (revoked) => {
+    const status = { url: statusUrl(), revoked, length: 1024 * 1024 * 8 };
+    const made = await outsideCredential({ email: RECIPIENT_EMAIL, status });
+    const outcome = await verifyAsImport(asText(made.credential));
+    expect(outcome.checks.find((check) => check.name === "Revocation")?.detail).toBe(
+      revoked ? "Revoked by the issuer." : "Not revoked: checked against the issuer's status list.",
+    );
   });
 
   it("refuses a credential its issuer revoked on its status list, as verifier-core does", async () => {
@@ -450,6 +466,52 @@ describe("what cannot be imported says why", () => {
   it("refuses anything over 5 MB before reading it", async () => {
     expect(reasonOf(await verifyAsImport(asFile(new Uint8Array(IMPORT_MAX_BYTES + 1))))).toBe(TOO_LARGE);
     expect(reasonOf(await verifyAsImport(asText(`{"a":"${"x".repeat(IMPORT_MAX_BYTES)}"}`)))).toBe(TOO_LARGE);
+  });
+
+  // Issue 43: a credential is at most 256 KB, as /verify takes it, however it comes; only an
+  // image may be larger, by its picture. A 1 KB compressed chunk could inflate to 5 MB before.
+  const oversized = `{"a":"${"x".repeat(CREDENTIAL_MAX_BYTES)}"}`;
+  it.each([
+    ["a pasted JSON", async () => asText(oversized)],
+    ["a JSON file", async () => asFile(oversized, "badge.json")],
+    ["a PNG's uncompressed chunk", async () => asFile(await bakedPng(oversized))],
+    ["a PNG's compressed chunk", async () => asFile(await bakedPng(oversized, true))],
+    ["an SVG's element", async () => asFile(await bakedSvg(oversized), "badge.svg")],
+  ])("refuses a credential over 256 KB in %s, as /verify does", async (_case, source) => {
+    expect(reasonOf(await verifyAsImport(await source()))).toBe(CREDENTIAL_TOO_LARGE);
+  });
+
+  // Issue 43: imported names pass the rules of a typed title (decision 011), and hold no zero-width
+  // character; such a badge is refused, as the typed title would be, even with a valid signature.
+  it.each([
+    [
+      "a badge name with a zero-width space",
+      { name: "Open\u200B Source Contributor" },
+      "The badge's name cannot contain zero-width characters",
+    ],
+    [
+      "a badge name with a right-to-left override",
+      { name: "Open \u202Erotubirtnoc" },
+      "The badge's name cannot contain text direction override characters",
+    ],
+    [
+      "an issuer name with a control character",
+      { issuerName: "Example\u0007 Issuer" },
+      "The issuer's name cannot contain control characters",
+    ],
+    [
+      "an issuer name with a zero-width joiner",
+      { issuerName: "University of\u200D Oxford" },
+      "The issuer's name cannot contain zero-width characters",
+    ],
+    [
+      "names over a title's 200 characters",
+      { name: "A".repeat(190) },
+      "The badge's name and its issuer's are longer than 200 characters together",
+    ],
+  ])("refuses %s, whose signature holds", async (_case, names, reason) => {
+    const made = await outsideCredential({ email: RECIPIENT_EMAIL, ...names });
+    expect(reasonOf(await verifyAsImport(asText(made.credential)))).toContain(reason);
   });
 
   it("reads another host's document only within the outside cap, and names what it could not read", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readLinkedInCsv } from "#app/services/history-import/linkedin.ts";
 import { historyDate } from "#app/services/history-import/dates.ts";
 import { RATE_LIMIT_MESSAGE, RATE_LIMITS } from "#app/utils/rate-limit.server.ts";
+import { HISTORY_ENTRIES_MAX } from "#db/queries/achievements/writes.ts";
 import { createAccount, get, postForm, toastFrom } from "./helpers.ts";
 import {
   PATH,
@@ -374,6 +375,61 @@ describe("who may import", () => {
     // Another person is not held back.
     const other = await createAccount();
     expect((await readHistory(other.cookie, [linkedInZip()])).status).toBe(200);
+  });
+
+  // Issue 43: 'Add N achievements' is throttled as reading a file is, in the batch that adds.
+  it(`adds under the same limit as reading: past ${RATE_LIMITS["history-import"].max} a minute, nothing is added`, async () => {
+    const person = await createAccount();
+    const entries = await reviewOf(await readHistory(person.cookie, [linkedInZip()]));
+    await env.DB.prepare("update rate_limits set count = ? where key = ?")
+      .bind(RATE_LIMITS["history-import"].max, `history-import:user:${person.id}`)
+      .run();
+    const refused = await addHistory(person.cookie, entries);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain(RATE_LIMIT_MESSAGE);
+    expect(await achievementsOf(person.id)).toEqual([]);
+  });
+
+  // Issue 43: the import key is computed on the server from the entry, never taken from the form.
+  it("derives each entry's key on the server: a forged key neither hides an entry nor stands for it", async () => {
+    const person = await createAccount();
+    const entries = await reviewOf(await readHistory(person.cookie, [linkedInZip()]));
+    const [first, second] = entries.filter((entry) => entry.selected);
+    expect((await addHistory(person.cookie, [{ ...first!, selected: true }])).status).toBe(302);
+    // The second entry posted under the first one's key, as a forged form would.
+    const forged = { ...second!, key: first!.key, selected: true };
+    expect(toastFrom(await addHistory(person.cookie, [forged]))).toMatchObject({ title: "Achievements added" });
+    expect(await achievementsOf(person.id)).toHaveLength(2);
+    // Any key at all names the same entry: posting it again under another adds nothing.
+    const renamed = { ...second!, key: `history:${"A".repeat(24)}`, selected: true };
+    expect(toastFrom(await addHistory(person.cookie, [renamed]))).toMatchObject({ title: "Nothing new to add" });
+    expect(await achievementsOf(person.id)).toHaveLength(2);
+  });
+
+  it(`holds at most ${HISTORY_ENTRIES_MAX} history entries per person, adding all of a list or none of it`, async () => {
+    const person = await createAccount();
+    const entries = (await reviewOf(await readHistory(person.cookie, [linkedInZip()]))).filter((e) => e.selected);
+    expect(entries).toHaveLength(4);
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+       insert into achievements (id, user_id, created_by, title, date, type, status, is_visible, submission_key, created_at)
+       select 'seeded-' || i || ?, ?, ?, 'Role ' || i, '2020-01-01', 'milestone', 'accepted', 1,
+         'history:' || substr('000000000000000000000000' || i, -24), 0 from n`,
+    )
+      .bind(HISTORY_ENTRIES_MAX - 3, person.id, person.id, person.id)
+      .run();
+    const refused = await addHistory(person.cookie, entries);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(
+      "A passport holds at most 2,000 imported entries, and these would take yours past it.",
+    );
+    expect(await achievementsOf(person.id)).toHaveLength(HISTORY_ENTRIES_MAX - 3);
+    expect((await addHistory(person.cookie, entries.slice(0, 3))).status).toBe(302);
+    expect(await achievementsOf(person.id)).toHaveLength(HISTORY_ENTRIES_MAX);
+    // An entry already there takes no more room: the same list again is answered, not refused.
+    expect(toastFrom(await addHistory(person.cookie, entries.slice(0, 3)))).toMatchObject({
+      title: "Nothing new to add",
+    });
   });
 
   it("a page with the review needs no JavaScript: the list is a form posted to the same page", async () => {

@@ -6,6 +6,7 @@ import { parseDomain } from "#app/services/organization-domains.server.ts";
 import { checkDomainLinkage, linkedDomainsOf } from "#app/services/credentials/domain-linkage.server.ts";
 import { assertionKey } from "#app/services/credentials/did-web.server.ts";
 import { credentialJson, credentialOf, dccVerify, giveAndAccept, verified } from "./credentials-helpers.ts";
+import { organizationNameKey } from "#db/queries/organizations.ts";
 import { addMember, createOrganisation } from "./factories.ts";
 import { createAccount, get, ORIGIN, postForm, toastFrom } from "./helpers.ts";
 
@@ -298,6 +299,38 @@ describe("who stands behind a name, as pages say it", () => {
     const directory = await textOf(await get(`/dashboard?q=${encodeURIComponent("exemple")}`, seeker.cookie));
     expect(directory).toContain("UNIVERSITE D'EXEMPLE Name not verified");
     expect(directory).toContain("Université d'Exemple Domain verified: oxford-like.example");
+  });
+
+  // Issue 43: names are compared by their skeleton (decision 092), so invisible or look-alike
+  // characters make no other name; keys stored before are re-made by the daily run.
+  it("marks an organisation whose name differs by a zero-width space or a Cyrillic letter, keys made earlier re-made daily", async () => {
+    const real = await verifiedOrganisation("skeleton.example", "Institut Exemplaire");
+    const stale = "institut exemplaire";
+    await env.DB.batch([
+      env.DB.prepare("update organizations set name_key = ? where id = ?").bind(stale, real.organizationId),
+      env.DB.prepare("update organization_domains set name_key = ? where organization_id = ?").bind(
+        stale,
+        real.organizationId,
+      ),
+    ]);
+    await runCron(Date.now());
+    const keys = await env.DB.prepare(
+      `select o.name_key as own, d.name_key as domain from organizations o
+       join organization_domains d on d.organization_id = o.id where o.id = ?`,
+    )
+      .bind(real.organizationId)
+      .first<{ own: string; domain: string }>();
+    expect(keys).toEqual({
+      own: organizationNameKey("Institut Exemplaire"),
+      domain: organizationNameKey("Institut Exemplaire"),
+    });
+
+    const seeker = await createAccount();
+    for (const name of ["Institut\u200B Exemplaire", "Inst\u0456tut Exemplaire"]) {
+      await adminOfNewOrganisation(name);
+      const directory = await textOf(await get(`/dashboard?q=${encodeURIComponent("Exemplaire")}`, seeker.cookie));
+      expect(directory).toContain(`${name} Name not verified`);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { organizationNameKey } from "#db/queries/organizations.ts";
 import worker from "#workers/test-app.ts";
 import { issueDemoCredentials } from "#app/services/credentials/demo.server.ts";
 import { checkDomainLinkage, didConfigurationUrl } from "#app/services/credentials/domain-linkage.server.ts";
@@ -96,7 +97,7 @@ describe("seed", () => {
     expect(seeded).toMatchObject({
       domain: DOMAIN,
       status: "verified",
-      name_key: "northwind health",
+      name_key: organizationNameKey("Northwind Health"),
       failed_checks: 0,
     });
     expect(Number(seeded.next_check_at) - Number(seeded.last_checked_at)).toBe(DAY);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { organizationNameKey } from "#db/queries/organizations.ts";
 import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
 import { publicKeyMultibase, sign } from "#app/services/credentials/data-integrity.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
@@ -11,6 +12,7 @@ import {
   encodeList,
   inflateCapped,
   setBit,
+  STATUS_LIST_MAX_BYTES,
   STATUS_LIST_SIZE,
 } from "#app/services/credentials/status-list.server.ts";
 import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
@@ -238,7 +240,7 @@ function gzipBomb() {
   return (bomb ??= readCapped(zeros.pipeThrough(new CompressionStream("gzip")), Infinity).then((bytes) => bytes!));
 }
 
-describe("a status list inflates no further than a list's size (16 KB)", () => {
+describe("a status list inflates no further than the size it declares (at most 2 MB)", () => {
   it("refuses a gzip bomb, having read only the first pieces of it", async () => {
     const compressed = await gzipBomb();
     expect(compressed.byteLength).toBeLessThan(100 * 1024);
@@ -263,11 +265,27 @@ describe("a status list inflates no further than a list's size (16 KB)", () => {
     expect(Math.ceil(compressed.byteLength / 1024)).toBeGreaterThan(40);
   });
 
-  it("reads a list of exactly 16 KB, and refuses one a byte longer", async () => {
-    const bits = emptyList();
-    setBit(bits, 70_000);
+  // Issue 43: another issuer's list may be larger than ours; it was refused over 16 KB (256 KB on
+  // import) as unreadable. The cap now follows the size the list's gzip declares, up to 2 MB.
+  it.each([
+    ["16 KB", STATUS_LIST_SIZE / 8],
+    ["16 KB and a byte", STATUS_LIST_SIZE / 8 + 1],
+    ["1 MB", 1024 * 1024],
+    ["2 MB", STATUS_LIST_MAX_BYTES],
+  ])("reads a lawful list of %s, up to the size it declares", async (_size, bytes) => {
+    const bits = new Uint8Array(bytes);
+    setBit(bits, 7);
+    setBit(bits, bytes * 8 - 1);
     expect(await decodeList(await encodeList(bits))).toEqual(bits);
-    expect(await decodeList(await encodeList(new Uint8Array(STATUS_LIST_SIZE / 8 + 1)))).toBeNull();
+  });
+
+  it("refuses a list over 2 MB, and one that inflates past the size it declares", async () => {
+    expect(await decodeList(await encodeList(new Uint8Array(STATUS_LIST_MAX_BYTES + 1)))).toBeNull();
+    // A 1 MB list whose gzip trailer claims 16 KB: inflating stops there, and it is refused.
+    const encoded = await encodeList(new Uint8Array(1024 * 1024));
+    const gzip = Uint8Array.from(atob(encoded.slice(1).replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    new DataView(gzip.buffer).setUint32(gzip.byteLength - 4, STATUS_LIST_SIZE / 8, true);
+    expect(await decodeList(`u${base64url(gzip)}`)).toBeNull();
   });
 });
 
@@ -567,9 +585,9 @@ describe("who stands behind another host's issuer (its linked domains)", () => {
 
   it("marks an outside issuer named like one of our verified issuers, with no domain behind it", async () => {
     await env.DB.prepare(
-      "insert into organizations (id, name, name_key, invite_code, created_at) values (?, 'University of Example', 'university of example', 'x', 0)",
+      "insert into organizations (id, name, name_key, invite_code, created_at) values (?, 'University of Example', ?, 'x', 0)",
     )
-      .bind(crypto.randomUUID())
+      .bind(crypto.randomUUID(), organizationNameKey("University of Example"))
       .run();
     await env.DB.prepare(
       "insert into organization_domains (id, organization_id, domain, token, status, name_key, created_at) select ?, id, 'example.ac.uk', 't', 'verified', name_key, 0 from organizations where name = 'University of Example'",

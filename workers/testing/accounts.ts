@@ -1,5 +1,6 @@
 import { AUTH_COOKIE_PREFIX } from "#app/utils/auth.server.ts";
 import { hashPassword } from "#db/password.server.ts";
+import { organizationNameKey } from "#db/queries/name-key.ts";
 import { newInviteCode } from "#db/schema.ts";
 
 // A confirmed, signed-in account written straight into D1: the rows that signing up through the
@@ -72,8 +73,10 @@ export async function writeConfirmedAccount(
   if (organizationId) {
     statements.push(
       db
-        .prepare("insert into organizations (id, name, description, invite_code, created_at) values (?, ?, null, ?, ?)")
-        .bind(organizationId, organizationName, newInviteCode(), now),
+        .prepare(
+          "insert into organizations (id, name, name_key, description, invite_code, created_at) values (?, ?, ?, null, ?, ?)",
+        )
+        .bind(organizationId, organizationName, organizationNameKey(organizationName!), newInviteCode(), now),
       db
         .prepare(
           "insert into profiles (id, full_name, user_type, is_public, active_organization_id, created_at, updated_at) values (?, ?, 'organization', 1, ?, ?, ?)",

@@ -46,14 +46,27 @@ export async function encodeList(bits: Uint8Array) {
 }
 
 /**
- * The bitstring of an encodedList, or null when it is not one or inflates past `maxBytes`. A
- * list declares no length of its own; the specification's lists of STATUS_LIST_SIZE one-bit
- * entries (16 KB), which is what every list here is, set the default cap.
+ * The most a status list may hold: 2 MB, 16,777,216 entries. Ours are 16 KB; another issuer's may
+ * be larger (the specification sets only a minimum), and is read up to this cap (issue 43).
  */
-export async function decodeList(encoded: string, maxBytes = STATUS_LIST_SIZE / 8): Promise<Uint8Array | null> {
+export const STATUS_LIST_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The bitstring of an encodedList, or null when it is not one, or inflates to more than it
+ * declares or than `maxBytes`. A list has no length field of its own; its gzip stream's trailer
+ * (ISIZE, the last four bytes) declares the size it inflates to. The cap follows that size, up to
+ * `maxBytes`, so a lawful large list is read whole and a bomb is refused before it is inflated, or
+ * at its first byte past what it declared.
+ */
+export async function decodeList(encoded: string, maxBytes = STATUS_LIST_MAX_BYTES): Promise<Uint8Array | null> {
   if (!encoded.startsWith("u")) return null;
   try {
-    return await inflateCapped(piecesOf(fromBase64url(encoded.slice(1))), maxBytes);
+    const gzip = fromBase64url(encoded.slice(1));
+    if (gzip.byteLength < 18) return null;
+    const declared = new DataView(gzip.buffer, gzip.byteOffset + gzip.byteLength - 4, 4).getUint32(0, true);
+    if (declared === 0 || declared > maxBytes) return null;
+    const bits = await inflateCapped(piecesOf(gzip), declared);
+    return bits?.byteLength === declared ? bits : null;
   } catch {
     return null;
   }

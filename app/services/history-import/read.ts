@@ -1,9 +1,9 @@
-import { unzipSync } from "fflate";
 import { readJsonResume } from "./json-resume.ts";
 import { LINKEDIN_FILES, readLinkedInCsv } from "./linkedin.ts";
 import { HistoryFileError, type HistoryProposal } from "./types.ts";
+import { unzipChosen } from "./zip.ts";
 
-/** What a ZIP's career files may unpack to, in all. */
+/** What a ZIP's career files may unpack to, in all, counted as they are produced. */
 const UNPACKED_MAX_BYTES = 20 * 1024 * 1024;
 
 export type HistoryFile = { name: string; bytes: Uint8Array };
@@ -24,26 +24,19 @@ const UNREADABLE =
  */
 export function readHistoryFiles(files: HistoryFile[]): HistoryProposal[] {
   if (files.length === 0) throw new HistoryFileError("Choose a file to import.");
-  return files.flatMap((file) => readOne(file));
+  // The ZIPs of one upload share the 20 MB.
+  const unpacked = { bytes: 0 };
+  return files.flatMap((file) => readOne(file, unpacked));
 }
 
-function readOne({ name, bytes }: HistoryFile): HistoryProposal[] {
+function readOne({ name, bytes }: HistoryFile, unpacked: { bytes: number }): HistoryProposal[] {
   if (isZip(bytes)) {
-    let unpacked = 0;
-    let entries: Record<string, Uint8Array>;
-    try {
-      entries = unzipSync(bytes, {
-        filter: (entry) => {
-          if (!KNOWN_NAMES.has(baseName(entry.name))) return false;
-          unpacked += entry.originalSize;
-          if (unpacked > UNPACKED_MAX_BYTES) throw new HistoryFileError("This ZIP unpacks to more than 20 MB.");
-          return true;
-        },
-      });
-    } catch (error) {
-      if (error instanceof HistoryFileError) throw error;
-      throw new HistoryFileError(`${name} is not a ZIP file that can be opened.`);
-    }
+    const left = UNPACKED_MAX_BYTES - unpacked.bytes;
+    const entries = unzipChosen(bytes, (path) => KNOWN_NAMES.has(baseName(path)), left, {
+      tooLarge: "This ZIP unpacks to more than 20 MB.",
+      unreadable: `${name} is not a ZIP file that can be opened.`,
+    });
+    for (const content of Object.values(entries)) unpacked.bytes += content.byteLength;
     // In the order of LINKEDIN_FILES (positions first), whatever the archive's order.
     const texts = Object.entries(entries)
       .sort(([a], [b]) => order(a) - order(b))

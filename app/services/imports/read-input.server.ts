@@ -6,10 +6,14 @@ import type { ImportContainer } from "./import-result.ts";
  * (JSON, a JWT or JWS, or an https address). Read here into the credential it carries, without
  * fetching anything: at most IMPORT_MAX_BYTES, a PNG walked chunk by chunk (its `iTXt` chunk
  * `openbadges`, compressed or not, inflated within the cap), an SVG searched for its
- * `openbadges:assertion` (or `openbadges:credential`) element.
+ * `openbadges:assertion` (or `openbadges:credential`) element. The credential itself (a JSON or
+ * JWT file, a paste, or the text baked into an image) is at most CREDENTIAL_MAX_BYTES, as /verify
+ * takes it (issue 43): only an image may be larger, and only by its picture.
  */
 
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** A credential's own text, as /verify takes it. */
+export const CREDENTIAL_MAX_BYTES = 256 * 1024;
 
 export type ImportSource =
   { kind: "file"; bytes: Uint8Array; fileName?: string; contentType?: string } | { kind: "text"; text: string };
@@ -23,13 +27,18 @@ export type ReadOutcome = { carried: Carried; container: ImportContainer } | { r
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 export const TOO_LARGE = "The file is larger than 5 MB; a badge or credential is far smaller.";
+export const CREDENTIAL_TOO_LARGE =
+  "The credential is larger than 256 KB; a badge or credential is far smaller, so this one cannot be read.";
+const byteLength = (text: string) => new TextEncoder().encode(text).byteLength;
 const UNREADABLE =
   "This is not a badge or credential this app can read: upload an Open Badges image (PNG or SVG), " +
   "a JSON credential or a JWT, or paste its JSON or address.";
 
 export async function readImport(source: ImportSource): Promise<ReadOutcome> {
   if (source.kind === "text") {
-    if (new TextEncoder().encode(source.text).byteLength > IMPORT_MAX_BYTES) return { refused: TOO_LARGE };
+    const size = byteLength(source.text);
+    if (size > IMPORT_MAX_BYTES) return { refused: TOO_LARGE };
+    if (size > CREDENTIAL_MAX_BYTES) return { refused: CREDENTIAL_TOO_LARGE };
     return readText(source.text);
   }
   const { bytes } = source;
@@ -42,7 +51,8 @@ export async function readImport(source: ImportSource): Promise<ReadOutcome> {
   } catch {
     return { refused: UNREADABLE };
   }
-  return startsAsSvg(text) ? readSvg(text) : readText(text);
+  if (startsAsSvg(text)) return readSvg(text);
+  return bytes.byteLength > CREDENTIAL_MAX_BYTES ? { refused: CREDENTIAL_TOO_LARGE } : readText(text);
 }
 
 /**
@@ -127,6 +137,7 @@ async function readPng(bytes: Uint8Array): Promise<ReadOutcome> {
     if (type === "iTXt" || type === "tEXt") {
       const text = await chunkText(type, data);
       if (text !== undefined) {
+        if (text === TOO_MUCH) return { refused: CREDENTIAL_TOO_LARGE };
         if (text === null) return { refused: "The image's badge data cannot be read." };
         const carried = carriedIn(text.trim());
         return carried ? { carried, container: "PNG" } : { refused: "The image's badge data is not a credential." };
@@ -138,27 +149,37 @@ async function readPng(bytes: Uint8Array): Promise<ReadOutcome> {
   return { refused: "This image carries no Open Badges data (no 'openbadges' chunk): it is not a baked badge." };
 }
 
-/** The text of an `openbadges` chunk, null when it cannot be read, undefined for another keyword. */
-async function chunkText(type: string, data: Uint8Array): Promise<string | null | undefined> {
+const TOO_MUCH = Symbol("over CREDENTIAL_MAX_BYTES");
+
+/**
+ * The text of an `openbadges` chunk, null when it cannot be read, undefined for another keyword,
+ * TOO_MUCH when it holds (or inflates to) more than a credential may.
+ */
+async function chunkText(type: string, data: Uint8Array): Promise<string | null | undefined | typeof TOO_MUCH> {
   const keywordEnd = data.indexOf(0);
   if (keywordEnd < 0 || new TextDecoder("latin1").decode(data.subarray(0, keywordEnd)) !== "openbadges") {
     return undefined;
   }
-  if (type === "tEXt") return new TextDecoder("latin1").decode(data.subarray(keywordEnd + 1));
+  if (type === "tEXt") {
+    const body = data.subarray(keywordEnd + 1);
+    return body.byteLength > CREDENTIAL_MAX_BYTES ? TOO_MUCH : new TextDecoder("latin1").decode(body);
+  }
   const compressed = data[keywordEnd + 1] === 1;
   // Past the flag and method: a language tag and a translated keyword, each ended by a zero byte.
   const languageEnd = data.indexOf(0, keywordEnd + 3);
   const translatedEnd = languageEnd < 0 ? -1 : data.indexOf(0, languageEnd + 1);
   if (translatedEnd < 0) return null;
   const body = data.subarray(translatedEnd + 1);
+  if (!compressed && body.byteLength > CREDENTIAL_MAX_BYTES) return TOO_MUCH;
   try {
     const text = compressed
       ? await readCapped(
           new Blob([Uint8Array.from(body)]).stream().pipeThrough(new DecompressionStream("deflate")),
-          IMPORT_MAX_BYTES,
+          CREDENTIAL_MAX_BYTES,
         )
       : body;
-    return text ? new TextDecoder("utf-8", { fatal: true }).decode(text) : null;
+    if (text === null) return TOO_MUCH;
+    return new TextDecoder("utf-8", { fatal: true }).decode(text);
   } catch {
     return null;
   }
@@ -216,6 +237,7 @@ function readSvg(text: string): ReadOutcome {
   const body = (cdata ? cdata[1]! : unescapeXml(content)).trim();
   const verify = /\bverify\s*=\s*("([^"]*)"|'([^']*)')/.exec(attributes);
   const candidate = body || unescapeXml(verify?.[2] ?? verify?.[3] ?? "").trim();
+  if (byteLength(candidate) > CREDENTIAL_MAX_BYTES) return { refused: CREDENTIAL_TOO_LARGE };
   const carried = candidate ? carriedIn(candidate) : null;
   return carried ? { carried, container: "SVG" } : { refused: "The image's badge data is not a credential." };
 }

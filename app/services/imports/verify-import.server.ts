@@ -6,6 +6,7 @@ import { importIssuerOf } from "./issuer-standing.server.ts";
 import { readImport, type Carried, type ImportSource } from "./read-input.server.ts";
 import type { Recipient } from "./recipient.server.ts";
 import { decodeJwt } from "#app/services/credentials/jws.server.ts";
+import { forbiddenCharacterMessage } from "#app/utils/validation.ts";
 import { credentialOfJwt, isW3cCredential, verifyJwt, verifyLinkedData } from "./w3c.server.ts";
 
 /**
@@ -64,6 +65,26 @@ async function verifyCarried(session: ImportSession, carried: Carried): Promise<
   return { format: null };
 }
 
+/** What an entry's title holds: "name - issuer", as a typed title at most 200 characters. */
+const TITLE_MAX = 200;
+
+/**
+ * Why the badge's name or its issuer's cannot be shown, or null: they pass the rules of a typed
+ * title (decision 011: no control or text-direction override characters; at most 200 characters
+ * together, as the entry's title) and hold no zero-width character (issue 43). Refused, as a typed
+ * title would be, not silently changed: the entry says what the issuer signed or nothing.
+ */
+function namesProblem({ name, issuerName }: { name: string; issuerName: string }) {
+  const problem =
+    forbiddenCharacterMessage(name, "The badge's name", { zeroWidth: true }) ??
+    forbiddenCharacterMessage(issuerName, "The issuer's name", { zeroWidth: true });
+  if (problem) return `${problem}, so it cannot be shown on a passport.`;
+  if (`${name} - ${issuerName}`.length > TITLE_MAX) {
+    return `The badge's name and its issuer's are longer than ${TITLE_MAX} characters together, more than a passport entry's title holds.`;
+  }
+  return null;
+}
+
 async function outcomeOf(
   session: ImportSession,
   verified: Verified,
@@ -73,6 +94,11 @@ async function outcomeOf(
   const failed = checks.filter((check) => !check.passed);
   const onlyExpired = failed.length === 1 && failed[0]!.name === "Dates" && failed[0]!.detail.startsWith("Expired");
   if ("badge" in verified && (failed.length === 0 || onlyExpired)) {
+    const problem = namesProblem(verified.badge);
+    if (problem) {
+      addCheck(session, "Format", false, problem);
+      return { status: "refused", reason: problem, format: verified.format, container, checks };
+    }
     return {
       status: failed.length === 0 ? "verified" : "expired",
       format: verified.format,

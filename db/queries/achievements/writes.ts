@@ -1,8 +1,8 @@
 import { and, count, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { AchievementType, CredentialDue } from "../../schema.ts";
-import { inListLimit, insertWhen, rowsPerInsert, type Db } from "../../client.ts";
-import { achievements, LIVE_ACHIEVEMENT_STATUSES } from "../../schema.ts";
+import { D1_MAX_BOUND_PARAMETERS, inListLimit, insertRowsWhen, insertWhen, type Db } from "../../client.ts";
+import { achievements, LIVE_ACHIEVEMENT_STATUSES, rateLimits } from "../../schema.ts";
 import type { Renewal } from "./renewals.ts";
 
 // Writing achievements (given by an organisation, added by a person, imported, answered, shown or
@@ -81,32 +81,60 @@ export function selfAchievementInsert(db: Db, userId: string, input: NewAchievem
     .returning({ id: achievements.id });
 }
 
-// Every column of an achievement is bound (defaults too: drizzle binds them as values), so the
-// rows per INSERT follow the table: a column added later cannot push a statement past D1's limit.
-const SELF_ACHIEVEMENTS_PER_INSERT = rowsPerInsert(Object.keys(getTableColumns(achievements)).length);
+/** The most entries of imported history one person holds (issue 43). */
+export const HISTORY_ENTRIES_MAX = 2000;
+
+// Each chunk binds its rows and the verdict's key.
+const HISTORY_ROWS_PER_INSERT = Math.floor(
+  (D1_MAX_BOUND_PARAMETERS - 1) / Object.keys(getTableColumns(achievements)).length,
+);
 
 /**
- * Many of a person's own achievements at once (an imported history), as statements for one
- * batch, each within D1's 100 parameters. Each row's `submissionKey` is its import key: a row
- * already imported is left as it is (the unique index), so each statement returns only the new.
+ * An imported history added in one batch, as its statements, each only while `allowed` (the
+ * caller's rate limit, counted earlier in the same batch) holds and the person would hold at most
+ * HISTORY_ENTRIES_MAX history entries after it (issue 43). Both are judged once, by the first
+ * statement, which writes a verdict row that each insert checks and the last statement removes:
+ * so the whole list is added or none of it, within the one transaction. The results: the verdict
+ * (`{ key }[]`, empty when refused), then each chunk's new ids (`{ id: string }[]`), then the
+ * verdict's removal.
  */
-export function selfAchievementsInserts(
+export function historyImportStatements(
   db: Db,
   userId: string,
   inputs: (NewAchievement & { company: string; submissionKey: string })[],
+  allowed: SQL,
 ) {
-  // Each returns the ids it wrote: `{ id: string }[]`.
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let start = 0; start < inputs.length; start += SELF_ACHIEVEMENTS_PER_INSERT) {
-    const rows = inputs.slice(start, start + SELF_ACHIEVEMENTS_PER_INSERT).map((input) => ({
+  const verdict = `history-add:${userId}:${crypto.randomUUID()}`;
+  const keys = JSON.stringify(inputs.map((input) => input.submissionKey));
+  // The person's history entries but those this list names (added now or before): with the list,
+  // what they will hold. Read through the unique index (creator, recipient, key).
+  const others = sql`(select count(*) from ${achievements} where ${achievements.createdBy} = ${userId}
+    and ${achievements.userId} = ${userId} and ${achievements.submissionKey} >= 'history:'
+    and ${achievements.submissionKey} < 'history;'
+    and ${achievements.submissionKey} not in (select value from json_each(${keys})))`;
+  const statements: BatchItem<"sqlite">[] = [
+    insertWhen(
+      db,
+      rateLimits,
+      { key: verdict, count: 1, lastRequest: Date.now() },
+      sql`${allowed} and ${others} + ${inputs.length} <= ${HISTORY_ENTRIES_MAX}`,
+    ).returning({ key: rateLimits.key }),
+  ];
+  const holds = sql`exists (select 1 from ${rateLimits} where ${rateLimits.key} = ${verdict})`;
+  const createdAt = new Date();
+  for (let start = 0; start < inputs.length; start += HISTORY_ROWS_PER_INSERT) {
+    const rows = inputs.slice(start, start + HISTORY_ROWS_PER_INSERT).map((input) => ({
       id: crypto.randomUUID(),
-      createdAt: new Date(),
+      createdAt,
       imageUrl: null,
       videoUrl: null,
       ...selfAchievementRow(userId, input),
     }));
-    statements.push(db.insert(achievements).values(rows).onConflictDoNothing().returning({ id: achievements.id }));
+    statements.push(
+      insertRowsWhen(db, achievements, rows, holds).onConflictDoNothing().returning({ id: achievements.id }),
+    );
   }
+  statements.push(db.delete(rateLimits).where(eq(rateLimits.key, verdict)));
   return statements;
 }
 
