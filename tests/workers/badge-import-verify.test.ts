@@ -167,6 +167,25 @@ describe("W3C credentials (Open Badges 3.0, VC 2.0 and 1.1) as other issuers sig
     );
   });
 
+  it("reads a did:web issuer's status list only on its own host (issue 43)", async () => {
+    const listUrl = statusUrl();
+    const made = await outsideCredential({
+      email: RECIPIENT_EMAIL,
+      webHost: "lists.acme.example",
+      status: { url: listUrl },
+    });
+    const outcome = await verifyAsImport(asText(made.credential));
+    expect(outcome.checks.find((check) => check.name === "Revocation")?.detail).toBe(
+      "The status list is on status.example, not on the issuer's host lists.acme.example; it was not fetched.",
+    );
+    const onItsHost = await outsideCredential({
+      email: RECIPIENT_EMAIL,
+      webHost: "lists.acme.example",
+      status: { url: `https://lists.acme.example/status/${crypto.randomUUID()}` },
+    });
+    expect((await verifyAsImport(asText(onItsHost.credential))).status).toBe("verified");
+  });
+
   it("refuses a credential its issuer revoked on its status list, as verifier-core does", async () => {
     const made = await outsideCredential({ email: RECIPIENT_EMAIL, status: { url: statusUrl(), revoked: true } });
     const outcome = await verifyAsImport(asText(made.credential));

@@ -138,17 +138,23 @@ async function readJson(lookup: Lookup, url: string, failure: (reason: string) =
   }
 }
 
+/** Why the status list at `url` is not read: it is not on the did:web issuer's own host; null when it is. */
+export function statusListElsewhere(url: string, issuerId: string) {
+  const issuer = parseDidWeb(issuerId);
+  const target = safeUrl(url);
+  if (typeof issuer === "string" || !target) return "The status list's address is not a URL.";
+  if (target.host === issuer.host) return null;
+  return `The status list is on ${target.host}, not on the issuer's host ${issuer.host}; it was not fetched.`;
+}
+
 /**
  * The status list credential at `url`, which must be on the issuer's own host: ours from D1,
  * another host's through fetchOutside.
  */
 export async function resolveStatusList(lookup: Lookup, url: string, issuerId: string): Promise<JsonObject | string> {
-  const issuer = parseDidWeb(issuerId);
-  const target = safeUrl(url);
-  if (typeof issuer === "string" || !target) return "The status list's address is not a URL.";
-  if (target.host !== issuer.host) {
-    return `The status list is on ${target.host}, not on the issuer's host ${issuer.host}; it was not fetched.`;
-  }
+  const elsewhere = statusListElsewhere(url, issuerId);
+  if (elsewhere) return elsewhere;
+  const target = safeUrl(url)!;
   const { issuing } = lookup.resolver;
   const prefix = statusListUrl(issuing.origin, "");
   if (url.startsWith(prefix)) {

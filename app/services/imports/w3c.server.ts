@@ -9,7 +9,7 @@ import { decodeJwt, keyOfDidKey, verifyJws, type JwsKey } from "#app/services/cr
 import { statusListUrl } from "#app/services/credentials/issuer.server.ts";
 import { statusListCredential } from "#app/services/credentials/issuer-documents.server.ts";
 import { decodeList, isSet } from "#app/services/credentials/status-list.server.ts";
-import { listedJwsKey, resolveDid } from "#app/services/credentials/did-web.server.ts";
+import { listedJwsKey, resolveDid, statusListElsewhere } from "#app/services/credentials/did-web.server.ts";
 import { SIGNATURE_MISMATCH, type ImportFormat } from "./import-result.ts";
 import {
   addCheck,
@@ -212,6 +212,9 @@ async function checkStatus(session: ImportSession, credential: JsonObject, issue
   const url = entry.statusListCredential;
   const { issuing } = session.resolver;
   const own = statusListUrl(issuing.origin, "");
+  // A did:web issuer's list is on its own host, as for our verifier (issue 43).
+  const elsewhere = url.startsWith(own) || !issuerId.startsWith("did:web:") ? null : statusListElsewhere(url, issuerId);
+  if (elsewhere) return fail(elsewhere);
   const list = url.startsWith(own)
     ? ((await statusListCredential(issuing, url.slice(own.length))) ?? "Its status list was not found.")
     : await readOutsideJson(session, url, "Its status list");
