@@ -128,7 +128,8 @@ export { htmlDecode };
 
 const served = (body: unknown) => ({ status: 200, contentType: "application/json", body: JSON.stringify(body) });
 
-async function webIssuer(host: string, linkedDomains: string[] = []) {
+/** An issuer on `host` (did:web), its signing key and its DID document, listing `linkedDomains` (LinkedDomains). */
+export async function webIssuer(host: string, linkedDomains: string[] = []) {
   const did = `did:web:${host}`;
   const { privateKey, publicKey } = await ed25519FromSeed(crypto.getRandomValues(new Uint8Array(32)));
   const key = { privateKey, verificationMethod: `${did}#key-1` };
@@ -144,17 +145,19 @@ async function webIssuer(host: string, linkedDomains: string[] = []) {
       },
     ],
     assertionMethod: [key.verificationMethod],
-    service: linkedDomains.length
-      ? [
-          {
-            id: `${did}#linked-domains`,
-            type: "LinkedDomains",
-            serviceEndpoint: { origins: linkedDomains.map((d) => `https://${d}`) },
-          },
-        ]
-      : [],
+    ...(linkedDomains.length
+      ? {
+          service: [
+            {
+              id: `${did}#linked-domains`,
+              type: "LinkedDomains",
+              serviceEndpoint: { origins: linkedDomains.map((domain) => `https://${domain}`) },
+            },
+          ],
+        }
+      : {}),
   };
-  return { did, key, documents: { [`https://${host}/.well-known/did.json`]: served(didDocument) } };
+  return { did, key, didDocument, documents: { [`https://${host}/.well-known/did.json`]: served(didDocument) } };
 }
 
 /**

@@ -2,10 +2,9 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { organizationNameKey } from "#db/queries/organizations.ts";
 import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
-import { publicKeyMultibase, sign } from "#app/services/credentials/data-integrity.server.ts";
+import { sign } from "#app/services/credentials/data-integrity.server.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { signedDomainLinkage } from "#app/services/credentials/domain-linkage.server.ts";
-import { ed25519FromSeed } from "#app/services/credentials/keys.server.ts";
 import {
   decodeList,
   emptyList,
@@ -23,6 +22,7 @@ import { createDb } from "#db/client.ts";
 import { putDevWebDocument } from "#db/queries/dev-stand-ins.ts";
 import { postForm } from "./helpers.ts";
 import { credentialJson, issuedCredential, type Credential } from "./credentials-helpers.ts";
+import { webIssuer } from "./import-helpers.ts";
 
 // Issue 29, "the verifier cannot be knocked over": every outside read is capped, timed and
 // counted, hosts are parsed, and a status list cannot inflate past the size a list has.
@@ -311,34 +311,8 @@ async function outsideIssuer({
   linkedDomains = [],
   name = "Issuer Example",
 }: { host?: string; listUrl?: string; encodedList?: string; linkedDomains?: string[]; name?: string } = {}) {
-  const did = `did:web:${host}`;
-  const { privateKey, publicKey } = await ed25519FromSeed(crypto.getRandomValues(new Uint8Array(32)));
-  const key = { privateKey, verificationMethod: `${did}#key-1` };
+  const { did, key, didDocument } = await webIssuer(host, linkedDomains);
   const now = new Date();
-  const didDocument = {
-    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
-    id: did,
-    verificationMethod: [
-      {
-        id: key.verificationMethod,
-        type: "Multikey",
-        controller: did,
-        publicKeyMultibase: publicKeyMultibase(publicKey),
-      },
-    ],
-    assertionMethod: [key.verificationMethod],
-    ...(linkedDomains.length
-      ? {
-          service: [
-            {
-              id: `${did}#linked-domains`,
-              type: "LinkedDomains",
-              serviceEndpoint: { origins: linkedDomains.map((domain) => `https://${domain}`) },
-            },
-          ],
-        }
-      : {}),
-  };
   const statusList = await sign(
     {
       "@context": [VC_V2_CONTEXT],

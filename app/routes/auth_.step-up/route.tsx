@@ -1,11 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { FieldError } from "#app/components/form-messages.tsx";
+import { CodeField } from "#app/components/code-field.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
 import { strongFactorsOf } from "#app/services/accounts/confirmed-session.server.ts";
 import { STEP_UP_PATH, stepUpPath, STRONG_FACTOR_SETUP_PATH } from "#app/utils/admin-sign-in.ts";
 import { strongSignInRequired, usedStrongFactor } from "#app/utils/authorization.server.ts";
@@ -79,21 +77,12 @@ export default function StepUpPage() {
         {factors.code ? (
           <Form method="post" className="grid gap-4">
             <input type="hidden" name="redirectTo" value={redirectTo} />
-            <div className="grid gap-2">
-              <Label htmlFor="code">{recovery ? "Recovery code" : "Code from your authenticator app"}</Label>
-              <Input
-                id="code"
-                name="code"
-                required
-                autoFocus={!factors.passkey || recovery}
-                autoComplete={recovery ? "off" : "one-time-code"}
-                inputMode={recovery ? "text" : "numeric"}
-                spellCheck={false}
-                aria-invalid={errors ? true : undefined}
-                aria-describedby={errors ? "code-error" : undefined}
-              />
-              <FieldError id="code-error" errors={errors} />
-            </div>
+            <CodeField
+              label={recovery ? "Recovery code" : "Code from your authenticator app"}
+              recovery={recovery}
+              autoFocus={!factors.passkey || recovery}
+              errors={errors}
+            />
             <SubmitButton
               intent={intent}
               variant={factors.passkey && !recovery ? "outline" : "default"}

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "#app/components/auth-card.tsx";
-import { FieldError } from "#app/components/form-messages.tsx";
+import { CodeField } from "#app/components/code-field.tsx";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
-import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
@@ -63,21 +62,7 @@ export default function TwoFactorPage() {
     >
       <Form method="post" className="grid gap-4">
         <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
-        <div className="grid gap-2">
-          <Label htmlFor="code">{recovery ? "Recovery code" : "Code"}</Label>
-          <Input
-            id="code"
-            name="code"
-            required
-            autoFocus
-            autoComplete={recovery ? "off" : "one-time-code"}
-            inputMode={recovery ? "text" : "numeric"}
-            spellCheck={false}
-            aria-invalid={errors ? true : undefined}
-            aria-describedby={errors ? "code-error" : undefined}
-          />
-          <FieldError id="code-error" errors={errors} />
-        </div>
+        <CodeField label={recovery ? "Recovery code" : "Code"} recovery={recovery} autoFocus errors={errors} />
         <div className="flex items-center gap-2">
           <Checkbox id="trustDevice" name="trustDevice" />
           <Label htmlFor="trustDevice">Trust this device for 30 days</Label>
