@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import {
   edgeCache,
   issuerGeneration,
+  recentIssuerGeneration,
   PASSPORT_BROWSER_CACHE_CONTROL,
   passportCacheEntry,
   passportCacheOrigin,
@@ -47,12 +48,15 @@ export const passportEdgeCache =
     const generation = page.paged && !personal && !refresh ? await passportGeneration(origin, page.userId) : undefined;
     const entry = passportCacheEntry(page, cookieConsent !== null, origin, generation);
 
-    // The issuer generation (decision 093) is read beside the page, from the same cache: a page
-    // stored before an issuer's domain changed is not served.
-    const [hit, issuers] =
-      !personal && !refresh ? await Promise.all([edgeCache().match(entry.key), issuerGeneration(origin)]) : [];
+    // A page stored before an issuer's domain changed is not served (decision 093): a hit is
+    // checked against the issuer generation read in the last second, else read now; a render
+    // reads it afresh.
+    const hit = !personal && !refresh ? await edgeCache().match(entry.key) : undefined;
+    const recent = hit ? recentIssuerGeneration(origin) : null;
+    const current = (issuers: { generation: string }) => passportPageCurrent(hit!, build, issuers);
+    const issuers = !personal && !refresh && !(recent && current(recent)) ? await issuerGeneration(origin) : recent;
     if (hit && issuers) {
-      if (passportPageCurrent(hit, build, issuers)) {
+      if (current(issuers)) {
         // Visitors' pages carry no script (see the routes' `hydrate`), so a stored page holds no
         // nonce that could go stale: this response's CSP nonce simply has nothing to match.
         c.res = new Response(hit.body, hit);
