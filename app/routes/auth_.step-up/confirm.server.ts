@@ -5,7 +5,7 @@ import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { redirectToField } from "#app/utils/form-schemas.ts";
 import { defineIntent, type IntentArgs } from "#app/utils/intent.server.ts";
 import { authenticationResponseField } from "#app/utils/passkeys.server.ts";
-import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
+import { authenticatorCodeField, recoveryCodeField } from "#app/utils/second-factor-fields.ts";
 import { signedInAccount } from "#app/utils/signed-in-account.server.ts";
 import type { Viewer } from "#app/utils/viewer.ts";
 
@@ -19,18 +19,12 @@ const CONFIRMED = { title: "Sign-in confirmed", description: "Thank you. You can
 
 const codeSchema = z.object({
   intent: z.literal("confirm-code"),
-  code: z
-    .string({ error: "Enter the 6-digit code from your authenticator app" })
-    .transform((value) => value.replace(/\s/g, ""))
-    .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app")),
+  code: authenticatorCodeField,
   redirectTo: redirectToField,
 });
 const recoverySchema = z.object({
   intent: z.literal("confirm-recovery-code"),
-  code: z
-    .string({ error: "Enter one of your recovery codes" })
-    .transform(recoveryCodeFrom)
-    .pipe(z.string().length(29, "Enter one of your recovery codes")),
+  code: recoveryCodeField,
   redirectTo: redirectToField,
 });
 const passkeySchema = z.object({

@@ -7,7 +7,7 @@ import { redirectWithToast, safeRedirectPath } from "#app/utils/cookies.server.t
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { defineIntent } from "#app/utils/intent.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
-import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
+import { authenticatorCodeField, recoveryCodeField } from "#app/utils/second-factor-fields.ts";
 import { enterAccount } from "#app/utils/sign-in.server.ts";
 import { pendingSignInUserId, readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
 import { limitAttempts } from "../auth/form.server.ts";
@@ -19,22 +19,15 @@ export const WRONG_RECOVERY_CODE = "That recovery code is not right, or it was a
 const ENDED = "Your sign-in has ended: too many wrong codes, or more than 10 minutes passed. Please sign in again.";
 const LOCKED = "Too many wrong codes for this account. Please wait 15 minutes and try again.";
 
-const digitsOnly = (value: string) => value.replace(/\s/g, "");
 const common = { trustDevice: z.literal("on").optional(), redirectTo: z.string().optional() };
 const codeSchema = z.object({
   intent: z.literal("verify-code"),
-  code: z
-    .string({ error: "Enter the 6-digit code from your authenticator app" })
-    .transform(digitsOnly)
-    .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app")),
+  code: authenticatorCodeField,
   ...common,
 });
 const recoverySchema = z.object({
   intent: z.literal("verify-recovery-code"),
-  code: z
-    .string({ error: "Enter one of your recovery codes" })
-    .transform(recoveryCodeFrom)
-    .pipe(z.string().length(29, "Enter one of your recovery codes")),
+  code: recoveryCodeField,
   ...common,
 });
 
