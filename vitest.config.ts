@@ -2,6 +2,7 @@ import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { commonPasswordList } from "./scripts/build/common-passwords.ts";
+import { bundleTestWorker, TEST_WORKER_MAIN } from "./scripts/build/test-worker.mjs";
 
 // The pool's runtimes call back into this process (Miniflare's loopback server) for modules and
 // to push and pop isolated storage around every test. Node closes a kept-alive connection after 5
@@ -18,6 +19,10 @@ http.createServer = ((...args: Parameters<typeof http.createServer>) => {
   return server;
 }) as typeof http.createServer;
 
+// `npx vitest` alone bundles the test entry here; scripts/test-workers.mjs bundles it once for its
+// lanes and says so.
+if (!process.env.TEST_WORKER_BUNDLED) bundleTestWorker();
+
 // Unit and integration tests run inside workerd with real (local) D1, R2 and Durable Objects.
 export default defineWorkersConfig(async () => ({
   // The server's common-password list (vite.config.ts builds it the same way).
@@ -25,7 +30,17 @@ export default defineWorkersConfig(async () => ({
   // tsyringe (under the passkey plugin's WebAuthn verifier) ships tslib 1, whose ES entry imports
   // its CommonJS build as a default export that a pre-bundle does not give it; tslib 2's ES build
   // serves it as well (vite.config.ts does the same for the Worker's bundle).
-  resolve: { alias: [{ find: /^tslib$/, replacement: fileURLToPath(import.meta.resolve("tslib/tslib.es6.mjs")) }] },
+  resolve: {
+    alias: [
+      { find: /^tslib$/, replacement: fileURLToPath(import.meta.resolve("tslib/tslib.es6.mjs")) },
+      // The test entry as scripts/test-workers.mjs bundled it (decision 094): the one instance the
+      // pool's runtime serves requests with, loaded once per run, however a test file names it.
+      {
+        find: /^(#|(\.\.\/)+)workers\/test-app\.ts$/,
+        replacement: fileURLToPath(new URL(TEST_WORKER_MAIN, import.meta.url)),
+      },
+    ],
+  },
   test: {
     // Every file of a run in one runtime, one after another (`singleWorker`), so the app's modules
     // are loaded and transformed once per run instead of once per file (decision 083). The
@@ -33,10 +48,11 @@ export default defineWorkersConfig(async () => ({
     // requests through the pool's SELF left a runtime ever slower (decisions 045, 085, 086).
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
-    // The server bundle (3 MB) is loaded by workerd itself, once per runtime, instead of through
-    // Vitest's module runner, which evaluates it anew for every test file: 0.7 s of CPU a file.
-    // (Every file imports it: `cloudflare:test` imports `main`, which imports the bundle.)
-    server: { deps: { external: [/\/build\/server\/index\.js$/] } },
+    // The bundled test entry (`main`, with the Remix server bundle inside) is loaded by workerd
+    // itself, once per runtime, instead of through Vitest's module runner, which evaluates a
+    // file's imports anew for every test file: 0.65 s of CPU a file (decision 094). So is the
+    // Remix server bundle where a test imports it alone.
+    server: { deps: { external: [/\/build\/server\/index\.js$/, /\/build\/test-worker\//] } },
     // Local fakes of the Stripe API and of Cloudflare's cache purge API (Node), for the tests that
     // configure them.
     // And the Digital Credentials Consortium's verifier (Node, offline) for the credential tests.
@@ -82,7 +98,7 @@ export default defineWorkersConfig(async () => ({
       workers: {
         singleWorker: true,
         isolatedStorage: true,
-        main: "./workers/test-app.ts",
+        main: `./${TEST_WORKER_MAIN}`,
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: {

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bundleTestWorker } from "./build/test-worker.mjs";
 
 const LANES = 2;
 const DURATIONS = "tests/workers/durations.json";
@@ -18,7 +19,7 @@ const passedOn = process.argv.slice(2);
 // The runtimes keep their local state (D1, R2, Durable Objects) under the temporary directory,
 // and isolated storage copies its SQLite files there before and after every test: in memory
 // where the machine has a RAM-backed /dev/shm, the test step took about 5% less time (decision 087).
-const env = existsSync("/dev/shm") ? { ...process.env, TMPDIR: "/dev/shm" } : process.env;
+const env = { ...process.env, TEST_WORKER_BUNDLED: "1", ...(existsSync("/dev/shm") ? { TMPDIR: "/dev/shm" } : {}) };
 
 function vitest(args) {
   return new Promise((resolve) => {
@@ -29,6 +30,9 @@ function vitest(args) {
     child.on("exit", (code) => resolve(code === 0));
   });
 }
+
+// The runtimes serve requests with the test entry bundled from the current sources and build/.
+bundleTestWorker();
 
 if (passedOn.some((argument) => !argument.startsWith("-"))) {
   process.exit((await vitest([])) ? 0 : 1);

@@ -113,7 +113,7 @@ describe("public passport at the edge", () => {
   });
 
   it("sends none of the D1 diagnostics (round trips, rows read, time waiting) in production", async () => {
-    const { default: worker } = await import("../../workers/test-app.ts");
+    const { default: worker } = await import("#workers/test-app.ts");
     const context = createExecutionContext();
     const production = productionBindings();
     const response = await worker.fetch(new Request(`${ORIGIN}/terms`), production, context);
@@ -498,7 +498,7 @@ describe("public passport at the edge: requests that cannot be made expensive", 
   });
 
   it("honours X-Passport-Refresh only outside production", async () => {
-    const { default: worker } = await import("../../workers/test-app.ts");
+    const { default: worker } = await import("#workers/test-app.ts");
     const person = await personWithAchievements(["Benchmarked"]);
     await warm(person.id);
     const context = createExecutionContext();
@@ -588,7 +588,7 @@ describe("public passport at the edge in production without the purge API", () =
 
   /** Fetches `path` from a Worker with `bindings` and waits for its cache write. */
   async function fetchAndStore(path: string, bindings: Env) {
-    const { default: worker } = await import("../../workers/test-app.ts");
+    const { default: worker } = await import("#workers/test-app.ts");
     const context = createExecutionContext();
     const response = await worker.fetch(new Request(`${ORIGIN}${path}`), bindings, context);
     await response.arrayBuffer();

@@ -35,7 +35,7 @@ const getWithFault = (path: string, fault: string, cookie?: string) =>
 
 /** Posts a form as a browser without JavaScript would, with a fault injected. */
 async function postWithFault(path: string, fields: Record<string, string>, fault: string, cookie?: string) {
-  const { default: worker } = await import("../../workers/test-app.ts");
+  const { default: worker } = await import("#workers/test-app.ts");
   const request = formRequest(path, fields, { cookie, ip: newClientIp() });
   request.headers.set(FAULT_HEADER, fault);
   const context = createExecutionContext();
@@ -243,7 +243,7 @@ describe("the switch for injected faults", () => {
   it.each([["production"], [undefined], ["staging"], ["development"]])(
     "is off when ENVIRONMENT is %s: the header changes nothing",
     async (environment) => {
-      const { default: worker } = await import("../../workers/test-app.ts");
+      const { default: worker } = await import("#workers/test-app.ts");
       const person = await createPersonWithAchievements("Quinn Quiet", ["Never Faulted"]);
       const context = createExecutionContext();
       const response = await worker.fetch(

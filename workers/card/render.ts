@@ -18,14 +18,20 @@ const box = (style: Record<string, unknown>, ...children: unknown[]): Node => ({
 });
 const text = (style: Record<string, unknown>, value: string) => box(style, value);
 
-// On globalThis, as the engines' own state is: resvg refuses a second initWasm in an isolate, and
-// the Workers tests evaluate this module again for each test file in one isolate (decision 083).
+// Started once per copy of the engines, and remembered on globalThis as their own state is:
+// resvg refuses a second initWasm of one copy. The Workers tests hold two copies in one isolate
+// (the bundled test entry's and the packages Vitest loads for a test file, decision 094), and
+// evaluate this module again for each test file (decision 083).
 const ENGINES = Symbol.for("career-passport.card-engines");
-const engines = globalThis as { [ENGINES]?: Promise<void> | null };
+const started = ((globalThis as { [ENGINES]?: WeakMap<object, Promise<void>> })[ENGINES] ??= new WeakMap());
 function start() {
-  const ready = (engines[ENGINES] ??= Promise.all([initSatori(layoutWasm), initWasm(resvgWasm)]).then(() => undefined));
+  let ready = started.get(initWasm);
+  if (!ready) {
+    ready = Promise.all([initSatori(layoutWasm), initWasm(resvgWasm)]).then(() => undefined);
+    started.set(initWasm, ready);
+  }
   return ready.catch((error) => {
-    engines[ENGINES] = null;
+    started.delete(initWasm);
     throw error;
   });
 }

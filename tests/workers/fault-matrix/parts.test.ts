@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import worker from "../../../workers/test-app.ts";
+import worker from "#workers/test-app.ts";
 import { expectUnchanged, snapshot, type Snapshot } from "../authorization-matrix/check.ts";
 import { seededWorld } from "../authorization-matrix/suite.ts";
 import { label, type Row } from "../authorization-matrix/table.ts";

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker from "../../../workers/test-app.ts";
+import worker from "#workers/test-app.ts";
 import { testSwitchOn, parseRules } from "../../../workers/testing/faults.ts";
 import { ORIGIN, PNG_BYTES, createAccount, newClientIp, toastFrom } from "../helpers.ts";
 import { FAULT_HEADER } from "./cells.ts";
