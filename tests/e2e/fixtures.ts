@@ -1,18 +1,7 @@
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
+import { oneConnectionPerCall } from "./one-connection-per-call.ts";
 
-/**
- * Every call a test makes through Playwright's request API goes out on a connection of its own.
- * That API keeps a connection open for the next call without limit, while workerd closes one idle
- * for 5 seconds: a call sent as that close lands is reset unanswered ("socket hang up",
- * microsoft/playwright#42701). A browser resends such a request; Playwright's API does not
- * (decision 087).
- */
-export function oneConnectionPerCall(request: APIRequestContext) {
-  const send = request.fetch.bind(request);
-  // get, post and the rest call fetch.
-  request.fetch = (url, options = {}) =>
-    send(url, { ...options, headers: { ...options.headers, connection: "close" } });
-}
+oneConnectionPerCall();
 
 type Fixtures = {
   /** A second person, in a browser context of their own. */
@@ -34,21 +23,12 @@ export const test = base.extend<Fixtures>({
       "cf-connecting-ip": `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`,
     });
   },
-  context: async ({ context }, use) => {
-    oneConnectionPerCall(context.request);
-    await use(context);
-  },
-  request: async ({ request }, use) => {
-    oneConnectionPerCall(request);
-    await use(request);
-  },
   allowedConsoleErrors: [[], { option: true }],
   newPersonPage: async ({ browser, baseURL, extraHTTPHeaders, javaScriptEnabled }, use) => {
     const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
     await use(async () => {
       const context = await browser.newContext({ baseURL, extraHTTPHeaders, javaScriptEnabled });
       contexts.push(context);
-      oneConnectionPerCall(context.request);
       return context.newPage();
     });
     for (const context of contexts) await context.close();

@@ -1,6 +1,6 @@
 import { request as apiRequest, type Page } from "@playwright/test";
 import { PASSWORD, newAccount, uniqueEmail, confirmationLink, createOrganisation, uniqueName } from "./accounts.ts";
-import { expect, oneConnectionPerCall, test, toast } from "./fixtures.ts";
+import { expect, test, toast } from "./fixtures.ts";
 
 const bell = (page: Page) => page.getByRole("button", { name: /^Notifications/ });
 const badge = (page: Page) => page.getByTestId("unread-badge");
@@ -58,7 +58,6 @@ test("the badge shows 9+ above nine, and clicking an item marks it read", async 
       baseURL,
       extraHTTPHeaders: { "cf-connecting-ip": `2001:db8:${crypto.randomUUID().slice(0, 4)}::1` },
     });
-    oneConnectionPerCall(client);
     const email = uniqueEmail("asker");
     await client.post("/auth?mode=personal", {
       form: { intent: "signup", name: `Asker ${person}`, email, password: PASSWORD },
