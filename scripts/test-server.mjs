@@ -5,27 +5,28 @@
 // it (workers-sdk#14641; wrangler only retries GETs). Decision 083.
 //
 // Usage: node scripts/test-server.mjs <port> <persist-to>
-// The Worker is bundled as `wrangler deploy --dry-run` bundles it (its module rules, Node.js
-// compatibility), and bound as wrangler.toml says (unstable_getMiniflareWorkerOptions), with
-// local state in <persist-to> laid out as `wrangler --persist-to` lays it out, so that
-// `wrangler d1 migrations apply --persist-to` and the seed prepare the same files.
-import { readdirSync, rmSync } from "node:fs";
+// The Worker is the test entry's bundle (scripts/build/test-worker.mjs: as `wrangler deploy
+// --dry-run` bundles it, with its module rules and Node.js compatibility), bound as wrangler.toml
+// says (unstable_getMiniflareWorkerOptions), with local state in <persist-to> laid out as
+// `wrangler --persist-to` lays it out, so that `wrangler d1 migrations apply --persist-to` and
+// the seed prepare the same files.
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { bundleWorker } from "./bench/worker-size.mjs";
+import { bundleTestWorker, TEST_WORKER_DIR } from "./build/test-worker.mjs";
 
 const [port, persistTo] = process.argv.slice(2);
-const bundle = join(persistTo, "worker");
+const bundle = TEST_WORKER_DIR;
 const origin = `http://localhost:${port}`;
 
-rmSync(bundle, { recursive: true, force: true });
-bundleWorker(bundle, "workers/test-app.ts");
+// The Workers tests' bundle (`npm test` makes it once, beside the drill, and says so).
+if (!process.env.TEST_WORKER_BUNDLED) bundleTestWorker();
 
 const { workerOptions } = unstable_getMiniflareWorkerOptions("wrangler.toml");
 // The bundle's modules, listed: Miniflare's own import walk stops at built-ins it does not know
 // (a dynamic `node:sqlite` in a dependency), which workerd provides under nodejs_compat.
-const MODULE_TYPES = { ".js": "ESModule", ".wasm": "CompiledWasm", ".woff": "Data" };
+const MODULE_TYPES = { ".js": "ESModule", ".wasm": "CompiledWasm" };
 const modules = readdirSync(bundle)
   .map((name) => ({ name, type: MODULE_TYPES[name.slice(name.lastIndexOf("."))] }))
   .filter(({ type }) => type)

@@ -31,8 +31,9 @@ function vitest(args) {
   });
 }
 
-// The runtimes serve requests with the test entry bundled from the current sources and build/.
-bundleTestWorker();
+// The runtimes serve requests with the test entry bundled from the current sources and build/
+// (`npm test` bundles it beside the drill and says so).
+if (!process.env.TEST_WORKER_BUNDLED) bundleTestWorker();
 
 if (passedOn.some((argument) => !argument.startsWith("-"))) {
   process.exit((await vitest([])) ? 0 : 1);

@@ -84,11 +84,19 @@ await Promise.all([
   step("lint", "npm run --silent lint", { quiet: true }),
   step("build", "npm run --silent build", { quiet: true }),
 ]);
-await step("Worker size", "npm run --silent worker-size");
-// The drill runs alone: beside the Workers tests (even with those at nice 10) its 20-second soak
-// was starved and acknowledged almost nothing (decision 085).
-await step("restore drill", "npm run --silent test:restore-drill");
-await step("Node tests", "npm run --silent test:node");
+// The drill runs beside short steps only: beside the Workers tests (even with those at nice 10)
+// its 20-second soak was starved and acknowledged almost nothing (decision 085). It leaves about a
+// core idle, waiting for its servers; the Worker's size, the test entry's bundle (decision 094)
+// and the Node tests take it.
+await Promise.all([
+  step("restore drill", "npm run --silent test:restore-drill", { quiet: true }),
+  (async () => {
+    await step("Worker size", "npm run --silent worker-size", { quiet: true });
+    await step("test entry bundle", "node scripts/build/test-worker.mjs", { quiet: true });
+    await step("Node tests", "npm run --silent test:node", { quiet: true });
+  })(),
+]);
+process.env.TEST_WORKER_BUNDLED = "1";
 // Playwright's server (fresh state, migrations, the seed: about 15 s, mostly waiting) starts
 // beside the Workers tests; Playwright then finds it ready.
 const e2eServer = startE2eServer();

@@ -1,10 +1,12 @@
 // The test entry (workers/test-app.ts) bundled once, as `wrangler deploy` bundles a Worker, for the
-// Workers tests (decision 094). Vitest's module runner evaluates a file's imports anew for every
-// test file: the test entry's graph (Hono, better-auth, drizzle, every service) cost 0.65 s of
-// CPU a file, 6 s for the first. Bundled and marked external (vitest.config.ts), workerd loads it
-// itself, once per runtime, as it already loads the Remix server bundle.
+// Workers tests and Playwright's server (decision 094); `node scripts/build/test-worker.mjs`
+// makes it. Vitest's module runner evaluates a file's imports anew for every test file: the test
+// entry's graph (Hono, better-auth, drizzle, every service) cost 0.65 s of CPU a file, 6 s for
+// the first. Bundled and marked external (vitest.config.ts), workerd loads it itself, once per
+// runtime, as it already loads the Remix server bundle.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { bundleWorker } from "../bench/worker-size.mjs";
 
 export const TEST_WORKER_DIR = "build/test-worker";
@@ -27,6 +29,7 @@ export function bundleTestWorker() {
       `export default Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0)).buffer;\n`,
     );
     main = main.replaceAll(`"./${name}"`, `"./${name}.js"`);
+    rmSync(join(TEST_WORKER_DIR, name));
   }
   writeFileSync(TEST_WORKER_MAIN, main);
   // The pool's module loader reads a file's module type from the nearest package.json and keeps the
@@ -37,3 +40,5 @@ export function bundleTestWorker() {
   // workerd does not read it, and Vitest does not for an external module.
   rmSync(`${TEST_WORKER_MAIN}.map`, { force: true });
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) bundleTestWorker();
