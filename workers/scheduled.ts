@@ -9,6 +9,7 @@ import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.serv
 import { rekeyOrganizationNames } from "#db/queries/organizations.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
+import { exportDatabase } from "./d1-export.ts";
 import { eraseFromBackup, reconcileMediaBackup } from "./media-backup.ts";
 
 /** The frequent run (wrangler.toml): membership and late credentials to sign, released files to delete. */
@@ -101,5 +102,9 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   // Imported credentials, a bounded batch a day (decision 069): a revoked one leaves the public passport.
   await run("import checks", async () => {
     log("info", "re-checked imported credentials", { cron: controller.cron, ...(await recheckImports(context, now)) });
+  });
+  // Last, after the day's own writes: the whole database into the backup bucket (issue 43, decision 096).
+  await run("d1 export", async () => {
+    log("info", "exported the database", { cron: controller.cron, ...(await exportDatabase(env, now)) });
   });
 };

@@ -60,8 +60,17 @@ const envSchema = z
         .optional(),
     ),
     CLOUDFLARE_API_TOKEN: optional,
-    // Where purge requests go; only tests set it (a local fake of the Cloudflare API).
+    // Where purge and export requests go; only tests and local runs set it (a stand-in of the API).
     CLOUDFLARE_API_BASE: optional.pipe(z.url().optional()),
+    // The nightly D1 export into the backup bucket (decision 096): the three together or none.
+    CLOUDFLARE_ACCOUNT_ID: optional.pipe(
+      z
+        .string()
+        .regex(/^[0-9a-f]{32}$/, "CLOUDFLARE_ACCOUNT_ID must be the account's 32-character hex id")
+        .optional(),
+    ),
+    D1_DATABASE_ID: optional.pipe(z.uuid("D1_DATABASE_ID must be wrangler.toml's database_id").optional()),
+    D1_EXPORT_API_TOKEN: optional,
   })
   .superRefine((env, ctx) => {
     if (env.ENVIRONMENT !== "production") return;
@@ -86,6 +95,13 @@ const envSchema = z
         code: "custom",
         path: [env.CLOUDFLARE_ZONE_ID ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_ZONE_ID"],
         message: "CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN are set together or not at all",
+      });
+    const exportParts = [env.CLOUDFLARE_ACCOUNT_ID, env.D1_DATABASE_ID, env.D1_EXPORT_API_TOKEN];
+    if (exportParts.some(Boolean) && !exportParts.every(Boolean))
+      ctx.addIssue({
+        code: "custom",
+        path: ["D1_EXPORT_API_TOKEN"],
+        message: "CLOUDFLARE_ACCOUNT_ID, D1_DATABASE_ID and D1_EXPORT_API_TOKEN are set together or not at all",
       });
   })
   // Outside production (the only place it can be unset, see above) keys derive from SESSION_SECRET,

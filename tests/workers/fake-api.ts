@@ -6,8 +6,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 type Recorded = { method: string; path: string; body: string; authorization: string | null };
-export type FakeRequest = { method: string; path: string; count: number };
-export type FakeAnswer = { status: number; body: unknown };
+export type FakeRequest = { method: string; path: string; count: number; body: string };
+/** A JSON answer, or with `contentType` the body (a string) as it is. */
+export type FakeAnswer = { status: number; body: unknown; contentType?: string };
 
 /** Starts the server on a free local port; `answer` says what each recorded request gets. */
 export async function startFakeApi(answer: (request: FakeRequest) => FakeAnswer) {
@@ -16,14 +17,18 @@ export async function startFakeApi(answer: (request: FakeRequest) => FakeAnswer)
     let body = "";
     for await (const chunk of request) body += chunk;
     const path = request.url ?? "/";
-    const json = ({ status, body: value }: FakeAnswer) => {
-      response.writeHead(status, { "Content-Type": "application/json" });
-      response.end(JSON.stringify(value));
+    const json = ({ status, body: value, contentType }: FakeAnswer) => {
+      const text = contentType ? String(value) : JSON.stringify(value);
+      response.writeHead(status, {
+        "Content-Type": contentType ?? "application/json",
+        "Content-Length": Buffer.byteLength(text),
+      });
+      response.end(text);
     };
     if (path === "/__requests") return json({ status: 200, body: requests });
     const method = request.method ?? "GET";
     requests.push({ method, path, body, authorization: request.headers.authorization ?? null });
-    json(answer({ method, path, count: requests.length }));
+    json(answer({ method, path, count: requests.length, body }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

@@ -35,6 +35,15 @@ export const ROWS: Row[] = [
   loaderRow({ route: "routes/dev.mail[.json]", path: "/dev/mail.json", ok: [200], cells: PUBLIC }),
   loaderRow({ route: "routes/dev.dns[.json]", path: "/dev/dns.json", ok: [200], cells: PUBLIC }),
   loaderRow({ route: "routes/dev.web[.json]", path: "/dev/web.json", ok: [200], cells: PUBLIC }),
+  // The D1 export API's stand-in: without the configured token, nothing for anyone.
+  loaderRow({ route: "routes/dev.cloudflare.$", path: "/dev/cloudflare/d1-export.sql", ok: [404], cells: PUBLIC }),
+  actionRow({
+    route: "routes/dev.cloudflare.$",
+    path: "/dev/cloudflare/client/v4/accounts/0123456789abcdef0123456789abcdef/d1/database/db/export",
+    body: { json: { output_format: "polling" } },
+    ok: [403],
+    cells: PUBLIC,
+  }),
   actionRow({
     route: "routes/dev.dns[.json]",
     path: "/dev/dns.json",

@@ -32,6 +32,7 @@ export const FAULTS: Record<string, Entry> = {
     retry: { grows: ["dev_dns_records"], why: "the stand-in keeps every record posted, as a DNS zone may" },
   },
   "routes/dev.web[.json] action": {},
+  "routes/dev.cloudflare.$ action": { d1: { writesNothing: "the export's stand-in reads only" } },
   "routes/preferences action (cookie-consent)": { d1: { writesNothing: "a cookie only" } },
   "routes/auth_.signout action": { caller: "individual" },
   "routes/auth action (signin)": { retry: { grows: ["sessions"], why: "each sign-in is a session of its own" } },
