@@ -2,8 +2,11 @@
 //
 //   1. seed and soak: `npm run soak`'s fresh state (migrations, the demo seed and its signed
 //      credentials), then its simulated users for DRILL_SOAK_SECONDS (60) in `.wrangler/soak`;
-//   2. take every table's rows and every R2 object's checksum of that state (the truth);
-//   3. `npm run backup`, then delete the whole state folder (D1, R2, Durable Objects, cache);
+//   2. the daily cron's run, whose last job exports D1 into the backup bucket through the API's
+//      stand-in (decision 096); take every table's rows and every R2 object's checksum of that
+//      state (the truth);
+//   3. `npm run backup` (its d1.sql must be the nightly export's file, byte for byte), then delete
+//      the whole state folder (D1, R2, Durable Objects, cache);
 //   4. `npm run restore` into the empty folder, and once more to see it refuse a non-empty one;
 //   5. find every row and object back: the same tables with the same rows, the same objects with
 //      the same bytes; then serve the restored state and check, through the app itself, that each
@@ -16,7 +19,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { describeState, listObjects, openState, readObject, sha256 } from "./backup/local-state.mjs";
+import { describeState, listObjects, openState, readD1Exports, readObject, sha256 } from "./backup/local-state.mjs";
 import { machine } from "./bench/report.mjs";
 import { build, startServer } from "./bench/server.mjs";
 import { cookieHeader, signIn } from "./bench/sign-in.mjs";
@@ -163,9 +166,21 @@ async function verdictsOf(origin, credentials) {
   return verdicts;
 }
 
-/** Serves `STATE` for the length of `during(origin)`. */
-async function serving(during) {
-  const server = await startServer(config.port, { persistTo: STATE, logFile: SERVER_LOG });
+/**
+ * The nightly D1 export's settings (workers/d1-export.ts), aimed at the Worker's own stand-in of
+ * the API (/dev/cloudflare), which exports the local D1.
+ */
+const exportSettings = () => ({
+  CLOUDFLARE_ACCOUNT_ID: "0123456789abcdef0123456789abcdef",
+  D1_DATABASE_ID: "00000000-0000-4000-8000-000000000000",
+  D1_EXPORT_API_TOKEN: "restore-drill",
+  CLOUDFLARE_API_BASE: `http://localhost:${config.port}/dev/cloudflare`,
+});
+const DAILY_CRON = "0 3 * * *";
+
+/** Serves `STATE` for the length of `during(origin)`; `scheduled` as startServer takes it. */
+async function serving(during, scheduled = null) {
+  const server = await startServer(config.port, { persistTo: STATE, logFile: SERVER_LOG, scheduled });
   try {
     return await during(server.origin);
   } finally {
@@ -218,7 +233,7 @@ function report(results) {
     "| --- | --- |",
     `| D1 tables | ${Object.keys(results.truth.tables).length} |`,
     `| D1 rows | ${rows} |`,
-    `| D1 SQL (d1.sql) | ${results.manifest?.d1.bytes ?? "n/a"} bytes |`,
+    `| D1 SQL (d1.sql, the same bytes as the nightly export ${results.nightlyKey ?? "(none)"}) | ${results.manifest?.d1.bytes ?? "n/a"} bytes |`,
     `| R2 objects | ${Object.keys(results.truth.objects).length} (${bytes} bytes) |`,
     `| Signed credentials checked on /verify | ${results.truth.credentials.length} (${[...results.verdicts].map(([v, n]) => `${n} ${v}`).join(", ") || "none"}) |`,
     "",
@@ -240,7 +255,7 @@ function report(results) {
     "## Verdict",
     "",
     results.problems.length === 0
-      ? "PASS: every row of every table and every R2 object came back with the same checksum; every credential verifies as before; the restored state serves its media and signs its people in; a second restore into the filled state was refused."
+      ? "PASS: the nightly D1 export's file is the SQL restored, byte for byte; every row of every table and every R2 object came back with the same checksum; every credential verifies as before; the restored state serves its media and signs its people in; a second restore into the filled state was refused."
       : `FAIL: ${results.problems.length} problem(s):`,
     ...results.problems.slice(0, 50).map((problem) => `- ${problem}`),
     "",
@@ -290,9 +305,15 @@ async function main() {
   const verdictsBefore = await timed("before", () =>
     serving(async (origin) => {
       await knownWrites(origin);
-      return verdictsOf(origin, credentialIds);
-    }),
+      const verdicts = await verdictsOf(origin, credentialIds);
+      // Then the night's run, whose last job exports D1 into the backup bucket (decision 096):
+      // the file a restore after the database's loss starts from.
+      const ran = await fetch(`${origin}/__scheduled?cron=${encodeURIComponent(DAILY_CRON)}`);
+      if (!ran.ok) throw new Error(`The daily run answered ${ran.status}: ${await ran.text()}`);
+      return verdicts;
+    }, exportSettings()),
   );
+  const nightly = Object.entries(await readD1Exports(STATE));
   const truth = await fingerprint(STATE);
   if (Object.keys(truth.objects).length === 0) problems.push("inconclusive: no R2 object in the state");
   if (truth.credentials.length === 0) problems.push("inconclusive: no signed credential in the state");
@@ -306,6 +327,11 @@ async function main() {
   const backup = await timed("backup", () => npmRun("backup", ["--persist-to", STATE, "--out", BACKUP]));
   if (backup.status !== 0) throw new Error("npm run backup failed.");
   const manifest = JSON.parse(readFileSync(`${BACKUP}/manifest.json`, "utf8"));
+  // The restore below executes d1.sql: the nightly export's file is the same SQL, byte for byte.
+  if (nightly.length !== 1)
+    problems.push(`the daily run left ${nightly.length} D1 exports in the backup bucket, not 1`);
+  else if (nightly[0][1] !== readFileSync(`${BACKUP}/d1.sql`, "utf8"))
+    problems.push(`the nightly export ${nightly[0][0]} is not the backup's d1.sql`);
 
   log(`wipe ${STATE}`);
   rmSync(STATE, { recursive: true, force: true });
@@ -335,6 +361,7 @@ async function main() {
     soakWrites,
     truth,
     manifest,
+    nightlyKey: nightly[0]?.[0],
     verdicts: Object.values(served.verdicts).reduce(
       (counts, verdict) => counts.set(verdict, (counts.get(verdict) ?? 0) + 1),
       new Map(),

@@ -53,6 +53,32 @@ export async function openState(persistTo) {
 }
 
 /**
+ * The nightly D1 exports (workers/d1-export.ts) in the local backup bucket of `persistTo`, each
+ * key with its SQL.
+ */
+export async function readD1Exports(persistTo) {
+  const config = unstable_readConfig({ config: "wrangler.toml" });
+  const backup = config.r2_buckets.find((bucket) => bucket.binding === "MEDIA_BACKUP");
+  if (!backup) throw new Error("wrangler.toml names no MEDIA_BACKUP bucket.");
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default { fetch() { return new Response(null, { status: 404 }); } }",
+    r2Buckets: { MEDIA_BACKUP: backup.bucket_name },
+    r2Persist: join(persistTo, "v3", "r2"),
+  });
+  try {
+    const bucket = await mf.getR2Bucket("MEDIA_BACKUP");
+    const exports = {};
+    for (const { key } of (await bucket.list({ prefix: "d1-exports/" })).objects) {
+      exports[key] = await (await bucket.get(key)).text();
+    }
+    return exports;
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/**
  * The whole database as SQL: every table, then every row, then indexes and triggers (so a restore
  * fires no trigger). The export writes each table's rows right after that table, in the order the
  * tables were created; a table rebuilt by a migration (users, achievements) comes after tables

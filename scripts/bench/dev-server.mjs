@@ -7,10 +7,12 @@
 // debugging harness that a deployed Worker does not have (docs/decisions/013). The Playwright
 // suite's server skips the proxy altogether (scripts/test-server.mjs).
 //
-// Usage: node scripts/bench/dev-server.mjs <port> <persist-to> <environment>
+// Usage: node scripts/bench/dev-server.mjs <port> <persist-to> <environment> (and DEV_SERVER_SCHEDULED)
 import { unstable_DevEnv } from "wrangler";
 
 const [port, persistTo, environment] = process.argv.slice(2);
+/** DEV_SERVER_SCHEDULED: bindings (JSON) for a server whose crons GET /__scheduled?cron= runs. */
+const scheduled = process.env.DEV_SERVER_SCHEDULED ? JSON.parse(process.env.DEV_SERVER_SCHEDULED) : null;
 const plain = (value) => ({ type: "plain_text", value });
 // wrangler.toml's `nodejs_compat` flag at its compatibility date (after 2024-09-23) is mode "v2".
 const nodejsCompatMode = (config) => (config.compatibility_flags.includes("nodejs_compat") ? "v2" : null);
@@ -30,8 +32,14 @@ const worker = await devEnv.startWorker({
   // password.server.ts) while the dev proxy, already listening, holds every request forever.
   build: { nodejsCompatMode: nodejsCompatMode },
   // `development` keeps the diagnostic headers (X-D1-Round-Trips) on, whatever .dev.vars says.
-  bindings: { ENVIRONMENT: plain(environment), APP_URL: plain(`http://localhost:${port}`) },
+  bindings: {
+    ENVIRONMENT: plain(environment),
+    APP_URL: plain(`http://localhost:${port}`),
+    ...Object.fromEntries(Object.entries(scheduled ?? {}).map(([name, value]) => [name, plain(value)])),
+  },
   dev: {
+    // Only where asked (the restore drill): its middleware would be in every measured request.
+    testScheduled: Boolean(scheduled),
     inspector: false,
     persist: persistTo,
     server: { port: Number(port) },

@@ -56,7 +56,7 @@ export function prepareState(passport) {
  */
 export async function startServer(
   port,
-  { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development", via = "api" } = {},
+  { persistTo = PERSIST_TO, logFile = LOG_FILE, environment = "development", via = "api", scheduled = null } = {},
 ) {
   const log = openSync(logFile, "w");
   // `via: "cli"` runs the `wrangler dev` command instead (DevTools inspector on). The API-started
@@ -83,7 +83,8 @@ export async function startServer(
       : ["node", ["scripts/bench/dev-server.mjs", String(port), persistTo, environment]];
   const child = spawn(command, args, {
     stdio: ["ignore", log, log],
-    env: baseEnv,
+    // `scheduled`: more bindings, and GET /__scheduled?cron= runs the crons (the restore drill's).
+    env: scheduled ? { ...baseEnv, DEV_SERVER_SCHEDULED: JSON.stringify(scheduled) } : baseEnv,
     detached: true,
   });
   const stop = () => {
