@@ -1,6 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { historyItemSchema } from "#app/utils/achievement-schemas.ts";
-import { HISTORY_MAX_ITEMS, type HistoryEntry, type ReviewItem } from "#app/utils/history-import.ts";
+import { HISTORY_MAX_ITEMS, type HistoryEntry, type HistoryReview } from "#app/utils/history-import.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { invalidatePassports } from "#app/utils/passport-cache.server.ts";
 import type { Toast } from "#app/utils/toast-message.ts";
@@ -13,6 +13,7 @@ import {
 } from "#app/utils/rate-limit.server.ts";
 import {
   HISTORY_ENTRIES_MAX,
+  historyEntriesHeldQuery,
   historyImportStatements,
   savedImportKeysQueries,
 } from "#db/queries/achievements/writes.ts";
@@ -70,7 +71,7 @@ export async function reviewHistory(
   userId: string,
   files: HistoryFile[],
   timeZone?: string,
-): Promise<{ items: ReviewItem[]; leftOut: number }> {
+): Promise<HistoryReview> {
   let proposals: HistoryProposal[];
   try {
     proposals = readHistoryFiles(files);
@@ -94,14 +95,19 @@ export async function reviewHistory(
     userId,
     entries.map(([key]) => key),
   );
-  const results = await context.db.batch(queries as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  for (const rows of results as { key: string | null }[][]) for (const row of rows) if (row.key) saved.add(row.key);
+  // With how many entries the passport already holds: the list says before 'Add' when it would not fit.
+  const [[held], ...results] = (await context.db.batch([historyEntriesHeldQuery(context.db, userId), ...queries])) as [
+    { held: number }[],
+    ...{ key: string | null }[][],
+  ];
+  for (const rows of results) for (const row of rows) if (row.key) saved.add(row.key);
   const items = entries.map(([key, proposal]) => {
     const alreadyAdded = saved.has(key);
     const problem = alreadyAdded ? null : checkEntry({ ...proposal, key }, timeZone).problem;
     return { ...proposal, key, alreadyAdded, problem, selected: !alreadyAdded && !problem };
   });
-  return { items, leftOut: unique.size - entries.length };
+  const room = Math.max(0, HISTORY_ENTRIES_MAX - (held?.held ?? 0));
+  return { items, leftOut: unique.size - entries.length, room, limit: HISTORY_ENTRIES_MAX };
 }
 
 /**

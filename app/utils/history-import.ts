@@ -23,6 +23,12 @@ export type HistoryEntry = {
 /** An entry of the review list as shown: ticked unless it breaks a rule or is already there. */
 export type ReviewItem = HistoryEntry & { selected: boolean; problem: string | null; alreadyAdded: boolean };
 
+/**
+ * What reading a file proposes: the entries to review, how many were left out over the limit,
+ * and how many more entries of imported history the passport has room for, under `limit`.
+ */
+export type HistoryReview = { items: ReviewItem[]; leftOut: number; room: number; limit: number };
+
 /** An import key: `history:` and 24 characters of a SHA-256 digest (base64url). */
 export const HISTORY_KEY_PATTERN = /^history:[A-Za-z0-9_-]{24}$/;
 

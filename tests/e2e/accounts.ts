@@ -55,7 +55,8 @@ export async function newAccount(
     data: { name, email, password: PASSWORD, ...(organizationName ? { organizationName } : {}) },
   });
   expect(made.ok()).toBe(true);
-  return { name, email, password: PASSWORD };
+  const { id } = (await made.json()) as { id: string };
+  return { id, name, email, password: PASSWORD };
 }
 
 /** A name no other test uses, such as `Org 1a2b3c`. */

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { newAccount } from "./accounts.ts";
 import { linkedInExport } from "./linkedin-export.ts";
+import { seedHistoryEntries } from "./seed-sql.ts";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, hasHorizontalScroll, test, toast } from "./fixtures.ts";
 
@@ -57,6 +58,26 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test("a passport near its 2,000 imported entries: the list says how many to untick before adding", async ({ page }) => {
+  const { id } = await newAccount(page, { name: "Fay Full" });
+  await seedHistoryEntries(page.request, id, 1997);
+  await page.goto("/passport/import-history");
+  await page.getByLabel("LinkedIn export or JSON Resume").setInputFiles(linkedInExport());
+  await page.getByRole("button", { name: "Read file" }).click();
+  const room = page.getByText(
+    "A passport holds at most 2,000 imported entries, and yours has room for 3 more. Untick 1, or delete imported ones you no longer need.",
+  );
+  await expect(room).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add 4 achievements" })).toBeDisabled();
+  await page
+    .getByRole("list", { name: "Entries to import" })
+    .getByRole("checkbox", { name: "Add Head of Platform" })
+    .uncheck();
+  await expect(room).toHaveCount(0);
+  await page.getByRole("button", { name: "Add 3 achievements" }).click();
+  await expect(toast(page, "Achievements added")).toContainText("3 achievements were added to your passport");
+});
 
 test("importing the same export again adds nothing twice", async ({ page }) => {
   await newAccount(page, { name: "Rae Repeat" });

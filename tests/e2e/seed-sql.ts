@@ -64,3 +64,13 @@ export function seedNotifications(
     ),
   );
 }
+
+/** `count` entries of imported history of the person's own (as 'Import history' adds them). */
+export function seedHistoryEntries(request: APIRequestContext, userId: string, count: number) {
+  return runSql(request, [
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+     insert into achievements (id, user_id, created_by, title, date, type, status, is_visible, submission_key, created_at)
+     select 'seeded-' || i || '-' || ${text(userId)}, ${text(userId)}, ${text(userId)}, 'Role ' || i, '2020-01-01',
+       'milestone', 'accepted', 1, 'history:' || substr('000000000000000000000000' || i, -24), 0 from n;`,
+  ]);
+}

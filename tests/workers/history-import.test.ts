@@ -418,6 +418,10 @@ describe("who may import", () => {
     )
       .bind(HISTORY_ENTRIES_MAX - 3, person.id, person.id, person.id)
       .run();
+    // The review list says so before 'Add': room for 3 more, and 4 ticked.
+    expect(await (await readHistory(person.cookie, [linkedInZip()])).text()).toContain(
+      "A passport holds at most 2,000 imported entries, and yours has room for 3 more. Untick 1, or delete imported ones you no longer need.",
+    );
     const refused = await addHistory(person.cookie, entries);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain(

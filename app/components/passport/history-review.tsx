@@ -8,11 +8,8 @@ import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/native-select.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { ACHIEVEMENT_TYPE_LABELS } from "#app/utils/achievement-types.ts";
-import { SOURCE_LABELS, type ReviewItem } from "#app/utils/history-import.ts";
+import { SOURCE_LABELS, type HistoryReview, type ReviewItem } from "#app/utils/history-import.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
-
-/** What reading a file proposes: the entries to review, and how many were left out over the limit. */
-export type HistoryReview = { items: ReviewItem[]; leftOut: number };
 
 /** A new list (another file) starts with its own ticks; the same list posted back keeps them. */
 export const reviewKey = (review: HistoryReview) => review.items.map((item) => item.key).join();
@@ -23,6 +20,8 @@ export function HistoryReviewList({ review }: { review: HistoryReview }) {
   const initial = review.items.filter((item) => item.selected).length;
   const [ticked, setTicked] = useState(initial);
   const addable = review.items.filter((item) => !item.alreadyAdded).length;
+  // An entry already on the passport takes no more room (the server counts it so too).
+  const tooMany = ticked - review.room;
   // A list read in place (with JavaScript) is brought into view, its heading announced.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -56,7 +55,19 @@ export function HistoryReviewList({ review }: { review: HistoryReview }) {
           {addable === 0 ? (
             <p className="text-sm text-muted-foreground">Everything in this file is already on your passport.</p>
           ) : null}
-          <SubmitButton intent="add-history" pendingText="Adding..." disabled={addable === 0}>
+          {tooMany > 0 ? (
+            <p id="history-room" role="status" className="text-sm font-medium text-destructive">
+              {`A passport holds at most ${review.limit.toLocaleString("en")} imported entries, and yours has room for ` +
+                `${review.room.toLocaleString("en")} more. Untick ${tooMany.toLocaleString("en")}, or delete imported ones you no longer need.`}
+            </p>
+          ) : null}
+          <SubmitButton
+            intent="add-history"
+            pendingText="Adding..."
+            // Without JavaScript the ticks cannot update this: the server says it again if still too many.
+            disabled={addable === 0 || (hydrated && tooMany > 0)}
+            aria-describedby={tooMany > 0 ? "history-room" : undefined}
+          >
             {`Add ${ticked} ${ticked === 1 ? "achievement" : "achievements"}`}
           </SubmitButton>
         </div>

@@ -2,7 +2,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Link, useActionData } from "@remix-run/react";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import { ChooseHistoryFile } from "#app/components/passport/history-file.tsx";
-import { HistoryReviewList, reviewKey, type HistoryReview } from "#app/components/passport/history-review.tsx";
+import { HistoryReviewList, reviewKey } from "#app/components/passport/history-review.tsx";
+import type { HistoryReview } from "#app/utils/history-import.ts";
 import { readBoundedForm } from "#app/utils/bounded-form.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { replyFailure } from "#app/utils/form-reply.server.ts";

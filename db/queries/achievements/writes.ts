@@ -84,6 +84,16 @@ export function selfAchievementInsert(db: Db, userId: string, input: NewAchievem
 /** The most entries of imported history one person holds (issue 43). */
 export const HISTORY_ENTRIES_MAX = 2000;
 
+/** The person's own entries of imported history, through the unique index (creator, recipient, key). */
+const historyEntriesOf = (userId: string) => sql`${achievements.createdBy} = ${userId}
+    and ${achievements.userId} = ${userId} and ${achievements.submissionKey} >= 'history:'
+    and ${achievements.submissionKey} < 'history;'`;
+
+/** How many entries of imported history the person holds (a statement for a batch). */
+export function historyEntriesHeldQuery(db: Db, userId: string) {
+  return db.select({ held: count() }).from(achievements).where(historyEntriesOf(userId));
+}
+
 // Each chunk binds its rows and the verdict's key.
 const HISTORY_ROWS_PER_INSERT = Math.floor(
   (D1_MAX_BOUND_PARAMETERS - 1) / Object.keys(getTableColumns(achievements)).length,
@@ -108,9 +118,7 @@ export function historyImportStatements(
   const keys = JSON.stringify(inputs.map((input) => input.submissionKey));
   // The person's history entries but those this list names (added now or before): with the list,
   // what they will hold. Read through the unique index (creator, recipient, key).
-  const others = sql`(select count(*) from ${achievements} where ${achievements.createdBy} = ${userId}
-    and ${achievements.userId} = ${userId} and ${achievements.submissionKey} >= 'history:'
-    and ${achievements.submissionKey} < 'history;'
+  const others = sql`(select count(*) from ${achievements} where ${historyEntriesOf(userId)}
     and ${achievements.submissionKey} not in (select value from json_each(${keys})))`;
   const statements: BatchItem<"sqlite">[] = [
     insertWhen(
