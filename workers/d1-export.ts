@@ -1,11 +1,11 @@
 import { BACKUP_LOCK_DAYS } from "#app/services/account-purge.server.ts";
 
 // The nightly D1 export (issue 43, decision 096, docs/operations.md): the daily run asks D1's
-// export API for the whole database as SQL and keeps the file in the backup bucket, as long as
-// the bucket's lock keeps every copy there. POST {base}/client/v4/accounts/{account}/d1/database/{database}/export with
-// `{"output_format": "polling"}`, then again with the answer's `at_bookmark` until its status is
-// "complete"; the answer's `result.signed_url` serves the SQL. Outside production the DB
-// stand-in at /dev/cloudflare answers (app/routes/dev.cloudflare.$.ts).
+// export API for the whole database as SQL and keeps the file in the backup bucket, as long as the
+// bucket's lock keeps every copy there. It POSTs `{"output_format": "polling"}` to
+// {base}/client/v4/accounts/{account}/d1/database/{database}/export, then again with the answer's
+// `at_bookmark` until its status is "complete"; the answer's `result.signed_url` serves the SQL.
+// Outside production the API's stand-in at /dev/cloudflare answers (app/routes/dev.cloudflare.$.ts).
 
 export const D1_EXPORTS_PREFIX = "d1-exports/";
 /**
