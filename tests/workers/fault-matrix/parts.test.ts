@@ -5,7 +5,7 @@ import { expectUnchanged, snapshot, type Snapshot } from "../authorization-matri
 import { seededWorld } from "../authorization-matrix/suite.ts";
 import { label, type Row } from "../authorization-matrix/table.ts";
 import type { World } from "../authorization-matrix/world.ts";
-import { ORIGIN, newClientIp } from "../helpers.ts";
+import { ORIGIN, mp4Bytes, newClientIp } from "../helpers.ts";
 import { ACTION_ROWS, FAULT_HEADER, callerOf, expectLoggedFailures, shown } from "./cells.ts";
 
 // The fault table, the other parts (issue 34): R2, the notification Durable Object, mail and the
@@ -16,8 +16,20 @@ import { ACTION_ROWS, FAULT_HEADER, callerOf, expectLoggedFailures, shown } from
 
 /** Kept: the main write happened and the person was told so. None: told of the failure, nothing stored. */
 type Expect = "kept" | "none";
-/** `stripe`: the Worker runs with a Stripe key, against the local Stripe stand-in (tests otherwise bill simulated). */
-type PartCell = { row: string; fault: string; expect: Expect; why: string; stripe?: true };
+/**
+ * `stripe`: the Worker runs with a Stripe key, against the local Stripe stand-in (tests otherwise
+ * bill simulated). `files`: the row's form sent with these files instead of its own.
+ */
+type PartCell = {
+  row: string;
+  fault: string;
+  expect: Expect;
+  why: string;
+  stripe?: true;
+  files?: () => Record<string, File>;
+};
+
+const MB = 1024 * 1024;
 
 const PART_CELLS: PartCell[] = [
   {
@@ -44,6 +56,15 @@ const PART_CELLS: PartCell[] = [
     fault: "r2:put",
     expect: "none",
     why: "no object, so no row may point at one",
+  },
+  {
+    row: "routes/_app.passport._index action (add-self-achievement)",
+    fault: "r2:multipart",
+    expect: "none",
+    why: "a video over one 5 MiB part goes up as a multipart upload: none is begun, so no entry and no object",
+    files: () => ({
+      media: new File([mp4Bytes({ seconds: 30, mediaBytes: 12 * MB })], "clip.mp4", { type: "video/mp4" }),
+    }),
   },
   {
     row: "routes/_app.dashboard action (give-achievement (with a file))",
@@ -97,6 +118,8 @@ async function sendThroughWorker(world: World, row: Row, cell: PartCell) {
   const { fault } = cell;
   const caller = callerOf(row);
   const call = row.call(world, caller);
+  if (cell.files && call.body instanceof FormData)
+    for (const [name, file] of Object.entries(cell.files())) call.body.set(name, file);
   const cookie = caller === "anon" ? undefined : world.users[caller].cookie;
   const headers: Record<string, string> = {
     Origin: ORIGIN,
