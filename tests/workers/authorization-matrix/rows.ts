@@ -1,4 +1,4 @@
-import { PASSWORD, uniqueEmail } from "../helpers.ts";
+import { PASSWORD, mp4Bytes, uniqueEmail } from "../helpers.ts";
 import { today } from "#tests/today.ts";
 import {
   ADMIN_OF_A,
@@ -932,7 +932,12 @@ export const ROWS: Row[] = [
     route: "routes/profile.media",
     intent: "upload-intro-video",
     path: "/profile/media",
-    body: () => multipart({ intent: "upload-intro-video" }, {}),
+    // A real video, so that every cell reaches the upload and the write (a bare form is refused first).
+    body: () =>
+      multipart(
+        { intent: "upload-intro-video" },
+        { introVideo: new File([mp4Bytes({ seconds: 3 })], "intro.mp4", { type: "video/mp4" }) },
+      ),
     ok: [302],
     cells: OWN,
   }),
