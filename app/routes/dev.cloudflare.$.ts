@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireDevelopment } from "#app/utils/dev-only.server.ts";
+import { tokenHashOf } from "#app/utils/token-hash.server.ts";
 
 /**
  * The stand-in of Cloudflare's D1 export API (development and tests; 404 in production, like the
@@ -13,10 +14,8 @@ import { requireDevelopment } from "#app/utils/dev-only.server.ts";
 const EXPORT_PATH = /^client\/v4\/accounts\/[^/]+\/d1\/database\/[^/]+\/export$/;
 const FILE_PATH = "d1-export.sql";
 
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 /** The file's signature: only a holder of the token gets its address. */
-const signatureOf = async (token: string) =>
-  hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`d1-export:${token}`)));
+const signatureOf = (token: string) => tokenHashOf(`d1-export:${token}`);
 
 const refusal = (status: number, message: string) =>
   Response.json({ success: false, errors: [{ code: status, message }], messages: [], result: null }, { status });
