@@ -79,21 +79,21 @@ async function startE2eServer() {
 await step("prepare", "node scripts/prepare-local.mjs", { quiet: true });
 // The browser is only needed by the last step: its install (network-bound) overlaps the rest.
 const browser = step("browser (check, install)", "node scripts/check-chromium.mjs", { quiet: true });
+// The Node tests need no build: they run here, not beside the drill's soak.
 await Promise.all([
   step("typecheck", "npm run --silent typecheck", { quiet: true }),
   step("lint", "npm run --silent lint", { quiet: true }),
   step("build", "npm run --silent build", { quiet: true }),
+  step("Node tests", "npm run --silent test:node", { quiet: true }),
 ]);
-// The drill runs beside short steps only: beside the Workers tests (even with those at nice 10)
-// its 20-second soak was starved and acknowledged almost nothing (decision 085). It leaves about a
-// core idle, waiting for its servers; the Worker's size, the test entry's bundle (decision 094)
-// and the Node tests take it.
+// The drill's 20-second soak starves beside anything busy: beside the Workers tests (even at nice
+// 10, decision 085), or the Node tests on a slow hour, it acknowledged almost nothing. The Worker's
+// size and the test entry's bundle (decision 094) are done while it seeds and starts its server.
 await Promise.all([
   step("restore drill", "npm run --silent test:restore-drill", { quiet: true }),
   (async () => {
     await step("Worker size", "npm run --silent worker-size", { quiet: true });
     await step("test entry bundle", "node scripts/build/test-worker.mjs", { quiet: true });
-    await step("Node tests", "npm run --silent test:node", { quiet: true });
   })(),
 ]);
 process.env.TEST_WORKER_BUNDLED = "1";
