@@ -26,6 +26,14 @@ describe("the Worker entry routes each prefix to its handler", () => {
     expect(html.endsWith("</html>")).toBe(true);
   });
 
+  it("a page that ships scripts hands its loader data to the browser's router whole, then closes it", async () => {
+    // Rendered to one string (decision 097), the transfer is settled before the render starts.
+    const html = await (await get("/auth")).text();
+    expect(html).toContain('"routes/auth"');
+    expect(html.match(/streamController\.enqueue\(/g)).toHaveLength(1);
+    expect(html.indexOf("streamController.close()")).toBeGreaterThan(html.indexOf("streamController.enqueue("));
+  });
+
   it("/api/auth/* goes to the auth library", async () => {
     const response = await get("/api/auth/ok");
     expect(response.status).toBe(200);
