@@ -106,6 +106,8 @@ export default defineWorkersConfig(async () => ({
             ENVIRONMENT: "test",
             APP_URL: "http://localhost",
             SESSION_SECRET: "test-secret-0123456789-0123456789-0123456789",
+            // Two-factor's own secret (decision 098), so the tests can tell it from SESSION_SECRET.
+            TWO_FACTOR_SECRETS: "1:test-two-factor-secret-0123456789-0123456789",
             RESEND_API_KEY: "",
             STRIPE_SECRET_KEY: "",
             // The webhook tests sign their payloads with this secret.

@@ -129,8 +129,8 @@ export const verifications = sqliteTable(
 
 /**
  * A person's authenticator (better-auth's twoFactor plugin, which names the properties): the TOTP
- * secret and the recovery codes, both encrypted with the app's secret. `verified` stays false
- * until a first code confirms the setup. One row per person.
+ * secret, encrypted under TWO_FACTOR_SECRETS, and the recovery codes, as hashes (decision 098).
+ * `verified` stays false until a first code confirms the setup. One row per person.
  */
 export const twoFactors = sqliteTable(
   "two_factors",

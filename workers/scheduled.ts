@@ -6,13 +6,17 @@ import { signDueMembershipEntries } from "#app/services/membership-entries.serve
 import { signDueCredentials } from "#app/services/credentials/late-issuance.server.ts";
 import { sendExpiryReminders } from "#app/services/expiry-reminders.server.ts";
 import { backfillStorage, deleteReleasedFiles } from "#app/services/storage.server.ts";
+import { rewrapTwoFactorSecrets, twoFactorKeyOf } from "#app/utils/two-factor-secrets.server.ts";
 import { rekeyOrganizationNames } from "#db/queries/organizations.ts";
 import { backgroundContext } from "./load-context.ts";
 import { log } from "./middleware/request-log.ts";
 import { exportDatabase } from "./d1-export.ts";
 import { eraseFromBackup, reconcileMediaBackup } from "./media-backup.ts";
 
-/** The frequent run (wrangler.toml): membership and late credentials to sign, released files to delete. */
+/**
+ * The frequent run (wrangler.toml): membership and late credentials to sign, released files to
+ * delete, authenticators to re-wrap.
+ */
 export const FREQUENT_CRON = "*/10 * * * *";
 /**
  * Membership credentials signed per run (about 10 ms of CPU each): a deleted organisation of
@@ -52,6 +56,12 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller
   await run("released files", async () => {
     const result = await deleteReleasedFiles(context);
     if (result.deleted > 0) log("info", "deleted released files", { cron: controller.cron, ...result });
+  });
+  // Authenticators not yet under the current two-factor secret (decision 098): a rotation is done within hours.
+  await run("two-factor secrets", async () => {
+    const result = await rewrapTwoFactorSecrets(db, twoFactorKeyOf(appEnv));
+    if (result.rewrapped + result.failed > 0)
+      log(result.failed ? "error" : "info", "re-wrapped two-factor secrets", { cron: controller.cron, ...result });
   });
   if (controller.cron === FREQUENT_CRON) return;
   // First: a subscription whose payer no longer runs its organisation ends (decision 059).

@@ -1,7 +1,6 @@
 import { errorSummary, log } from "./log.server.ts";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { generateRandomString } from "better-auth/crypto";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { passkey } from "@better-auth/passkey";
 import { APIError } from "better-auth/api";
@@ -20,6 +19,13 @@ import type { AppEnv } from "./env.server.ts";
 import { safeRedirectPath } from "./cookies.server.ts";
 import { hashPassword, verifyPassword } from "#db/password.server.ts";
 import { sessionRecordOf } from "./sign-in-method.server.ts";
+import {
+  generateRecoveryCodes,
+  RECOVERY_CODE_COUNT,
+  recoveryCodeStore,
+  twoFactorKeyOf,
+  twoFactorSecrets,
+} from "./two-factor-secrets.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 /** Our cookies are named {prefix}.{name}; the session cookie is {prefix}.session_token. */
@@ -37,13 +43,6 @@ const SESSION_REFRESH_SECONDS = 60 * 60;
 export const PASSWORD_RESET_SECONDS = 60 * 60;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
-/** How many recovery codes a person holds at a time; each works once. */
-export const RECOVERY_CODE_COUNT = 10;
-/**
- * A recovery code: 24 characters of a-z0-9 (124 bits, ASVS 2.6.2's 112 at least: the library keeps
- * them encrypted, not hashed), shown in groups of four. `recoveryCodeFrom` reads one however typed.
- */
-const newRecoveryCode = () => generateRandomString(24, "a-z", "0-9").match(/.{4}/g)!.join("-");
 
 /** The library's refusal of a passkey that was used without the person's PIN, fingerprint or face. */
 export const USER_NOT_VERIFIED = "USER_NOT_VERIFIED";
@@ -68,6 +67,7 @@ export function createAuth({
   waitUntil: (promise: Promise<unknown>) => void;
 }) {
   const appUrl = env.APP_URL ?? origin;
+  const twoFactorKey = twoFactorKeyOf(env);
   const mailer = createMailer(env, db);
   // A failed e-mail never fails the sign-up that caused it: the user can ask for another.
   const sendSafely = async (message: Parameters<typeof mailer.send>[0]) => {
@@ -165,9 +165,12 @@ export function createAuth({
         issuer: PRODUCT_NAME,
         backupCodeOptions: {
           amount: RECOVERY_CODE_COUNT,
-          customBackupCodesGenerate: () => Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode),
+          customBackupCodesGenerate: generateRecoveryCodes,
+          storeBackupCodes: recoveryCodeStore(twoFactorKey),
         },
       }),
+      // The key the twoFactor plugin encrypts the authenticator's secret with (decision 098).
+      twoFactorSecrets(twoFactorKey),
       // Passkeys (docs/decisions/061). Only the two "options" endpoints are served over HTTP
       // through the app's own routes; verifying, naming and removing go through the forms.
       passkey({

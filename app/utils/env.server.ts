@@ -23,6 +23,31 @@ export function isProduction(bindings: { ENVIRONMENT?: unknown }) {
   return bindings.ENVIRONMENT !== "development" && bindings.ENVIRONMENT !== "test";
 }
 
+/**
+ * TWO_FACTOR_SECRETS: `version:secret` pairs, comma-separated, the current one first, as
+ * better-auth reads its own BETTER_AUTH_SECRETS (decision 098). Older versions still decrypt until
+ * the daily re-wrap has moved every authenticator to the current one.
+ */
+const twoFactorSecrets = z.string().transform((value, ctx) => {
+  const secrets = value.split(",").map((pair) => {
+    const colon = pair.indexOf(":");
+    return { version: Number(pair.slice(0, colon).trim()), value: pair.slice(colon + 1).trim() };
+  });
+  const versions = new Set(secrets.map((secret) => secret.version));
+  const wellFormed = secrets.every(
+    ({ version, value }) => Number.isInteger(version) && version > 0 && value.length >= 32,
+  );
+  if (!wellFormed || versions.size !== secrets.length) {
+    ctx.addIssue({
+      code: "custom",
+      message: "must be version:secret pairs (distinct positive versions, secrets of at least 32 characters)",
+    });
+    return z.NEVER;
+  }
+  return secrets;
+});
+export type TwoFactorSecrets = z.infer<typeof twoFactorSecrets>;
+
 const envSchema = z
   .object({
     ENVIRONMENT: environment,
@@ -37,6 +62,9 @@ const envSchema = z
     CREDENTIAL_KEY_SECRET: optional.pipe(
       z.string().min(32, "CREDENTIAL_KEY_SECRET must be at least 32 characters").optional(),
     ),
+    // Encrypts authenticator secrets (decision 098). Required in production, never SESSION_SECRET's
+    // value; elsewhere empty means version 1 = SESSION_SECRET, what a fresh clone always used.
+    TWO_FACTOR_SECRETS: optional.pipe(twoFactorSecrets.optional()),
     // Where issuer domains are looked up (DNS over HTTPS, JSON form). Outside production the
     // stand-in at /dev/dns.json answers instead and nothing reaches the network.
     DNS_RESOLVER_URL: optional.pipe(z.url().default("https://cloudflare-dns.com/dns-query")),
@@ -87,6 +115,11 @@ const envSchema = z
     // (or was rotated) must not take every organisation's signing keys with it.
     if (!env.CREDENTIAL_KEY_SECRET)
       ctx.addIssue({ code: "custom", path: ["CREDENTIAL_KEY_SECRET"], message: "is required in production" });
+    // Nor are authenticator secrets encrypted with it: a leaked cookie secret must not open them.
+    if (!env.TWO_FACTOR_SECRETS)
+      ctx.addIssue({ code: "custom", path: ["TWO_FACTOR_SECRETS"], message: "is required in production" });
+    else if (env.TWO_FACTOR_SECRETS.some((secret) => secret.value === env.SESSION_SECRET))
+      ctx.addIssue({ code: "custom", path: ["TWO_FACTOR_SECRETS"], message: "must not be SESSION_SECRET's value" });
   })
   .superRefine((env, ctx) => {
     // Half a configuration would silently purge nothing: say so at start instead.
@@ -106,7 +139,11 @@ const envSchema = z
   })
   // Outside production (the only place it can be unset, see above) keys derive from SESSION_SECRET,
   // as they always did locally: no reader of the env chooses a fallback of its own.
-  .transform((env) => ({ ...env, CREDENTIAL_KEY_SECRET: env.CREDENTIAL_KEY_SECRET ?? env.SESSION_SECRET }));
+  .transform((env) => ({
+    ...env,
+    CREDENTIAL_KEY_SECRET: env.CREDENTIAL_KEY_SECRET ?? env.SESSION_SECRET,
+    TWO_FACTOR_SECRETS: env.TWO_FACTOR_SECRETS ?? [{ version: 1, value: env.SESSION_SECRET }],
+  }));
 
 export type AppEnv = z.infer<typeof envSchema>;
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { twoFactors, users, verifications } from "../schema.ts";
 import { batchPart, runPart } from "./batch-parts.ts";
@@ -52,4 +52,39 @@ export async function findPendingSignIn(db: Db, challenge: string, now = new Dat
     .where(and(eq(verifications.identifier, challenge), gt(verifications.expiresAt, now)))
     .limit(1);
   return row?.userId ?? null;
+}
+
+/** A person's recovery codes (their hashes, as JSON), in place of the ones before. */
+export async function replaceRecoveryCodes(db: Db, userId: string, backupCodes: string) {
+  await db.update(twoFactors).set({ backupCodes }).where(eq(twoFactors.userId, userId));
+}
+
+/**
+ * Authenticators whose secret is not under `currentPrefix` (the current version's envelope), or
+ * whose recovery codes are not a JSON list of hashes yet (decision 098): at most `limit`.
+ */
+export function staleTwoFactors(db: Db, currentPrefix: string, limit: number) {
+  return db
+    .select({ id: twoFactors.id, secret: twoFactors.secret, backupCodes: twoFactors.backupCodes })
+    .from(twoFactors)
+    .where(
+      or(not(sql`${twoFactors.secret} like ${`${currentPrefix}%`}`), not(sql`${twoFactors.backupCodes} like '[%'`)),
+    )
+    .limit(limit);
+}
+
+/** Writes re-wrapped authenticators, each only if it is still as it was read (one batch). */
+export async function rewriteTwoFactors(
+  db: Db,
+  rows: { id: string; secret: string; backupCodes: string; newSecret: string; newBackupCodes: string }[],
+) {
+  const [first, ...rest] = rows.map((row) =>
+    db
+      .update(twoFactors)
+      .set({ secret: row.newSecret, backupCodes: row.newBackupCodes })
+      .where(
+        and(eq(twoFactors.id, row.id), eq(twoFactors.secret, row.secret), eq(twoFactors.backupCodes, row.backupCodes)),
+      ),
+  );
+  if (first) await db.batch([first, ...rest]);
 }

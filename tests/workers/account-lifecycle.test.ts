@@ -172,6 +172,7 @@ describe("the environment fails closed", () => {
     SESSION_SECRET: "s".repeat(40),
     APP_URL: "https://passport.example",
     CREDENTIAL_KEY_SECRET: "k".repeat(40),
+    TWO_FACTOR_SECRETS: `1:${"t".repeat(40)}`,
   };
 
   it("reads an unset or unknown ENVIRONMENT as production", () => {
@@ -209,6 +210,33 @@ describe("the environment fails closed", () => {
       expect(response.status, path).toBe(500);
       await response.text();
     }
+  });
+
+  it("refuses to start production without TWO_FACTOR_SECRETS, or with SESSION_SECRET's value among them", () => {
+    for (const unset of [undefined, ""]) {
+      expect(() => readEnv({ ...base, TWO_FACTOR_SECRETS: unset })).toThrow(/TWO_FACTOR_SECRETS/);
+    }
+    const reused = `2:${"n".repeat(40)},1:${base.SESSION_SECRET}`;
+    expect(() => readEnv({ ...base, TWO_FACTOR_SECRETS: reused })).toThrow(/must not be SESSION_SECRET's value/);
+    // Versions, newest first; each secret at least 32 characters, each version once.
+    for (const malformed of [
+      "t".repeat(40),
+      `0:${"t".repeat(40)}`,
+      "1:short",
+      `1:${"a".repeat(40)},1:${"b".repeat(40)}`,
+    ]) {
+      expect(() => readEnv({ ...base, TWO_FACTOR_SECRETS: malformed }), malformed).toThrow(/TWO_FACTOR_SECRETS/);
+    }
+    expect(
+      readEnv({ ...base, TWO_FACTOR_SECRETS: `2:${"n".repeat(40)}, 1:${"o".repeat(40)}` }).TWO_FACTOR_SECRETS,
+    ).toEqual([
+      { version: 2, value: "n".repeat(40) },
+      { version: 1, value: "o".repeat(40) },
+    ]);
+    // Outside production an unset one is version 1 = SESSION_SECRET, what a fresh clone always used.
+    expect(readEnv({ ...base, ENVIRONMENT: "development", TWO_FACTOR_SECRETS: "" }).TWO_FACTOR_SECRETS).toEqual([
+      { version: 1, value: base.SESSION_SECRET },
+    ]);
   });
 
   it("serves pages but not the dev mailbox, the simulated checkout or diagnostics when ENVIRONMENT is unset or unknown", async () => {

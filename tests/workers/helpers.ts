@@ -22,6 +22,7 @@ export const productionBindings = (environment: string | undefined = "production
     ...env,
     ENVIRONMENT: environment,
     CREDENTIAL_KEY_SECRET: "production-credential-key-secret-0123456789",
+    TWO_FACTOR_SECRETS: "1:production-two-factor-secret-0123456789",
   }) as unknown as Env;
 
 export const uniqueEmail = (prefix = "user") => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;

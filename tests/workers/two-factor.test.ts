@@ -1,8 +1,15 @@
+import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
-import { env } from "cloudflare:test";
+import { symmetricDecrypt, symmetricEncrypt } from "better-auth/crypto";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
+import { tokenHashOf } from "#app/utils/token-hash.server.ts";
+import { rewrapTwoFactorSecrets, twoFactorKeyOf } from "#app/utils/two-factor-secrets.server.ts";
+import { createDb } from "#db/client.ts";
+import worker from "#workers/test-app.ts";
 import { writeSession } from "./account-factory.ts";
+import { expectConsoleError } from "./console-errors.ts";
 import {
   cookiesFrom,
   countRows,
@@ -367,5 +374,94 @@ describe("managing two-factor in Settings", () => {
       const response = await postForm(path, { password: PASSWORD, code: codeFrom(person.key, 1) }, person);
       expect(response.status).toBe(404);
     }
+  });
+});
+
+describe("two-factor's own secret (issue 43, decision 098)", () => {
+  const TWO_FACTOR_SECRET = env.TWO_FACTOR_SECRETS.slice(env.TWO_FACTOR_SECRETS.indexOf(":") + 1);
+  const rowOf = (userId: string) =>
+    env.DB.prepare("select secret, backup_codes as backupCodes from two_factors where user_id = ?")
+      .bind(userId)
+      .first<{ secret: string; backupCodes: string }>()
+      .then((row) => row!);
+  /** The authenticator's secret as the app's key shows it (base32), decrypted with `key`. */
+  const keyWith = async (key: Parameters<typeof symmetricDecrypt>[0]["key"], data: string) =>
+    base32.encode(await symmetricDecrypt({ key, data }), { padding: false });
+  const frequentCron = async () => {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/10 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+  };
+  const fromKey = (secret: string) => ({ keys: new Map([[1, secret]]), currentVersion: 1, legacySecret: "" });
+
+  it("encrypts the authenticator's secret under TWO_FACTOR_SECRETS, and keeps the recovery codes only as hashes", async () => {
+    const person = await withTwoFactor();
+    const { secret, backupCodes } = await rowOf(person.id);
+    expect(secret.startsWith("$ba$1$")).toBe(true);
+    expect(await keyWith(fromKey(TWO_FACTOR_SECRET), secret)).toBe(person.key);
+    await expect(keyWith(fromKey(env.SESSION_SECRET), secret)).rejects.toThrow();
+    // The codes shown are nowhere in the table; their SHA-256 hashes are, and nothing else.
+    for (const code of person.recoveryCodes) expect(backupCodes).not.toContain(code);
+    const hashes = await Promise.all(person.recoveryCodes.map(tokenHashOf));
+    expect((JSON.parse(backupCodes) as string[]).sort()).toEqual(hashes.sort());
+  });
+
+  it("still reads an authenticator written under SESSION_SECRET, and the frequent cron re-wraps it", async () => {
+    const person = await withTwoFactor();
+    const plain = await symmetricDecrypt({ key: fromKey(TWO_FACTOR_SECRET), data: (await rowOf(person.id)).secret });
+    // As rows were written before: the secret and the codes encrypted with SESSION_SECRET.
+    const legacy = {
+      secret: await symmetricEncrypt({ key: env.SESSION_SECRET, data: plain }),
+      backupCodes: await symmetricEncrypt({ key: env.SESSION_SECRET, data: JSON.stringify(person.recoveryCodes) }),
+    };
+    await env.DB.prepare("update two_factors set secret = ?, backup_codes = ? where user_id = ?")
+      .bind(legacy.secret, legacy.backupCodes, person.id)
+      .run();
+    const byCode = await signInWithPassword(person.email);
+    expect((await secondStep(byCode.cookie, { intent: "verify-code", code: codeFrom(person.key, 1) })).status).toBe(
+      302,
+    );
+    const byRecovery = await signInWithPassword(person.email);
+    const recovered = await secondStep(byRecovery.cookie, {
+      intent: "verify-recovery-code",
+      code: person.recoveryCodes[0]!,
+    });
+    expect(recovered.status).toBe(302);
+
+    await frequentCron();
+    const { secret, backupCodes } = await rowOf(person.id);
+    expect(secret.startsWith("$ba$1$")).toBe(true);
+    expect(await keyWith(fromKey(TWO_FACTOR_SECRET), secret)).toBe(person.key);
+    // The code used is gone; the other nine are kept as hashes.
+    const rest = await Promise.all(person.recoveryCodes.slice(1).map(tokenHashOf));
+    expect((JSON.parse(backupCodes) as string[]).sort()).toEqual(rest.sort());
+    const again = await signInWithPassword(person.email);
+    expect(
+      (await secondStep(again.cookie, { intent: "verify-recovery-code", code: person.recoveryCodes[1]! })).status,
+    ).toBe(302);
+  });
+
+  it("moves authenticators to a new version, and leaves one no configured version opens", async () => {
+    const person = await withTwoFactor();
+    const orphan = await withTwoFactor();
+    await env.DB.prepare("update two_factors set secret = ? where user_id = ?")
+      .bind(await symmetricEncrypt({ key: fromKey("x".repeat(40)), data: "a secret nobody can open" }), orphan.id)
+      .run();
+    const before = await rowOf(orphan.id);
+    const rotated = twoFactorKeyOf({
+      TWO_FACTOR_SECRETS: [
+        { version: 2, value: "n".repeat(40) },
+        { version: 1, value: TWO_FACTOR_SECRET },
+      ],
+      SESSION_SECRET: env.SESSION_SECRET,
+    });
+    expectConsoleError(/two-factor secret not re-wrapped/);
+    const result = await rewrapTwoFactorSecrets(createDb(env.DB), rotated);
+    expect(result.failed).toBe(1);
+    expect(result.rewrapped).toBeGreaterThanOrEqual(1);
+    const { secret } = await rowOf(person.id);
+    expect(secret.startsWith("$ba$2$")).toBe(true);
+    expect(await keyWith(rotated, secret)).toBe(person.key);
+    expect(await rowOf(orphan.id)).toEqual(before);
   });
 });

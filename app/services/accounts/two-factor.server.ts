@@ -2,7 +2,7 @@ import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { Refusal } from "#app/utils/domain-errors.server.ts";
 import { securityEvent } from "#app/utils/log.server.ts";
 import { limitPasswordCheck } from "#app/utils/rate-limit.server.ts";
-import { recoveryCodeFrom } from "#app/utils/recovery-code.ts";
+import { recoveryCodeHashOf, replaceWithNewRecoveryCodes } from "#app/utils/two-factor-secrets.server.ts";
 import { cookieHeaders, readAuthAnswer, type SignedInUser } from "#app/utils/auth-answer.server.ts";
 import { readAuthenticator, stepOfCode } from "#app/utils/two-factor.server.ts";
 import { endSessionsOnTwoFactor, spendTotpCode } from "../two-factor.server.ts";
@@ -78,8 +78,9 @@ export async function confirmTwoFactor(
   await factorSetUp(context, { ...account, sessionId: session.session.id }, "code");
   const ended = await endSessionsOnTwoFactor(context, { userId: account.userId, keepSessionId: session.session.id });
   void mailSecurityEvent(context, account, "two-factor on");
-  const { backupCodes } = await context.auth.api.viewBackupCodes({ body: { userId: account.userId } });
-  return { cookies, recoveryCodes: backupCodes, endedOtherSessions: ended };
+  // Kept as hashes (decision 098): the codes shown are new ones, made now, in place of the setup's.
+  const recoveryCodes = await replaceWithNewRecoveryCodes(context.db, account.userId);
+  return { cookies, recoveryCodes, endedOtherSessions: ended };
 }
 
 /** 'Generate new codes' (with the password): ten new recovery codes; the old ones stop working. */
@@ -163,7 +164,7 @@ export async function checkSecondFactor(
   }
   if (!orRecoveryCode) throw wrong();
   const response = await context.auth.api.verifyBackupCode({
-    body: { code: recoveryCodeFrom(code), disableSession: true },
+    body: { code: await recoveryCodeHashOf(code), disableSession: true },
     headers: account.headers,
     asResponse: true,
   });
@@ -186,7 +187,9 @@ export async function verifySignInCode(
   }: { method: "totp" | "recovery"; code: string; trustDevice: boolean; headers: Headers },
 ) {
   const verify = method === "totp" ? context.auth.api.verifyTOTP : context.auth.api.verifyBackupCode;
+  // The library holds recovery codes as hashes (decision 098), and compares what it is given.
+  const given = method === "totp" ? code : await recoveryCodeHashOf(code);
   return readAuthAnswer<{ user: SignedInUser }>(
-    await verify({ body: { code, trustDevice }, headers, asResponse: true }),
+    await verify({ body: { code: given, trustDevice }, headers, asResponse: true }),
   );
 }
