@@ -19,7 +19,8 @@ export const DOMAIN_STATUSES = ["pending", "verified", "lapsed"] as const;
  * issue 31, will be another purpose of the same exchange.
  */
 // "issue": hand an accepted credential to the wallet; "accept": accept a pending achievement by signing (decision 066).
-export const WALLET_EXCHANGE_PURPOSES = ["issue", "accept"] as const;
+export const WALLET_EXCHANGE_PURPOSES = ["issue", "accept", "import"] as const;
+export type WalletExchangePurpose = (typeof WALLET_EXCHANGE_PURPOSES)[number];
 
 /**
  * Where an imported credential stands (issue 32): every check held ("verified"), only its validity

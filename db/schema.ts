@@ -709,11 +709,13 @@ export const walletExchanges = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    achievementId: text("achievement_id")
-      .notNull()
-      .references(() => achievements.id, { onDelete: "cascade" }),
+    // The achievement handed out or accepted; null for "import", which proves a wallet for an import.
+    achievementId: text("achievement_id").references(() => achievements.id, { onDelete: "cascade" }),
     // The credential handed out (purpose "issue"); null for "accept", whose achievement is still pending.
     credentialId: text("credential_id").references(() => credentials.id, { onDelete: "cascade" }),
+    // Purpose "import" (decision 099): the nonce of the person's pending import whose wallet DID
+    // the DIDAuth proves; the DID it proved is `holder`.
+    importNonce: text("import_nonce"),
     purpose: text("purpose", { enum: WALLET_EXCHANGE_PURPOSES }).notNull(),
     challenge: text("challenge").notNull(),
     holder: text("holder"),
@@ -818,6 +820,9 @@ export const importedCredentials = sqliteTable(
     issuerDomain: text("issuer_domain"),
     issuerOrganizationId: text("issuer_organization_id"),
     issuerNameKey: text("issuer_name_key"),
+    // The wallet DID the credential was issued to, when a DIDAuth made for this import proved it
+    // the person's (decision 099): the daily re-check matches the recipient against it alone.
+    holderDid: text("holder_did"),
     status: text("status", { enum: IMPORT_STATUSES }).notNull(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
     checkedAt: integer("checked_at", { mode: "timestamp_ms" }).notNull(),

@@ -1,5 +1,11 @@
 import { newInviteCode } from "#db/schema.ts";
-import { exchangeToAnswerQuery, openWalletExchange, spendWalletExchange } from "#db/queries/wallet-exchanges.ts";
+import {
+  exchangeToAnswerQuery,
+  importExchangeQuery,
+  openWalletExchange,
+  spendImportExchange,
+  spendWalletExchange,
+} from "#db/queries/wallet-exchanges.ts";
 import { acceptExchangeQuery, achievementOfAcceptExchange } from "#db/queries/achievement-acceptances.ts";
 import { ExchangeRefusal, NotFound } from "#app/utils/domain-errors.server.ts";
 import { countAttempt, withinLimit } from "#app/utils/rate-limit.server.ts";
@@ -12,11 +18,12 @@ import type { ServiceContext } from "./context.server.ts";
 
 /**
  * The wallet exchange (issue 31): a one-time exchange a person opens on /passport, which their
- * Learner Credential Wallet, given its link, answers with a DIDAuth presentation. Two purposes
+ * Learner Credential Wallet, given its link, answers with a DIDAuth presentation. Three purposes
  * share it: 'Add to wallet' (decision 064) hands over a credential reissued to the wallet's DID;
  * 'Accept with my wallet' (decision 066) accepts a pending achievement with the signed
- * presentation as its proof, then hands over its new credential the same way. Refusals are
- * thrown as `ExchangeRefusal`s; the route answers them as VC-API exchanges do.
+ * presentation as its proof, then hands over its new credential the same way; 'Prove with my
+ * wallet' on the import page (decision 099) proves the wallet DID a pending import was issued to.
+ * Refusals are thrown as `ExchangeRefusal`s; the route answers them as VC-API exchanges do.
  */
 
 export const WALLET_EXCHANGE_MINUTES = 15;
@@ -79,17 +86,19 @@ export async function answerWalletExchange(
   context: ServiceContext,
   signer: Issuing,
   { id, presentation, network, now = new Date() }: { id: string; presentation: unknown; network: string; now?: Date },
-): Promise<JsonObject> {
+): Promise<JsonObject | PROVED> {
   const { db } = context;
-  const [[attempt], [exchange], [toAccept], ...read] = await db.batch([
+  const [[attempt], [exchange], [toAccept], [toProve], ...read] = await db.batch([
     countAttempt(db, "wallet-exchange", network, now.getTime()),
     exchangeToAnswerQuery(db, id),
     acceptExchangeQuery(db, id),
+    importExchangeQuery(db, id),
     ...answerReads(db, achievementOfAcceptExchange(id)),
   ]);
   if (!withinLimit("wallet-exchange", attempt))
     throw new ExchangeRefusal("throttled", "Too many requests. Please wait a minute.");
   if (toAccept) return answerAcceptExchange(context, signer, { id, exchange: toAccept, read, presentation, now });
+  if (toProve) return answerImportExchange(context, signer, { id, exchange: toProve, presentation, now });
   if (!exchange?.json) throw new ExchangeRefusal("unknown", "No such exchange.");
   if (exchange.usedAt) throw new ExchangeRefusal("gone", USED);
   if (exchange.expiresAt <= now) throw new ExchangeRefusal("gone", EXPIRED);
@@ -106,6 +115,39 @@ export async function answerWalletExchange(
   if (!used) throw new ExchangeRefusal("gone", USED);
   return credential;
 }
+
+/** What an 'import' exchange answers: the wallet is proved, and nothing is handed over. */
+export const PROVED = "proved";
+type PROVED = typeof PROVED;
+
+/**
+ * Answers a wallet's DIDAuth to an 'import' exchange (decision 099): the DID it authenticates is
+ * recorded on the exchange, which the import page then matches against its pending credential.
+ */
+async function answerImportExchange(
+  context: ServiceContext,
+  signer: Issuing,
+  {
+    id,
+    exchange,
+    presentation,
+    now,
+  }: {
+    id: string;
+    exchange: { challenge: string; expiresAt: Date; usedAt: Date | null };
+    presentation: unknown;
+    now: Date;
+  },
+): Promise<PROVED> {
+  if (exchange.usedAt) throw new ExchangeRefusal("gone", USED_FOR_IMPORT);
+  if (exchange.expiresAt <= now) throw new ExchangeRefusal("gone", EXPIRED_FOR_IMPORT);
+  const holder = await authenticatedHolder(context, signer, presentation, exchange.challenge);
+  if (!(await spendImportExchange(context.db, { id, challenge: exchange.challenge, holder, now })))
+    throw new ExchangeRefusal("gone", USED_FOR_IMPORT);
+  return PROVED;
+}
+const USED_FOR_IMPORT = "This exchange was already used. Ask for a new code on the import page.";
+const EXPIRED_FOR_IMPORT = "This exchange has expired. Ask for a new code on the import page.";
 
 /** The DID of the wallet whose presentation authenticates over `challenge`; otherwise refused. */
 async function authenticatedHolder(context: ServiceContext, signer: Issuing, presentation: unknown, challenge: string) {

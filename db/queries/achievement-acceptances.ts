@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
 import { achievementAcceptances, achievements, credentials, walletExchanges } from "../schema.ts";
+import { spendable, type ExchangeUse } from "./wallet-exchanges.ts";
 
 // 'Accept with my wallet' (decision 066): the exchange that accepts a pending achievement by a
 // signature, and the signed presentation kept as the proof of acceptance.
@@ -29,7 +30,8 @@ export function acceptExchangeQuery(db: Db, id: string) {
   return db
     .select({
       userId: walletExchanges.userId,
-      achievementId: walletExchanges.achievementId,
+      // The joined row's: the same id, never null.
+      achievementId: achievements.id,
       challenge: walletExchanges.challenge,
       expiresAt: walletExchanges.expiresAt,
       usedAt: walletExchanges.usedAt,
@@ -46,32 +48,21 @@ export const achievementOfAcceptExchange = (id: string) =>
   sql`(select ${walletExchanges.achievementId} from ${walletExchanges}
     where ${walletExchanges.id} = ${id} and ${walletExchanges.purpose} = 'accept')`;
 
-type Spending = { id: string; challenge: string; holder: string; now: Date };
-
 /**
  * Spends an 'accept' exchange for `holder`, as the first statement of the batch that records the
  * acceptance: only one answer gets it, within its time, while the achievement is pending.
  */
-export function spendAcceptExchangeStatement(db: Db, { id, challenge, holder, now }: Spending) {
+export function spendAcceptExchangeStatement(db: Db, use: ExchangeUse) {
   const pending = sql`exists (select 1 from ${achievements} where ${achievements.id} = ${walletExchanges.achievementId}
     and ${achievements.status} = 'pending')`;
   return db
     .update(walletExchanges)
-    .set({ usedAt: now, holder })
-    .where(
-      and(
-        eq(walletExchanges.id, id),
-        eq(walletExchanges.purpose, "accept"),
-        eq(walletExchanges.challenge, challenge),
-        isNull(walletExchanges.usedAt),
-        gt(walletExchanges.expiresAt, now),
-        pending,
-      ),
-    );
+    .set({ usedAt: use.now, holder: use.holder })
+    .where(and(spendable("accept", use), pending));
 }
 
 /** Holds once `spendAcceptExchangeStatement` spent the exchange for this answer (the `when` of what follows it). */
-export const spentBy = ({ id, holder, now }: Spending) =>
+export const spentBy = ({ id, holder, now }: ExchangeUse) =>
   sql`exists (select 1 from ${walletExchanges} where ${walletExchanges.id} = ${id}
     and ${walletExchanges.holder} = ${holder} and ${walletExchanges.usedAt} = ${now.getTime()})`;
 
@@ -112,7 +103,7 @@ export async function findOwnAcceptExchange(db: Db, userId: string, id: string) 
   const [row] = await db
     .select({
       id: walletExchanges.id,
-      achievementId: walletExchanges.achievementId,
+      achievementId: achievements.id,
       title: achievements.title,
       status: achievements.status,
       challenge: walletExchanges.challenge,

@@ -1,21 +1,11 @@
 import { and, asc, eq, lt, notExists, sql } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
-import { achievements, credentialHolders, importedCredentials, users, type ImportStatus } from "../schema.ts";
+import { achievements, importedCredentials, users, type ImportStatus } from "../schema.ts";
 import type { AchievementType } from "../enums.ts";
 
 // Imported badges and credentials (issue 32, decision 069): a timeline entry of the person's own
 // and the row that says what was verified, written together; read by the passport pages, the
 // data export and the daily re-check.
-
-/** The wallet DIDs a person's credentials were issued to: an imported credential may name one of them. */
-export async function holderDidsOf(db: Db, userId: string) {
-  const rows = await db
-    .selectDistinct({ holder: credentialHolders.holder })
-    .from(credentialHolders)
-    .where(eq(credentialHolders.userId, userId))
-    .limit(100);
-  return rows.map((row) => row.holder);
-}
 
 /** Who stands behind the issuer's name, as the row records it at each check (issue 43). */
 export type ImportIssuerColumns = {
@@ -35,6 +25,8 @@ export type NewImport = {
   format: string;
   issuerIdentity: string;
   issuer: ImportIssuerColumns;
+  /** The wallet DID it was issued to, proved for this import (decision 099); null for an address. */
+  holderDid: string | null;
   status: ImportStatus;
   originalKey: string;
   originalName: string;
@@ -82,6 +74,7 @@ export function keepImportStatements(db: Db, input: NewImport) {
       format: input.format,
       issuerIdentity: input.issuerIdentity,
       ...issuerColumnsOf(input.issuer),
+      holderDid: input.holderDid,
       status: input.status,
       revokedAt: null,
       checkedAt: input.now,
@@ -140,6 +133,7 @@ export function importsToRecheck(db: Db, before: Date, limit: number) {
       status: importedCredentials.status,
       issuerDomain: importedCredentials.issuerDomain,
       issuerNameKey: importedCredentials.issuerNameKey,
+      holderDid: importedCredentials.holderDid,
       originalKey: importedCredentials.originalKey,
       originalName: importedCredentials.originalName,
       originalType: importedCredentials.originalType,

@@ -1,7 +1,8 @@
-import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { insertWhen, type Db } from "../client.ts";
 import { newestKeyOfCredential, reissueColumns } from "./credentials/stored.ts";
 import { achievements, credentialHolders, credentials, organizationKeys, walletExchanges } from "../schema.ts";
+import type { WalletExchangePurpose } from "../enums.ts";
 
 // One-time exchanges with a holder's wallet (decision 064). Each is made by its person for one
 // of their own credentials, answered at most once, within its 15 minutes.
@@ -33,7 +34,8 @@ export async function findOwnWalletExchange(db: Db, userId: string, id: string) 
   const [row] = await db
     .select({
       id: walletExchanges.id,
-      achievementId: walletExchanges.achievementId,
+      // The joined row's: the same id, never null.
+      achievementId: achievements.id,
       title: achievements.title,
       challenge: walletExchanges.challenge,
       expiresAt: walletExchanges.expiresAt,
@@ -124,4 +126,84 @@ export async function spendWalletExchange(
     ...(alsoWrite ? [db.insert(organizationKeys).values(alsoWrite).onConflictDoNothing()] : []),
   ]);
   return used.length === 1;
+}
+
+/**
+ * Opens an 'import' exchange (decision 099): its DIDAuth will prove the wallet DID that the
+ * person's pending import (`importNonce`) was issued to. No achievement: nothing is handed out.
+ */
+export async function openImportExchange(
+  db: Db,
+  exchange: { id: string; userId: string; importNonce: string; challenge: string; createdAt: Date; expiresAt: Date },
+) {
+  await db.insert(walletExchanges).values({ ...exchange, purpose: "import" });
+}
+
+/** An 'import' exchange as its answer reads it (in the batch that counts the attempt). */
+export function importExchangeQuery(db: Db, id: string) {
+  return db
+    .select({
+      challenge: walletExchanges.challenge,
+      expiresAt: walletExchanges.expiresAt,
+      usedAt: walletExchanges.usedAt,
+    })
+    .from(walletExchanges)
+    .where(and(eq(walletExchanges.id, id), eq(walletExchanges.purpose, "import")))
+    .limit(1);
+}
+
+/** An answer spending exchange `id`: the challenge it signed, the DID that signed, and when. */
+export type ExchangeUse = { id: string; challenge: string; holder: string; now: Date };
+
+/** The exchange `id` of `purpose` while `challenge` may still spend it: unused and unexpired. */
+export const spendable = (purpose: WalletExchangePurpose, { id, challenge, now }: ExchangeUse) =>
+  and(
+    eq(walletExchanges.id, id),
+    eq(walletExchanges.purpose, purpose),
+    eq(walletExchanges.challenge, challenge),
+    isNull(walletExchanges.usedAt),
+    gt(walletExchanges.expiresAt, now),
+  );
+
+/** Marks an 'import' exchange used by `holder`, only if still spendable: one answer wins. */
+export async function spendImportExchange(db: Db, use: ExchangeUse) {
+  const used = await db
+    .update(walletExchanges)
+    .set({ usedAt: use.now, holder: use.holder })
+    .where(spendable("import", use))
+    .returning({ id: walletExchanges.id });
+  return used.length === 1;
+}
+
+/** The person's own 'import' exchange, as the import page shows it (another person's id reads nothing). */
+export async function findOwnImportExchange(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: walletExchanges.id,
+      challenge: walletExchanges.challenge,
+      importNonce: walletExchanges.importNonce,
+      expiresAt: walletExchanges.expiresAt,
+      usedAt: walletExchanges.usedAt,
+    })
+    .from(walletExchanges)
+    .where(and(eq(walletExchanges.id, id), eq(walletExchanges.userId, userId), eq(walletExchanges.purpose, "import")))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The wallet DIDs that DIDAuths made for the person's pending import `importNonce` proved theirs. */
+export async function provenImportHolders(db: Db, userId: string, importNonce: string) {
+  const rows = await db
+    .selectDistinct({ holder: walletExchanges.holder })
+    .from(walletExchanges)
+    .where(
+      and(
+        eq(walletExchanges.userId, userId),
+        eq(walletExchanges.purpose, "import"),
+        eq(walletExchanges.importNonce, importNonce),
+        isNotNull(walletExchanges.usedAt),
+      ),
+    )
+    .limit(10);
+  return rows.flatMap((row) => (row.holder ? [row.holder] : []));
 }

@@ -8,6 +8,8 @@ export type DidAuthRequest = {
   signer?: "holder" | "unlisted";
   /** A did:web holder on this host instead of a new did:key; its DID document comes back to publish. */
   webHost?: string;
+  /** 64 hex digits: the same did:key on every request that gives it (one wallet, signing again). */
+  seed?: string;
 };
 export function lcwWallet(): Promise<{
   didAuth(

@@ -22,9 +22,12 @@ export async function lcwWallet() {
   const driver = didKey.driver();
   driver.use({ multibaseMultikeyHeader: "z6Mk", fromMultibase: Ed25519VerificationKey2020.from });
 
-  /** A new wallet DID and its authentication key pair, as the wallet mints one (app/lib/did.ts). */
-  async function mintDid() {
-    const key = await Ed25519VerificationKey2020.generate();
+  /**
+   * A new wallet DID and its authentication key pair, as the wallet mints one (app/lib/did.ts); from
+   * `seed` (64 hex digits), the same one each time, as one wallet signing twice.
+   */
+  async function mintDid(seed) {
+    const key = await Ed25519VerificationKey2020.generate(seed ? { seed: Buffer.from(seed, "hex") } : undefined);
     const { didDocument, methodFor } = await driver.fromKeyPair({ verificationKeyPair: key });
     // The DID document's authentication method is this key (its public half): sign with the pair.
     const { id, controller } = methodFor({ purpose: "authentication" });
@@ -55,8 +58,9 @@ export async function lcwWallet() {
     suite = "Ed25519Signature2020",
     signer = "holder",
     webHost,
+    seed,
   }) {
-    const { did, key: own, didDocument } = webHost ? await webDid(webHost) : await mintDid();
+    const { did, key: own, didDocument } = webHost ? await webDid(webHost) : await mintDid(seed);
     let key = own;
     if (signer === "unlisted") {
       key = await Ed25519VerificationKey2020.generate();

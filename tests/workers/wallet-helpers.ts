@@ -13,6 +13,8 @@ export type WalletAsk = {
   suite?: "Ed25519Signature2020" | "eddsa-rdfc-2022";
   signer?: "holder" | "unlisted";
   webHost?: string;
+  /** 64 hex digits: the same did:key each time (one wallet signing again). */
+  seed?: string;
 };
 
 /** A wallet's DIDAuth, signed by the wallet's libraries for a new did:key (or a did:web on `webHost`). */

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { JsonObject } from "#app/services/credentials/data-integrity.server.ts";
 import { VC_V2_CONTEXT } from "#app/services/credentials/contexts.server.ts";
-import { answerWalletExchange } from "#app/services/wallet-exchange.server.ts";
+import { answerWalletExchange, PROVED } from "#app/services/wallet-exchange.server.ts";
 import { ExchangeRefusal, type ExchangeProblem } from "#app/utils/domain-errors.server.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { readCapped } from "#app/services/outside-web.server.ts";
@@ -82,12 +82,13 @@ export const walletExchangeRoutes = new Hono<WorkerEnv>()
     if (isWrapped(presentation)) presentation = presentation.verifiablePresentation;
     const id = c.req.param("id");
     try {
-      const credential = await answerWalletExchange(c.get("loadContext"), issuingOf(c), {
+      const answered = await answerWalletExchange(c.get("loadContext"), issuingOf(c), {
         id,
         presentation,
         network: clientNetwork(c.req.raw),
       });
-      return credentialAnswer(credential);
+      // An import's proof hands nothing over: the exchange is done (VC-API's empty answer).
+      return answered === PROVED ? answer(200, {}) : credentialAnswer(answered);
     } catch (error) {
       if (!(error instanceof ExchangeRefusal)) throw error;
       // A presentation that did not authenticate, or a spent one presented again: worth seeing.

@@ -1,26 +1,29 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { FormError } from "#app/components/form-messages.tsx";
 import { TextareaField } from "#app/components/forms.tsx";
-import { ImportChecks } from "#app/components/passport/import-checks.tsx";
-import { IssuerIdentityLine } from "#app/components/credentials/issuer-identity.tsx";
-import type { IssuerIdentity } from "#app/utils/issuer-identity.ts";
 import { SubmitButton } from "#app/components/submit-button.tsx";
 import { PassportSubpageHeader } from "#app/components/passport/passport-subpage-header.tsx";
-import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import type { ImportOutcome } from "#app/services/imports/import-result.ts";
 import { IMPORT_REFUSED } from "#app/services/imports/imported-credentials.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { replyFailure } from "#app/utils/form-reply.server.ts";
+import { replyFailure, withHttpErrors } from "#app/utils/form-reply.server.ts";
 import type { FormReply } from "#app/utils/form-reply.ts";
 import { importCheckValidator } from "#app/utils/form-validators.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
 import { consumeUserRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
+import {
+  ImportResultCard,
+  ImportWalletProofCard,
+  type CheckedImport,
+} from "#app/components/passport/import-result-card.tsx";
+import { importProofPage } from "#app/services/imports/wallet-proof.server.ts";
 import { addImportIntent } from "./add-import.server.ts";
+import { proveWalletIntent } from "./prove-wallet.server.ts";
 import { checkImportIntent } from "./check-import.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Import a badge or credential · ${PRODUCT_NAME}` }];
@@ -28,12 +31,23 @@ export const meta: MetaFunction = () => [{ title: `Import a badge or credential 
 /** A file of 5 MB and the form's framing: anything larger is refused before it is read. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
 
+/** The wallet proof being shown (`?prove=`, decision 099): an exchange of the person's own. */
+const PROVE_PARAM = "prove";
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireViewer(request, context);
-  return null;
+  const viewer = await requireViewer(request, context);
+  const url = new URL(request.url);
+  const exchangeId = url.searchParams.get(PROVE_PARAM);
+  if (!exchangeId || !z.uuid().safeParse(exchangeId).success) return { proving: null };
+  // Once the wallet answered, each look checks the import again (outside reads): counted as a check.
+  if (!(await consumeUserRateLimit(context.db, viewer.id, "import-credential")))
+    throw new Response(RATE_LIMIT_MESSAGE, { status: 429 });
+  const origin = context.env.APP_URL ?? url.origin;
+  const page = await withHttpErrors(importProofPage(context, viewer, exchangeId, { origin }));
+  return { proving: { ...page, exchangeId } };
 }
 
-const INTENTS = { "check-import": checkImportIntent, "add-import": addImportIntent };
+const INTENTS = { "check-import": checkImportIntent, "add-import": addImportIntent, "prove-wallet": proveWalletIntent };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
@@ -53,16 +67,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return runIntent({ request, context }, INTENTS, { viewer, fields, back: "/passport/import" });
 }
 
-type Checked = {
-  checked: ImportOutcome;
-  nonce: string | null;
-  issuerIdentity: IssuerIdentity | null;
-  source: string;
-};
+type Checked = CheckedImport & { source: string };
 
 export default function ImportCredential() {
+  const { proving } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Checked | FormReply | undefined;
   const checked = answer && "checked" in answer ? answer : null;
+  // The action's check; else, once the wallet answered, the loader's check with the DID it proved.
+  const shown: CheckedImport | null = checked ?? (proving?.checked ? { ...proving, checked: proving.checked } : null);
   const reply = answer && "formId" in answer && answer.formId === "check-import" ? answer : undefined;
   const { fields, form, formProps } = useValidatedForm({
     id: "check-import",
@@ -85,7 +97,14 @@ export default function ImportCredential() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Form method="post" encType="multipart/form-data" {...formProps} className="grid gap-4">
+          {/* Here, not at the page's `?prove=`: a new check leaves the wallet's proof behind. */}
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            {...formProps}
+            action="/passport/import"
+            className="grid gap-4"
+          >
             <div className="grid gap-2">
               <Label htmlFor="import-file">Badge file</Label>
               <input
@@ -110,36 +129,14 @@ export default function ImportCredential() {
           </Form>
         </CardContent>
       </Card>
-      {checked ? (
-        <Card aria-labelledby="import-result-title">
-          <CardHeader>
-            <CardTitle as="h2" id="import-result-title">
-              {checked.checked.status === "refused" ? "This cannot be imported" : checked.checked.badge.name}
-            </CardTitle>
-            <CardDescription>
-              {checked.checked.status === "refused"
-                ? "Nothing was saved."
-                : `Issued by ${checked.checked.badge.issuerName} (${checked.checked.badge.issuerIdentity})`}
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            {/* Who stands behind the issuer's name, as the passport will say it (issue 43). */}
-            {checked.issuerIdentity ? <IssuerIdentityLine identity={checked.issuerIdentity} imported /> : null}
-            <ImportChecks outcome={checked.checked} />
-            {checked.checked.status !== "refused" && checked.nonce ? (
-              <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
-                <input type="hidden" name="nonce" value={checked.nonce} />
-                <SubmitButton intent="add-import" pendingText="Adding...">
-                  Add to passport
-                </SubmitButton>
-                <Link to="/passport" className={buttonVariants({ variant: "outline" })}>
-                  Cancel
-                </Link>
-              </Form>
-            ) : null}
-          </CardContent>
-        </Card>
+      {proving?.proof ? (
+        <ImportWalletProofCard proof={proving.proof} href={`/passport/import?${PROVE_PARAM}=${proving.exchangeId}`} />
+      ) : proving?.stale ? (
+        <p role="status" className="text-sm">
+          {proving.stale}
+        </p>
       ) : null}
+      {shown ? <ImportResultCard checked={shown} /> : null}
     </div>
   );
 }

@@ -28,6 +28,8 @@ export type ImportSession = {
   /** The budget and the DID documents read so far: an issuer's is read once per import. */
   lookup: Lookup;
   checks: ImportCheck[];
+  /** The wallet DID the credential was issued to (its Recipient check says whether it was proved). */
+  walletDid?: string;
 };
 
 export function importSession(resolver: Resolver, recipient: Recipient, now: Date): ImportSession {

@@ -60,10 +60,14 @@ export type ImportOutcome =
       /** What identifies this award across imports: its issuer and its id (or its content's hash). */
       key: string;
       issuer: ImportIssuer;
+      /** Issued to this wallet DID, which a DIDAuth made for this import proved (decision 099). */
+      walletDid?: string;
     }
   | {
       status: "refused";
       reason: string;
+      /** Refused only because this wallet DID is not proved for the import (decision 099). */
+      walletDid?: string;
       format: ImportFormat | null;
       container: ImportContainer | null;
       checks: ImportCheck[];

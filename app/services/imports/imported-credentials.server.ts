@@ -10,13 +10,13 @@ import { log } from "#app/utils/log.server.ts";
 import type { ImportStatus } from "#db/enums.ts";
 import {
   findOwnImport,
-  holderDidsOf,
   importsToRecheck,
   keepImportStatements,
   ownImportDelete,
   recordRecheckStatement,
 } from "#db/queries/imported-credentials.ts";
 import { achievementExists } from "#db/queries/achievements/writes.ts";
+import { provenImportHolders } from "#db/queries/wallet-exchanges.ts";
 import { storageChangeStatements, storageUsed } from "#db/queries/storage.ts";
 import { deleteReleased } from "#app/services/storage.server.ts";
 import { refusedOverQuota } from "#app/utils/storage-quota.server.ts";
@@ -47,13 +47,18 @@ function resolverOf(context: ServiceContext): Resolver {
   return verifierFor(signer, context.env.ENVIRONMENT);
 }
 
-/** Verifies `source` for `person`: the addresses and wallet DIDs it may be issued to are theirs. */
-export async function verifyFor(context: ServiceContext, person: Person, source: ImportSource, now = new Date()) {
-  const [addresses, holderDids] = await Promise.all([
-    // The sign-in address and the confirmed other ones (decision 068).
-    confirmedAddressesOf(context.db, person.id),
-    holderDidsOf(context.db, person.id),
-  ]);
+/**
+ * Verifies `source` for `person`: the addresses it may be issued to are theirs (the sign-in
+ * address and the confirmed other ones, decision 068); the wallet DIDs are only `holderDids`,
+ * those a DIDAuth made for this very import proved (decision 099).
+ */
+export async function verifyFor(
+  context: ServiceContext,
+  person: Person,
+  source: ImportSource,
+  { now = new Date(), holderDids = [] }: { now?: Date; holderDids?: readonly string[] } = {},
+) {
+  const addresses = await confirmedAddressesOf(context.db, person.id);
   return verifyImport(source, { resolver: resolverOf(context), recipient: { addresses, holderDids }, now });
 }
 
@@ -83,9 +88,10 @@ export function originalOf(source: ImportSource): PendingFile {
  */
 export async function checkImport(context: ServiceContext, person: Person, source: ImportSource) {
   const now = new Date();
-  const outcome = await verifyFor(context, person, source, now);
-  if (outcome.status === "refused") return { outcome, nonce: null, issuerIdentity: null };
-  const issuerIdentity = await previewIdentity(context.db, outcome.issuer, now);
+  const outcome = await verifyFor(context, person, source, { now });
+  // Refused only for a wallet DID not yet proved: kept, for 'Prove with my wallet' (decision 099).
+  if (outcome.status === "refused" && !outcome.walletDid) return { outcome, nonce: null, issuerIdentity: null };
+  const issuerIdentity = outcome.status === "refused" ? null : await previewIdentity(context.db, outcome.issuer, now);
   const nonce = crypto.randomUUID();
   const original = originalOf(source);
   await context.cloudflare.env.MEDIA.put(pendingKey(person.id), original.bytes, {
@@ -95,23 +101,33 @@ export async function checkImport(context: ServiceContext, person: Person, sourc
   return { outcome, nonce, issuerIdentity };
 }
 
-/** Adds the person's pending import (checked under `nonce`) to their passport, verified once more. */
-export async function addImport(context: ServiceContext, person: Person, nonce: string) {
-  const media = context.cloudflare.env.MEDIA;
-  const pending = await media.get(pendingKey(person.id));
+/** The person's pending import checked under `nonce`, or a refusal when another check replaced it. */
+export async function readPendingImport(context: ServiceContext, userId: string, nonce: string) {
+  const pending = await context.cloudflare.env.MEDIA.get(pendingKey(userId));
   if (!pending || pending.customMetadata?.nonce !== nonce) {
     await pending?.body.cancel();
-    throw new Refusal({
-      title: IMPORT_REFUSED,
-      description: "This check is no longer current: choose the file or paste the credential again.",
-    });
+    throw new Refusal({ title: IMPORT_REFUSED, description: NOT_CURRENT });
   }
   const bytes = new Uint8Array(await pending.arrayBuffer());
   const fileName = pending.customMetadata?.fileName ?? "credential";
   const contentType = pending.httpMetadata?.contentType ?? "application/octet-stream";
-  const source = sourceOf(bytes, fileName, contentType);
+  return { bytes, fileName, contentType, source: sourceOf(bytes, fileName, contentType) };
+}
+export const NOT_CURRENT = "This check is no longer current: choose the file or paste the credential again.";
+
+/** Refuses unless `nonce` is still the person's pending import (read from its metadata, not its bytes). */
+export async function refuseUnlessPending(context: ServiceContext, userId: string, nonce: string) {
+  const pending = await context.cloudflare.env.MEDIA.head(pendingKey(userId));
+  if (pending?.customMetadata?.nonce !== nonce) throw new Refusal({ title: IMPORT_REFUSED, description: NOT_CURRENT });
+}
+
+/** Adds the person's pending import (checked under `nonce`) to their passport, verified once more. */
+export async function addImport(context: ServiceContext, person: Person, nonce: string) {
+  const media = context.cloudflare.env.MEDIA;
+  const { bytes, fileName, contentType, source } = await readPendingImport(context, person.id, nonce);
   const now = new Date();
-  const outcome = await verifyFor(context, person, source, now);
+  const holderDids = await provenImportHolders(context.db, person.id, nonce);
+  const outcome = await verifyFor(context, person, source, { now, holderDids });
   if (outcome.status === "refused") throw new Refusal({ title: IMPORT_REFUSED, description: outcome.reason });
   const toast = {
     title: "Credential added",
@@ -131,6 +147,7 @@ export async function addImport(context: ServiceContext, person: Person, nonce: 
     format: `${outcome.format} (${outcome.container})`,
     issuerIdentity: outcome.badge.issuerIdentity,
     issuer: outcome.issuer,
+    holderDid: outcome.walletDid ?? null,
     status: outcome.status,
     originalKey,
     originalName: fileName,
@@ -200,7 +217,8 @@ export async function recheckImports(context: ServiceContext, now: Date, limit =
             context,
             { id: row.userId, email: row.email },
             sourceOf(new Uint8Array(await object.arrayBuffer()), row.originalName, row.originalType),
-            now,
+            // A wallet DID counts only as proved when it was imported (decision 099).
+            { now, holderDids: row.holderDid ? [row.holderDid] : [] },
           )
         : null;
       const status = outcome ? statusAfter(outcome) : "unverified";

@@ -8,7 +8,8 @@ import { OTHER_ADDRESS } from "./import-result.ts";
 
 export type Recipient = { addresses: readonly string[]; holderDids: readonly string[] };
 export type EmailIdentity = { hashed: boolean; identity: string; salt?: string };
-export type RecipientCheck = { passed: boolean; detail: string };
+/** `walletDid`: the wallet DID it was issued to, proved for this import (passed) or not (failed). */
+export type RecipientCheck = { passed: boolean; detail: string; walletDid?: string };
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -53,7 +54,7 @@ export async function checkRecipient(
     return { passed: false, detail: OTHER_ADDRESS };
   }
   if (subject?.startsWith("did:") && recipient.holderDids.includes(subject)) {
-    return { passed: true, detail: `Issued to your wallet DID ${subject}.` };
+    return { passed: true, detail: `Issued to your wallet DID ${subject}.`, walletDid: subject };
   }
   if (named.emails.length) {
     const unsupported = named.emails.every((email) => email.hashed && !/^sha256\$/i.test(email.identity.trim()));
@@ -68,6 +69,7 @@ export async function checkRecipient(
     return {
       passed: false,
       detail: `This credential was issued to ${subject}, which is not one of your wallet DIDs.`,
+      walletDid: subject,
     };
   }
   if (named.otherKind) {

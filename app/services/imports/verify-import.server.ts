@@ -108,14 +108,18 @@ async function outcomeOf(
       key: verified.key,
       // Who stands behind the issuer's name, asked only of what may be kept (issue 43).
       issuer: await importIssuerOf(session, verified.issuerId, verified.badge.issuerName),
+      ...(session.walletDid ? { walletDid: session.walletDid } : {}),
     };
   }
-  const reason = failed.find((check) => !(check.name === "Dates" && check.detail.startsWith("Expired")))?.detail;
+  const refusing = failed.filter((check) => !(check.name === "Dates" && check.detail.startsWith("Expired")));
+  // Refused only because its wallet DID is not proved for this import: a DIDAuth may prove it.
+  const walletDid = refusing.length === 1 && refusing[0]!.name === "Recipient" ? session.walletDid : undefined;
   return {
     status: "refused",
-    reason: reason ?? "It could not be verified.",
+    reason: refusing[0]?.detail ?? "It could not be verified.",
     format: verified.format,
     container,
     checks,
+    ...(walletDid ? { walletDid } : {}),
   };
 }

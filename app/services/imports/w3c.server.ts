@@ -167,6 +167,7 @@ async function finish(
   const subjectId = typeof subjectObject.id === "string" ? subjectObject.id : (dates.subject as string | undefined);
   const recipient = await checkRecipient({ emails, subjectId }, session.recipient);
   addCheck(session, "Recipient", recipient.passed, recipient.detail);
+  session.walletDid = recipient.walletDid;
 
   const achievement = isObject(subjectObject.achievement) ? subjectObject.achievement : {};
   const issuer = isObject(credential.issuer) ? credential.issuer : {};

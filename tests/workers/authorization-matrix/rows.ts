@@ -625,6 +625,24 @@ export const ROWS: Row[] = [
     ok: [400],
     cells: cells("noop", { anon: "signin", archived: "signout" }),
   }),
+  // 'Prove with my wallet' (decision 099) needs the caller's own pending check too: no exchange
+  // is opened for a nonce that is not theirs.
+  actionRow({
+    route: "routes/_app.passport.import",
+    intent: "prove-wallet",
+    path: "/passport/import",
+    body: form({ intent: "prove-wallet", nonce: "00000000-0000-4000-8000-000000000000" }),
+    ok: [400],
+    cells: cells("noop", { anon: "signin", archived: "signout" }),
+  }),
+  // Another person's proof (or none): 404 for every caller.
+  loaderRow({
+    route: "routes/_app.passport.import",
+    intent: "wallet proof shown",
+    path: () => `/passport/import?prove=${crypto.randomUUID()}`,
+    ok: [404],
+    cells: cells(404, { anon: "signin", archived: "signout" }),
+  }),
 
   // 'Add to wallet' (issue 31): only for the person's own credential (the member's, seeded);
   // another person's exchange is not shown (the page answers without it).

@@ -81,6 +81,7 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.passport._index action (delete-import)": {},
   "routes/_app.passport.import action (check-import)": {},
   "routes/_app.passport.import action (add-import)": {},
+  "routes/_app.passport.import action (prove-wallet)": {},
   "routes/_app.passport._index action (add-to-wallet)": {
     retry: { grows: ["wallet_exchanges", "openid4vci_grants"], why: NEW_OFFER },
   },
