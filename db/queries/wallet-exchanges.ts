@@ -165,11 +165,17 @@ export const spendable = (purpose: WalletExchangePurpose, { id, challenge, now }
     gt(walletExchanges.expiresAt, now),
   );
 
-/** Marks an 'import' exchange used by `holder`, only if still spendable: one answer wins. */
+/** How long a wallet's proof for an import is kept for 'Add' (the daily clean-up then deletes it). */
+export const IMPORT_PROOF_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Marks an 'import' exchange used by `holder`, only if still spendable: one answer wins. The proof
+ * is then kept a day (its `expires_at` moved on: a used exchange is never spent again).
+ */
 export async function spendImportExchange(db: Db, use: ExchangeUse) {
   const used = await db
     .update(walletExchanges)
-    .set({ usedAt: use.now, holder: use.holder })
+    .set({ usedAt: use.now, holder: use.holder, expiresAt: new Date(use.now.getTime() + IMPORT_PROOF_KEPT_MS) })
     .where(spendable("import", use))
     .returning({ id: walletExchanges.id });
   return used.length === 1;
