@@ -17,10 +17,11 @@ import {
   ADDRESS_LIMIT_MESSAGE,
   consumeRateLimit,
   consumeSubjectRateLimit,
+  limitOrUnavailable,
   RATE_LIMIT_MESSAGE,
 } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
-import { replyFailure } from "#app/utils/form-reply.server.ts";
+import { replyFailure, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 
@@ -43,9 +44,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const fingerprint = await emailFingerprint(email);
   // One network cannot try many addresses, nor many networks one.
   let refusal: string | null = null;
-  if (!(await consumeRateLimit(context.db, request, "forgot-password"))) refusal = RATE_LIMIT_MESSAGE;
-  else if (!(await consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint)))
-    refusal = ADDRESS_LIMIT_MESSAGE;
+  const byNetwork = await limitOrUnavailable(consumeRateLimit(context.db, request, "forgot-password"));
+  const byAddress =
+    byNetwork &&
+    (await limitOrUnavailable(consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint)));
+  if (byNetwork === null || byAddress === null) {
+    return replyFailure({
+      formId: "forgot-password",
+      submission,
+      toast: { title: "Error", description: UNEXPECTED_FAILURE },
+      status: 500,
+      formErrors: [UNEXPECTED_FAILURE],
+    });
+  }
+  if (!byNetwork) refusal = RATE_LIMIT_MESSAGE;
+  else if (!byAddress) refusal = ADDRESS_LIMIT_MESSAGE;
   if (refusal) {
     securityEvent("auth.failed", {
       reason: "rate limited",

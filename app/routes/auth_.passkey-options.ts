@@ -1,6 +1,7 @@
+import { UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { passkeySignInOptions } from "#app/services/accounts/passkey-ceremonies.server.ts";
-import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { consumeRateLimit, limitOrUnavailable, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { tooMany } from "./auth/form.server.ts";
 
 /**
@@ -11,7 +12,9 @@ import { tooMany } from "./auth/form.server.ts";
  * this site may answer, and the answer says nothing about who has one.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (!(await consumeRateLimit(context.db, request, "passkey-options"))) {
+  const within = await limitOrUnavailable(consumeRateLimit(context.db, request, "passkey-options"));
+  if (within === null) return Response.json({ message: UNEXPECTED_FAILURE }, { status: 500 });
+  if (!within) {
     tooMany(request, context, "passkey-options", RATE_LIMIT_MESSAGE);
     return Response.json({ message: RATE_LIMIT_MESSAGE }, { status: 429 });
   }

@@ -13,11 +13,16 @@ import { resetPasswordValidator } from "#app/utils/form-validators.ts";
 import { pathOf, securityEvent } from "#app/utils/log.server.ts";
 import { closeNotificationSockets } from "#app/utils/person-hub.server.ts";
 import { guessablePasswordRefusal } from "#app/utils/password-rules.server.ts";
-import { clientNetwork, consumeSubjectRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import {
+  clientNetwork,
+  consumeSubjectRateLimit,
+  limitOrUnavailable,
+  RATE_LIMIT_MESSAGE,
+} from "#app/utils/rate-limit.server.ts";
 import { signInWithPassword } from "#app/services/accounts/sessions.server.ts";
 import { enterAccount, twoFactorHref } from "#app/utils/sign-in.server.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { replyFailure } from "#app/utils/form-reply.server.ts";
+import { replyFailure, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { resetPassword } from "#app/services/accounts/passwords.server.ts";
@@ -42,7 +47,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return replyFailure({ formId: "reset-password", submission, hideFields: HIDDEN });
   }
-  if (!(await consumeSubjectRateLimit(context.db, "reset-password", clientNetwork(request)))) {
+  const within = await limitOrUnavailable(
+    consumeSubjectRateLimit(context.db, "reset-password", clientNetwork(request)),
+  );
+  if (within === null) {
+    return replyFailure({
+      formId: "reset-password",
+      submission,
+      toast: { title: "Error changing password", description: UNEXPECTED_FAILURE },
+      status: 500,
+      formErrors: [UNEXPECTED_FAILURE],
+      hideFields: HIDDEN,
+    });
+  }
+  if (!within) {
     return replyFailure({
       formId: "reset-password",
       submission,

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
 import { exportArchive, exportFileName, readPersonData } from "#app/services/data-export.server.ts";
-import { consumeUserRateLimit } from "#app/utils/rate-limit.server.ts";
+import { consumeUserRateLimit, limitOrUnavailable } from "#app/utils/rate-limit.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
-import { withHttpErrors } from "#app/utils/form-reply.server.ts";
+import { UNEXPECTED_FAILURE, withHttpErrors } from "#app/utils/form-reply.server.ts";
 
 // POST /settings/export: "Download my data", the signed-in person's own data as one ZIP. A POST
 // (from Settings' form, same origin only) because it is rate limited: a link could be followed
@@ -13,7 +13,15 @@ export const EXPORT_LIMIT_MESSAGE = "You can download your data 3 times an hour.
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
-  if (!(await consumeUserRateLimit(context.db, viewer.id, "data-export"))) {
+  const within = await limitOrUnavailable(consumeUserRateLimit(context.db, viewer.id, "data-export"));
+  if (within === null) {
+    return redirectWithToast(context.env, request, "/settings/data", {
+      title: "Error",
+      description: UNEXPECTED_FAILURE,
+      variant: "destructive",
+    });
+  }
+  if (!within) {
     return redirectWithToast(context.env, request, "/settings/data", {
       title: "Too many downloads",
       description: EXPORT_LIMIT_MESSAGE,

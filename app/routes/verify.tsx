@@ -1,3 +1,4 @@
+import { UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { CredentialPage } from "#app/components/credentials/credential-page.tsx";
@@ -10,7 +11,7 @@ import { PRODUCT_NAME } from "#app/utils/constants.ts";
 import { expiryText, todayUtc } from "#app/utils/expiry.ts";
 import { issuing } from "#app/services/credentials/issuer.server.ts";
 import { verifierFor, verifyCredential } from "#app/services/credentials/verify.server.ts";
-import { consumeRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { consumeRateLimit, limitOrUnavailable, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 
 export const meta: MetaFunction = () => [{ title: `Verify a credential · ${PRODUCT_NAME}` }];
 
@@ -23,7 +24,9 @@ const refuse = (error: string, status = 400) => data({ error, result: null }, { 
 export async function action({ request, context }: ActionFunctionArgs) {
   const length = Number(request.headers.get("Content-Length") ?? 0);
   if (length > MAX_CREDENTIAL_BYTES + 4096) return refuse("The credential is too large (at most 256 KB).", 413);
-  if (!(await consumeRateLimit(context.db, request, "verify-credential"))) return refuse(RATE_LIMIT_MESSAGE, 429);
+  const within = await limitOrUnavailable(consumeRateLimit(context.db, request, "verify-credential"));
+  if (within === null) return refuse(UNEXPECTED_FAILURE, 500);
+  if (!within) return refuse(RATE_LIMIT_MESSAGE, 429);
   // Anything but a form post (a script sending JSON, say) is told what the page takes.
   const form = await request.formData().catch(() => null);
   if (!form) return refuse("Choose a credential file or paste its JSON.");

@@ -121,11 +121,10 @@ export function consumeSubjectRateLimit(db: Db, action: RateLimitedAction, subje
 }
 
 /**
- * Counts the attempt. When the count cannot be written (D1 failing), the attempt is refused as
- * over the limit (fail closed: a limit that cannot count does not let guesses through), so the
- * person reads the limit's "please wait and try again" rather than the generic error page
- * (issue 34's fault table, decision 076). Logged as a warning: the failure itself was logged
- * where it happened.
+ * Counts the attempt. When the count cannot be written (D1 failing), the attempt is refused all
+ * the same (fail closed: a limit that cannot count does not let guesses through) by throwing
+ * `LimitUnavailable`, which the form answers with its own failure (decision 100). Logged as a
+ * warning: the failure itself was logged where it happened.
  */
 async function consume(db: Db, action: RateLimitedAction, subject: string, now: number) {
   try {
@@ -133,7 +132,28 @@ async function consume(db: Db, action: RateLimitedAction, subject: string, now: 
     return withinLimit(action, row);
   } catch (error) {
     log("warn", "rate limit unavailable", { action, error: errorSummary(error) });
-    return false;
+    throw new LimitUnavailable(action, { cause: error });
+  }
+}
+
+/**
+ * A limit that could not count (D1 failing): the attempt is refused all the same (fail closed),
+ * and the person reads what failed, the action's own title with "nothing was saved", not a
+ * "please wait" that waiting would not mend (decision 100).
+ */
+/** Whether the attempt is within its limit; null when the limit could not count (nothing is done). */
+export async function limitOrUnavailable(counting: Promise<boolean>) {
+  try {
+    return await counting;
+  } catch (error) {
+    if (error instanceof LimitUnavailable) return null;
+    throw error;
+  }
+}
+
+export class LimitUnavailable extends Error {
+  constructor(action: RateLimitedAction, options: { cause: unknown }) {
+    super(`the ${action} limit could not count`, options);
   }
 }
 

@@ -9,11 +9,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/
 import { Label } from "#app/components/ui/label.tsx";
 import { IMPORT_REFUSED } from "#app/services/imports/imported-credentials.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { replyFailure, withHttpErrors } from "#app/utils/form-reply.server.ts";
+import { replyFailure, UNEXPECTED_FAILURE, withHttpErrors } from "#app/utils/form-reply.server.ts";
 import type { FormReply } from "#app/utils/form-reply.ts";
 import { importCheckValidator } from "#app/utils/form-validators.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
-import { consumeUserRateLimit, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
+import { consumeUserRateLimit, limitOrUnavailable, RATE_LIMIT_MESSAGE } from "#app/utils/rate-limit.server.ts";
 import { requireViewer } from "#app/utils/session.server.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import {
@@ -61,7 +61,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
     return refuse("The file is larger than 5 MB; a badge or credential is far smaller.", 413);
   }
-  if (!(await consumeUserRateLimit(context.db, viewer.id, "import-credential"))) return refuse(RATE_LIMIT_MESSAGE, 429);
+  const within = await limitOrUnavailable(consumeUserRateLimit(context.db, viewer.id, "import-credential"));
+  if (within === null) return refuse(UNEXPECTED_FAILURE, 500);
+  if (!within) return refuse(RATE_LIMIT_MESSAGE, 429);
   const fields = await request.formData().catch(() => null);
   if (!fields) return refuse("Choose a badge file or paste its JSON, JWT or address.", 400);
   return runIntent({ request, context }, INTENTS, { viewer, fields, back: "/passport/import" });
