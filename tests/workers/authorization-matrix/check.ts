@@ -6,7 +6,7 @@ import type { World } from "./world.ts";
 
 // Sending a cell's call as its caller, and checking what came back.
 
-export function send(world: World, caller: Caller, call: Call, headers: Record<string, string> = {}) {
+export async function send(world: World, caller: Caller, call: Call, headers: Record<string, string> = {}) {
   const cookie = caller === "anon" ? undefined : world.users[caller].cookie;
   const init: RequestInit = {
     method: call.method,
@@ -26,6 +26,7 @@ export function send(world: World, caller: Caller, call: Call, headers: Record<s
   else if (call.body && "json" in call.body) {
     init.body = JSON.stringify(call.body.json);
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+    if (call.sign) Object.assign(init.headers as Record<string, string>, await call.sign(init.body));
   } else if (call.body) {
     init.body = new URLSearchParams(call.body as Record<string, string>);
     (init.headers as Record<string, string>)["Content-Type"] = "application/x-www-form-urlencoded";

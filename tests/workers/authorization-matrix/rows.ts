@@ -1,3 +1,5 @@
+import Stripe from "stripe";
+import { env } from "cloudflare:test";
 import { PASSWORD, mp4Bytes, uniqueEmail } from "../helpers.ts";
 import { today } from "#tests/today.ts";
 import {
@@ -1238,6 +1240,28 @@ export const ROWS: Row[] = [
     crossSiteExempt:
       "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
   }),
+  // Signed by a wallet's own libraries (the world's): the credential goes to its DID, the
+  // acceptance is recorded with its proof. No cookie: any caller holding the link gets the same.
+  actionRow({
+    route: "hono:POST /credentials/exchanges/:id",
+    intent: "signed presentation",
+    path: (w) => `/credentials/exchanges/${w.walletExchange}`,
+    body: (w) => ({ json: w.walletPresentation }),
+    ok: [200],
+    cells: PUBLIC,
+    crossSiteExempt:
+      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
+  }),
+  actionRow({
+    route: "hono:POST /credentials/exchanges/:id",
+    intent: "signed acceptance",
+    path: (w) => `/credentials/exchanges/${w.acceptExchange}`,
+    body: (w) => ({ json: w.acceptPresentation }),
+    ok: [200],
+    cells: PUBLIC,
+    crossSiteExempt:
+      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
+  }),
   actionRow({
     route: "hono:POST /credentials/exchanges/:id",
     intent: "unknown exchange",
@@ -1289,6 +1313,20 @@ export const ROWS: Row[] = [
   }),
   actionRow({
     route: "hono:POST /openid4vci/token",
+    intent: "pre-authorised code and its transaction code",
+    path: "/openid4vci/token",
+    body: (w) =>
+      form({
+        grant_type: "urn:ietf:params:oauth:grant-type:pre-authorized_code",
+        "pre-authorized_code": w.offerCode.preAuthorizedCode,
+        tx_code: w.offerCode.txCode,
+      }),
+    ok: [200],
+    cells: PUBLIC,
+    crossSiteExempt: "a wallet calls it from anywhere; it authenticates by the pre-authorised code and its tx_code",
+  }),
+  actionRow({
+    route: "hono:POST /openid4vci/token",
     intent: "unknown pre-authorised code",
     path: "/openid4vci/token",
     body: form({
@@ -1307,6 +1345,18 @@ export const ROWS: Row[] = [
     ok: [200],
     cells: PUBLIC,
     crossSiteExempt: "a wallet calls it from anywhere; a nonce grants nothing by itself",
+  }),
+  actionRow({
+    route: "hono:POST /openid4vci/credential",
+    intent: "access token and proof",
+    path: "/openid4vci/credential",
+    body: (w) => ({
+      json: { credential_configuration_id: "OpenBadgeCredential", proofs: { jwt: [w.openid4vciCredential.proof] } },
+    }),
+    headers: (w) => ({ Authorization: `Bearer ${w.openid4vciCredential.accessToken}` }),
+    ok: [200],
+    cells: PUBLIC,
+    crossSiteExempt: "a wallet calls it from anywhere; it authenticates by the access token and a proof of possession",
   }),
   actionRow({
     route: "hono:POST /openid4vci/credential",
@@ -1406,6 +1456,23 @@ export const ROWS: Row[] = [
     body: () => ({ json: checkoutEvent() }),
     ok: [200],
     cells: cells(400),
+    crossSiteExempt: "Stripe calls it cross-site; it authenticates by signature",
+  }),
+  // Signed with the webhook's secret when sent: a member's subscription starts (who sends it does not matter).
+  actionRow({
+    route: "hono:POST /api/stripe/webhook",
+    intent: "signed checkout",
+    path: "/api/stripe/webhook",
+    body: (w) => ({ json: w.stripeCheckout }),
+    sign: async (payload) => ({
+      "Stripe-Signature": await Stripe.webhooks.generateTestHeaderStringAsync({
+        payload,
+        secret: env.STRIPE_WEBHOOK_SECRET,
+        cryptoProvider: Stripe.createSubtleCryptoProvider(),
+      }),
+    }),
+    ok: [200],
+    cells: PUBLIC,
     crossSiteExempt: "Stripe calls it cross-site; it authenticates by signature",
   }),
   actionRow({

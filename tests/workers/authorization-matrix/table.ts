@@ -30,7 +30,14 @@ export type Caller = (typeof CALLERS)[number];
 export type Outcome = "ok" | "noop" | "signin" | "signout" | "dashboard" | 400 | 401 | 403 | 404;
 
 export type Body = Record<string, string> | FormData | { json: unknown };
-export type Call = { method: "GET" | "POST" | "OPTIONS"; path: string; body?: Body; headers?: Record<string, string> };
+export type Call = {
+  method: "GET" | "POST" | "OPTIONS";
+  path: string;
+  body?: Body;
+  headers?: Record<string, string>;
+  /** Headers that sign the body as sent (Stripe's signature), made when the call is sent. */
+  sign?: (body: string) => Promise<Record<string, string>>;
+};
 
 export type Row = {
   /** A Remix route id ("routes/…") or a Hono route ("hono:METHOD path"). */
@@ -84,11 +91,13 @@ export function actionRow({
   path,
   body,
   headers,
+  sign,
   ...row
 }: Omit<Row, "kind" | "call"> & {
   path: FromWorld<string>;
   body?: FromWorld<Body>;
   headers?: FromWorld<Record<string, string>>;
+  sign?: Call["sign"];
 }): Row {
   return {
     ...row,
@@ -98,6 +107,7 @@ export function actionRow({
       path: fromWorld(path, world),
       ...(body === undefined ? {} : { body: fromWorld(body, world) }),
       ...(headers === undefined ? {} : { headers: fromWorld(headers, world) }),
+      ...(sign ? { sign } : {}),
     }),
   };
 }

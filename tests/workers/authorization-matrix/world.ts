@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import {
+  ORIGIN,
   PNG_BYTES,
   confirmationToken,
   createAccount,
@@ -14,6 +15,8 @@ import {
 } from "../helpers.ts";
 import { credentialOf, giveAndAccept } from "../credentials-helpers.ts";
 import { addMember, createOrganisation, giveAchievement, membershipOf } from "../factories.ts";
+import { signJwt, walletKey } from "../openid4vci-wallet.ts";
+import { walletDidAuth } from "../wallet-helpers.ts";
 
 // The one world every cell of the matrix runs against: two organisations and their admins, an
 // organisation account without one, members, a recipient with a pending offer and an active
@@ -65,6 +68,20 @@ export async function seedWorld() {
   const acceptExchange = new URL(acceptOpened.headers.get("Location")!, "http://localhost").searchParams.get(
     "accept-wallet",
   )!;
+  // The wallets' signed answers to both exchanges (the Learner Credential Wallet's libraries) and
+  // Stripe's event for a member's checkout: the Worker endpoints' writes that succeed (issue 43).
+  const challengeOf = async (id: string) =>
+    (await env.DB.prepare("select challenge from wallet_exchanges where id = ?")
+      .bind(id)
+      .first<{ challenge: string }>())!.challenge;
+  const signedBy = async (exchange: string) =>
+    (await walletDidAuth({ challenge: await challengeOf(exchange), domain: "localhost" })).presentation;
+  const walletPresentation = await signedBy(walletExchange);
+  const acceptPresentation = await signedBy(acceptExchange);
+  // OpenID4VCI: the first offer's pre-authorised code and transaction code, as a wallet reads them;
+  // and a second offer taken up to its access token, with a proof of possession over a fresh nonce.
+  const offerCode = await offerCodes(member.cookie, walletExchange, openid4vciOffer);
+  const openid4vciCredential = await openid4vciTokenAndProof(member.cookie, credentialAchievement);
   // The member's credential was issued to a wallet DID, and its acceptance signed (rows written
   // directly: tests/workers/wallet-acceptance.test.ts signs real ones).
   const holderDid = "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK";
@@ -198,6 +215,28 @@ export async function seedWorld() {
     walletExchange,
     openid4vciOffer,
     acceptExchange,
+    walletPresentation,
+    acceptPresentation,
+    offerCode,
+    openid4vciCredential,
+    // A member's subscription checkout completed, as Stripe sends it (signed when the cell sends it).
+    stripeCheckout: {
+      id: `evt_${crypto.randomUUID()}`,
+      object: "event",
+      type: "checkout.session.completed",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          object: "checkout.session",
+          mode: "subscription",
+          status: "complete",
+          payment_status: "paid",
+          subscription: "sub_matrix_checkout",
+          customer: "cus_matrix_checkout",
+          metadata: { organizationId: orgA, memberUserId: member.id, adminUserId: admin.id },
+        },
+      },
+    },
     holderDid,
     domainClaim,
     verifiedDomain,
@@ -212,4 +251,43 @@ export async function seedWorld() {
       .bind(recipient.id)
       .first<{ id: string }>())!.id,
   };
+}
+
+const PRE_AUTHORIZED = "urn:ietf:params:oauth:grant-type:pre-authorized_code";
+
+/** An offer's pre-authorised code (from its JSON) and transaction code (shown to its person on /passport). */
+async function offerCodes(cookie: string, exchange: string, offer: string) {
+  const json = (await (await get(`/openid4vci/offers/${offer}`)).json()) as {
+    grants: Record<string, { "pre-authorized_code": string }>;
+  };
+  const page = await (await get(`/passport?wallet=${exchange}`, cookie)).text();
+  return {
+    preAuthorizedCode: json.grants[PRE_AUTHORIZED]!["pre-authorized_code"],
+    txCode: /<strong[^>]*>(\d{6})<\/strong>/.exec(page)![1]!,
+  };
+}
+
+/** A second 'Add to wallet' offer taken up to its access token, and a proof JWT over a fresh nonce. */
+async function openid4vciTokenAndProof(cookie: string, achievementId: string) {
+  const opened = await postForm("/passport", { intent: "add-to-wallet", achievementId }, { cookie });
+  const exchange = new URL(opened.headers.get("Location")!, ORIGIN).searchParams.get("wallet")!;
+  const offer = (await env.DB.prepare("select id from openid4vci_grants where exchange_id = ?")
+    .bind(exchange)
+    .first<{ id: string }>())!.id;
+  const { preAuthorizedCode, txCode } = await offerCodes(cookie, exchange, offer);
+  const token = await postForm("/openid4vci/token", {
+    grant_type: PRE_AUTHORIZED,
+    "pre-authorized_code": preAuthorizedCode,
+    tx_code: txCode,
+  });
+  const { access_token: accessToken } = (await token.json()) as { access_token: string };
+  const nonce = await postForm("/openid4vci/nonce", {});
+  const { c_nonce: cNonce } = (await nonce.json()) as { c_nonce: string };
+  const key = await walletKey("EdDSA");
+  const proof = await signJwt(
+    key,
+    { typ: "openid4vci-proof+jwt", alg: key.alg, kid: key.kid },
+    { aud: ORIGIN, iat: Math.floor(Date.now() / 1000), nonce: cNonce },
+  );
+  return { accessToken, proof };
 }

@@ -12,6 +12,13 @@ export const D1_OUTAGE_TITLES: Record<string, string> = {
   "hono:POST /api/auth/sign-out action": "Not found",
   "hono:POST /api/auth/sign-up/email action": "Not found",
   "hono:POST /api/auth/update-user action": "Not found",
+  "hono:POST /credentials/exchanges/:id action (signed presentation)":
+    "Something went wrong on our side and nothing was saved. Please try again.",
+  "hono:POST /credentials/exchanges/:id action (signed acceptance)":
+    "Something went wrong on our side and nothing was saved. Please try again.",
+  // Stripe sends it again after a 5xx.
+  "hono:POST /api/stripe/webhook action (signed checkout)":
+    "Something went wrong on our side and nothing was saved. Please try again.",
   "hono:POST /api/stripe/webhook action (unsigned)": "Missing Stripe-Signature",
   "hono:POST /api/stripe/webhook action (wrongly signed)": "Invalid signature",
   "hono:POST /credentials/exchanges/:id action (unknown exchange)":
@@ -22,6 +29,10 @@ export const D1_OUTAGE_TITLES: Record<string, string> = {
     "Something went wrong on our side and nothing was saved. Please try again.",
   "hono:POST /openid4vci/credential action (no access token)": "A Bearer access token is required.",
   "hono:POST /openid4vci/nonce action": "Something went wrong on our side and nothing was saved. Please try again.",
+  "hono:POST /openid4vci/token action (pre-authorised code and its transaction code)":
+    "Something went wrong on our side and nothing was saved. Please try again.",
+  "hono:POST /openid4vci/credential action (access token and proof)":
+    "Something went wrong on our side and nothing was saved. Please try again.",
   "hono:POST /openid4vci/token action (unknown pre-authorised code)":
     "Something went wrong on our side and nothing was saved. Please try again.",
   "routes/_app.dashboard action (approve)": "Error",
