@@ -16,8 +16,12 @@ import {
   loaderRow,
   multipart,
   png,
+  type Body,
+  type Caller,
+  type Outcome,
   type Row,
 } from "./table.ts";
+import type { World } from "./world.ts";
 
 // The authorization matrix's table (issue 9, items 1 and 5): every loader and action intent of
 // every route module and every Hono route, with what each kind of caller gets.
@@ -1220,58 +1224,28 @@ export const ROWS: Row[] = [
 
   // The wallet exchange (issue 31): a wallet anywhere, no cookie; only a DIDAuth signed over the
   // exchange's challenge gets an answer (tests/workers/wallet-exchange.test.ts signs real ones).
-  actionRow({
-    route: "hono:POST /credentials/exchanges/:id",
-    intent: "unsigned presentation",
-    path: (w) => `/credentials/exchanges/${w.walletExchange}`,
-    body: () => ({ json: { "@context": ["https://www.w3.org/ns/credentials/v2"], type: ["VerifiablePresentation"] } }),
-    ok: [200],
-    cells: cells(401),
-    crossSiteExempt:
-      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
-  }),
-  actionRow({
-    route: "hono:POST /credentials/exchanges/:id",
-    intent: "unsigned acceptance",
-    path: (w) => `/credentials/exchanges/${w.acceptExchange}`,
-    body: () => ({ json: { "@context": ["https://www.w3.org/ns/credentials/v2"], type: ["VerifiablePresentation"] } }),
-    ok: [200],
-    cells: cells(401),
-    crossSiteExempt:
-      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
-  }),
+  exchangeRow("unsigned presentation", (w) => w.walletExchange, unsigned, cells(401)),
+  exchangeRow("unsigned acceptance", (w) => w.acceptExchange, unsigned, cells(401)),
   // Signed by a wallet's own libraries (the world's): the credential goes to its DID, the
   // acceptance is recorded with its proof. No cookie: any caller holding the link gets the same.
-  actionRow({
-    route: "hono:POST /credentials/exchanges/:id",
-    intent: "signed presentation",
-    path: (w) => `/credentials/exchanges/${w.walletExchange}`,
-    body: (w) => ({ json: w.walletPresentation }),
-    ok: [200],
-    cells: PUBLIC,
-    crossSiteExempt:
-      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
-  }),
-  actionRow({
-    route: "hono:POST /credentials/exchanges/:id",
-    intent: "signed acceptance",
-    path: (w) => `/credentials/exchanges/${w.acceptExchange}`,
-    body: (w) => ({ json: w.acceptPresentation }),
-    ok: [200],
-    cells: PUBLIC,
-    crossSiteExempt:
-      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
-  }),
-  actionRow({
-    route: "hono:POST /credentials/exchanges/:id",
-    intent: "unknown exchange",
-    path: () => `/credentials/exchanges/${crypto.randomUUID()}`,
-    body: () => ({ json: {} }),
-    ok: [200],
-    cells: cells(404),
-    crossSiteExempt:
-      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
-  }),
+  exchangeRow(
+    "signed presentation",
+    (w) => w.walletExchange,
+    (w) => ({ json: w.walletPresentation }),
+    PUBLIC,
+  ),
+  exchangeRow(
+    "signed acceptance",
+    (w) => w.acceptExchange,
+    (w) => ({ json: w.acceptPresentation }),
+    PUBLIC,
+  ),
+  exchangeRow(
+    "unknown exchange",
+    () => crypto.randomUUID(),
+    () => ({ json: {} }),
+    cells(404),
+  ),
   {
     route: "hono:OPTIONS /credentials/exchanges/:id",
     kind: "loader",
@@ -1554,3 +1528,27 @@ export const ROWS: Row[] = [
     cells: cells(404),
   }),
 ];
+
+/** A presentation without a proof. */
+function unsigned() {
+  return { json: { "@context": ["https://www.w3.org/ns/credentials/v2"], type: ["VerifiablePresentation"] } };
+}
+
+/** A wallet's post to an exchange of the world's (or another id). */
+function exchangeRow(
+  intent: string,
+  exchange: (world: World) => string,
+  body: (world: World) => Body,
+  outcomes: Record<Caller, Outcome>,
+) {
+  return actionRow({
+    route: "hono:POST /credentials/exchanges/:id",
+    intent,
+    path: (w) => `/credentials/exchanges/${exchange(w)}`,
+    body,
+    ok: [200],
+    cells: outcomes,
+    crossSiteExempt:
+      "a wallet calls it from anywhere; it authenticates by a DIDAuth signature over the exchange's challenge",
+  });
+}
