@@ -434,7 +434,9 @@ async function individualStep(client, joined) {
     const message = `Soak feedback ${RUN} ${crypto.randomUUID()}`;
     const form = { intent: "send-feedback", message, rating: String(1 + Math.floor(random() * 5)) };
     const key = submissionKey(page.text);
-    if (key) form.submissionKey = key;
+    // A page that came without its form (a quiet failure under faults) has nothing to submit.
+    if (!key) return;
+    form.submissionKey = key;
     const outcome = {};
     if (await client.submit("/settings?index", form, { double: chance(0.25), outcome }))
       ledger.feedback.set(message, client.email);
@@ -478,7 +480,10 @@ async function give(client, recipientId) {
     type: pick(["award", "training", "milestone"]),
   };
   const key = submissionKey(page.text);
-  if (key) form.submissionKey = key;
+  // A dashboard that came without the dialog (a quiet failure under faults) shows no form: a person
+  // cannot submit it, and a post without its key is one no browser sends (nothing dedupes it).
+  if (!key) return;
+  form.submissionKey = key;
   const withImage = chance(0.3);
   const outcome = {};
   if (await client.submit(formPath, form, { multipart: withImage, double: chance(0.25), outcome })) {
