@@ -18,6 +18,11 @@ export type Entry = {
    * rows after the second than after the first. `grows` names the tables a retry adds to, and why.
    */
   retry?: { grows: string[]; why: string };
+  /**
+   * The first send of the retry column writes something (D1 or R2) when its caller may: unless
+   * this says, in words, why it writes nothing in the matrix's world (a value already set, say).
+   */
+  noEffect?: string;
 };
 
 const MAILS_AGAIN = "each request mails again (rate-limited per address): the account is created once";
@@ -70,16 +75,20 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.dashboard action (manage-subscription)": { d1: { writesNothing: "redirects to the Stripe portal" } },
   "routes/_app.dashboard action (cancel-subscription)": {},
   "routes/_app.notifications action (mark-read)": {},
-  "routes/_app.notifications action (mark-all-read)": {},
+  "routes/_app.notifications action (mark-all-read)": { noEffect: "the caller has no unread notification" },
   "routes/_app.passport._index action (add-self-achievement)": {},
   "routes/_app.passport._index action (update-bio)": {},
   "routes/_app.passport._index action (accept)": {},
   "routes/_app.passport._index action (reject)": {},
-  "routes/_app.passport._index action (set-visibility)": {},
-  "routes/_app.passport.import-history action (read-history)": {},
+  "routes/_app.passport._index action (set-visibility)": { noEffect: "the entry is already as asked" },
+  "routes/_app.passport.import-history action (read-history)": {
+    noEffect: "reading a file previews it; adding writes",
+  },
   "routes/_app.passport.import-history action (add-history)": {},
   "routes/_app.passport._index action (delete-import)": {},
-  "routes/_app.passport.import action (check-import)": {},
+  "routes/_app.passport.import action (check-import)": {
+    noEffect: "the matrix pastes no badge: refused, nothing kept",
+  },
   "routes/_app.passport.import action (add-import)": {},
   "routes/_app.passport.import action (prove-wallet)": {},
   "routes/_app.passport._index action (add-to-wallet)": {
@@ -98,7 +107,7 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.settings action (purge (wrong password))": { caller: "archived" },
   "routes/_app.settings action (reactivate)": {},
   "routes/_app.settings.sessions action (sign-out-session)": {},
-  "routes/_app.settings.sessions action (sign-out-other-sessions)": {},
+  "routes/_app.settings.sessions action (sign-out-other-sessions)": { noEffect: "the caller has no other session" },
   "routes/_app.settings.security action (enable-two-factor)": {},
   "routes/_app.settings.security action (confirm-two-factor)": {},
   "routes/_app.settings.security action (regenerate-recovery-codes)": {},
@@ -109,14 +118,16 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.settings.security action (remove-passkey)": {},
   "routes/_app.settings.data action (forget-holder-key)": {},
   "routes/_app.settings.addresses action (add-other-address)": {},
-  "routes/_app.settings.addresses action (resend-other-address)": {},
+  "routes/_app.settings.addresses action (resend-other-address)": {
+    noEffect: "the link went out just now: answered as sent",
+  },
   "routes/_app.settings.addresses action (remove-other-address)": {},
   "routes/_app.settings_.addresses.confirm action": {},
   "routes/_app.settings._index action (update-preferences)": {},
-  "routes/settings.export action (download my data)": {},
+  "routes/settings.export action (download my data)": { noEffect: "a download (its count is a rate-limit row)" },
   "routes/join.$organizationId action (join with the invite code)": {},
   "routes/join.$organizationId action (join without a valid code)": {},
-  "routes/organizations.active action": {},
+  "routes/organizations.active action": { noEffect: "the organisation is already the active one" },
   "routes/profile.media action (upload-avatar)": {},
   "routes/profile.media action (upload-intro-video)": {},
   "routes/profile.media action (remove-intro-video)": {},
@@ -131,10 +142,14 @@ export const FAULTS: Record<string, Entry> = {
   "routes/_app.dashboard_.achievements action (revoke)": {},
   "routes/_app.dashboard_.achievements action (renew)": {},
   "routes/_app.dashboard_.organization action (add-domain)": {},
-  "routes/_app.dashboard_.organization action (verify-domain)": {},
+  "routes/_app.dashboard_.organization action (verify-domain)": {
+    noEffect: "no DNS record is published: not verified",
+  },
   "routes/_app.dashboard_.organization action (remove-domain)": {},
-  "routes/_app.dashboard_.organization action (set-admin-sign-in)": {},
-  "routes/_app.dashboard_.organization action (set-membership-credentials)": {},
+  "routes/_app.dashboard_.organization action (set-admin-sign-in)": { noEffect: "the matrix sends the setting it has" },
+  "routes/_app.dashboard_.organization action (set-membership-credentials)": {
+    noEffect: "the matrix sends the setting it has",
+  },
   "hono:POST /credentials/exchanges/:id action (signed presentation)": {},
   "hono:POST /credentials/exchanges/:id action (signed acceptance)": {},
   "hono:POST /api/stripe/webhook action (signed checkout)": {},
