@@ -7,7 +7,6 @@ import {
   loadEndorsingContext,
   setEndorsementStatus,
 } from "#db/queries/endorsements.ts";
-import { insertNotifications } from "#db/queries/notifications.ts";
 import { forbidden } from "#app/utils/denial.server.ts";
 import { NotFound, Refusal } from "#app/utils/domain-errors.server.ts";
 import { refuseUnlessOrganizationAdmin } from "#app/utils/authorization.server.ts";
@@ -17,7 +16,7 @@ import { consumeUserRateLimit } from "#app/utils/rate-limit.server.ts";
 import { signEndorsement, type Endorser } from "./credentials/endorsement-credential.server.ts";
 import { issuing } from "./credentials/issuer.server.ts";
 import { personKeyOwner } from "./credentials/keys.server.ts";
-import { announce } from "./notifications.server.ts";
+import { notify } from "./notifications.server.ts";
 
 /**
  * Endorsements (issue 33, decision 072): a signed-in person vouches for an accepted achievement
@@ -138,7 +137,7 @@ export async function endorse(
     : await db.batch([insert]);
   const inserted = results.at(-1) as Awaited<typeof insert>;
   if (inserted.length === 0) throw alreadyEndorsed(organization?.name ?? null);
-  announce(context, await insertNotifications(db, [notice]));
+  await notify(context, [notice]);
   return { id, ownerName: target.ownerName };
 }
 

@@ -3,16 +3,23 @@ import { insertNotifications, markRead, type NewNotification } from "#db/queries
 
 type StoredNotification = Awaited<ReturnType<typeof insertNotifications>>[number];
 import { pushToHubs } from "#app/utils/person-hub.server.ts";
+import { errorSummary, log } from "#app/utils/log.server.ts";
 
 /**
- * Creates notifications: the D1 rows first (the source of truth), then each recipient's hub
- * pushes its row to their open tabs. The push happens after the response and a failure there
- * never loses the row or fails the action that caused it.
+ * Creates notifications for a change already written: the D1 rows first (the source of truth),
+ * then each recipient's hub pushes its row to their open tabs. Like a mail, they are the change's
+ * side effect: a failure to write them is logged and never fails the action whose change stands
+ * (its answer would otherwise say nothing was saved), nor does a failed push after the response.
  */
 export async function notify(context: ServiceContext, rows: NewNotification[]) {
-  const inserted = await insertNotifications(context.db, rows);
-  announce(context, inserted);
-  return inserted;
+  try {
+    const inserted = await insertNotifications(context.db, rows);
+    announce(context, inserted);
+    return inserted;
+  } catch (error) {
+    log("error", "notifications not written", { requestId: context.requestId, error: errorSummary(error) });
+    return [];
+  }
 }
 
 /** Pushes notification rows already written (by the batch of the change they announce). */

@@ -51,6 +51,19 @@ const PART_CELLS: PartCell[] = [
     why: "a failed purge is logged; the revocation stands",
   },
   { row: "routes/auth action (signup)", fault: "mail", expect: "kept", why: "the link can be sent again" },
+  // Written after the change they announce: lost and logged, never a "nothing was saved" (issue 43).
+  {
+    row: "routes/_app.passport.$userId.endorse.$achievementId action (endorse)",
+    fault: "d1:insert:notifications",
+    expect: "kept",
+    why: "the owner's notification is a side effect: the endorsement stands",
+  },
+  {
+    row: "routes/_app.dashboard_.achievements action (revoke)",
+    fault: "d1:insert:notifications",
+    expect: "kept",
+    why: "the holder's notification is a side effect: the revocation stands",
+  },
   {
     row: "routes/profile.media action (upload-avatar)",
     fault: "r2:put",
