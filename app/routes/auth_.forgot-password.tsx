@@ -21,7 +21,7 @@ import {
   RATE_LIMIT_MESSAGE,
 } from "#app/utils/rate-limit.server.ts";
 import { requireAnonymous } from "#app/utils/session.server.ts";
-import { replyFailure, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import { replyFailure, replyRefusal, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 
@@ -49,13 +49,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     byNetwork &&
     (await limitOrUnavailable(consumeSubjectRateLimit(context.db, "forgot-password-address", fingerprint)));
   if (byNetwork === null || byAddress === null) {
-    return replyFailure({
-      formId: "forgot-password",
-      submission,
-      toast: { title: "Error", description: UNEXPECTED_FAILURE },
-      status: 500,
-      formErrors: [UNEXPECTED_FAILURE],
-    });
+    return replyRefusal(
+      { formId: "forgot-password", submission },
+      { title: "Error", description: UNEXPECTED_FAILURE },
+      500,
+    );
   }
   if (!byNetwork) refusal = RATE_LIMIT_MESSAGE;
   else if (!byAddress) refusal = ADDRESS_LIMIT_MESSAGE;
@@ -67,13 +65,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       requestId: context.requestId,
       email: fingerprint,
     });
-    return replyFailure({
-      formId: "forgot-password",
-      submission,
-      toast: { title: "Too many attempts", description: refusal },
-      status: 429,
-      formErrors: [refusal],
-    });
+    return replyRefusal(
+      { formId: "forgot-password", submission },
+      { title: "Too many attempts", description: refusal },
+      429,
+    );
   }
   // Unknown addresses are answered exactly like known ones, and as fast: the library looks the
   // address up and mails only known ones, after the answer.

@@ -22,7 +22,7 @@ import {
 import { signInWithPassword } from "#app/services/accounts/sessions.server.ts";
 import { enterAccount, twoFactorHref } from "#app/utils/sign-in.server.ts";
 import { redirectWithToast } from "#app/utils/cookies.server.ts";
-import { replyFailure, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
+import { replyFailure, replyRefusal, UNEXPECTED_FAILURE } from "#app/utils/form-reply.server.ts";
 import { useFormReply } from "#app/utils/form-reply.ts";
 import { useValidatedForm } from "#app/utils/use-validated-form.ts";
 import { resetPassword } from "#app/services/accounts/passwords.server.ts";
@@ -50,26 +50,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const within = await limitOrUnavailable(
     consumeSubjectRateLimit(context.db, "reset-password", clientNetwork(request)),
   );
-  if (within === null) {
-    return replyFailure({
-      formId: "reset-password",
-      submission,
-      toast: { title: "Error changing password", description: UNEXPECTED_FAILURE },
-      status: 500,
-      formErrors: [UNEXPECTED_FAILURE],
-      hideFields: HIDDEN,
-    });
-  }
-  if (!within) {
-    return replyFailure({
-      formId: "reset-password",
-      submission,
-      toast: { title: "Too many attempts", description: RATE_LIMIT_MESSAGE },
-      status: 429,
-      formErrors: [RATE_LIMIT_MESSAGE],
-      hideFields: HIDDEN,
-    });
-  }
+  const form = { formId: "reset-password", submission, hideFields: HIDDEN };
+  if (within === null)
+    return replyRefusal(form, { title: "Error changing password", description: UNEXPECTED_FAILURE }, 500);
+  if (!within) return replyRefusal(form, { title: "Too many attempts", description: RATE_LIMIT_MESSAGE }, 429);
   const { token, newPassword } = submission.value;
   const account = await findPasswordResetAccount(context.db, token);
   // Refused before the library consumes the token, so the same link can try another.

@@ -56,6 +56,15 @@ export function replyFailure({
   return data(reply, { status, headers });
 }
 
+/** A refusal of the whole form: its toast, and its description as the form's error. */
+export function replyRefusal(
+  { formId, submission, hideFields }: { formId: string; submission?: Submission; hideFields?: string[] },
+  toast: { title: string; description: string },
+  status: number,
+) {
+  return replyFailure({ formId, submission, toast, status, formErrors: [toast.description], hideFields });
+}
+
 export const UNEXPECTED_FAILURE = "Something went wrong on our side and nothing was saved. Please try again.";
 
 /**

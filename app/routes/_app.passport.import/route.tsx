@@ -9,7 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "#app/
 import { Label } from "#app/components/ui/label.tsx";
 import { IMPORT_REFUSED } from "#app/services/imports/imported-credentials.server.ts";
 import { PRODUCT_NAME } from "#app/utils/constants.ts";
-import { replyFailure, UNEXPECTED_FAILURE, withHttpErrors } from "#app/utils/form-reply.server.ts";
+import { replyRefusal, UNEXPECTED_FAILURE, withHttpErrors } from "#app/utils/form-reply.server.ts";
 import type { FormReply } from "#app/utils/form-reply.ts";
 import { importCheckValidator } from "#app/utils/form-validators.ts";
 import { runIntent } from "#app/utils/intent.server.ts";
@@ -52,12 +52,7 @@ const INTENTS = { "check-import": checkImportIntent, "add-import": addImportInte
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(request, context);
   const refuse = (description: string, status: number) =>
-    replyFailure({
-      formId: "check-import",
-      toast: { title: IMPORT_REFUSED, description },
-      status,
-      formErrors: [description],
-    });
+    replyRefusal({ formId: "check-import" }, { title: IMPORT_REFUSED, description }, status);
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
     return refuse("The file is larger than 5 MB; a badge or credential is far smaller.", 413);
   }
